@@ -1,0 +1,318 @@
+//! Loads the conformance case files under `conformance/v1/` and runs each case against the
+//! Rust core; the runners of the other bindings follow the same rules (see `README.md`).
+
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use serde::Deserialize;
+use toolnexus_core::{
+    Answer, ElicitRequestParams, ElicitResult, Error, Limits, Request, answer_to_elicit_result,
+    elicitation_to_request, id,
+};
+
+/// The folder of the version-1 case files.
+pub fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("v1")
+}
+
+/// One case file: a set of cases about one area, with its flags explained.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    /// The schema the file follows (a relative path), for editors.
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    /// What the cases of this file are about.
+    pub description: String,
+    /// Each flag used by a case of this file, with what it means.
+    pub notes: std::collections::BTreeMap<String, String>,
+    /// The cases.
+    pub cases: Vec<Case>,
+}
+
+/// One case: an operation, its input and what must come out.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Case {
+    /// Stable and unique across the whole suite.
+    pub id: u64,
+    /// Short, unique across the whole suite.
+    pub description: String,
+    /// The operation to run.
+    pub op: Op,
+    /// The input as JSON text (which may be invalid on purpose).
+    #[serde(default)]
+    pub input: Option<String>,
+    /// The input as base64 bytes, for inputs that are not UTF-8.
+    #[serde(default)]
+    pub input_base64: Option<String>,
+    /// The input as text pieces each repeated some times, for inputs too large to write out.
+    #[serde(default)]
+    pub input_parts: Option<Vec<InputPart>>,
+    /// Arguments of the operation besides its input.
+    #[serde(default)]
+    pub args: Args,
+    /// Limits other than the defaults.
+    #[serde(default)]
+    pub limits: Option<CaseLimits>,
+    /// Labels explained in the file's `notes`.
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// What must come out.
+    pub expect: Expect,
+}
+
+/// The operations a runner must support.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// Input: `ElicitRequestParams` JSON; `args.id`; output: `Request` JSON.
+    ElicitationToRequest,
+    /// Input: `Answer` JSON; output: `ElicitResult` JSON.
+    AnswerToElicitResult,
+    /// Input: `Request` JSON; output: the same request written back.
+    Request,
+    /// Input: `Answer` JSON; output: the same answer written back.
+    Answer,
+    /// Input: `ElicitResult` JSON; output: the same result written back.
+    ElicitResult,
+    /// No input; `args.unixMs` and `args.sequence`; output: the id as a JSON string.
+    FormatId,
+}
+
+/// A piece of a generated input.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputPart {
+    /// The text.
+    pub text: String,
+    /// How many times it repeats (1 when absent).
+    #[serde(default)]
+    pub times: Option<usize>,
+}
+
+/// Arguments of an operation.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Args {
+    /// The request id for `elicitation_to_request`.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// Milliseconds since 1970 for `format_id`.
+    #[serde(default)]
+    pub unix_ms: Option<u64>,
+    /// The sequence number for `format_id`.
+    #[serde(default)]
+    pub sequence: Option<u64>,
+}
+
+/// Limits a case sets; the others keep their defaults.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CaseLimits {
+    /// See [`Limits::max_input_bytes`].
+    #[serde(default)]
+    pub max_input_bytes: Option<usize>,
+    /// See [`Limits::max_depth`].
+    #[serde(default)]
+    pub max_depth: Option<usize>,
+    /// See [`Limits::max_object_members`].
+    #[serde(default)]
+    pub max_object_members: Option<usize>,
+    /// See [`Limits::max_array_items`].
+    #[serde(default)]
+    pub max_array_items: Option<usize>,
+}
+
+/// What a case expects: exact output text, or an error of a kind at a pointer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The exact output text.
+    #[serde(default)]
+    pub output: Option<String>,
+    /// The expected error.
+    #[serde(default)]
+    pub error: Option<ExpectedError>,
+}
+
+/// An expected error.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedError {
+    /// The error kind's snake_case name.
+    pub kind: String,
+    /// The JSON pointer of the value at fault.
+    pub pointer: String,
+}
+
+/// A loaded case file and where it came from.
+#[derive(Debug)]
+pub struct LoadedFile {
+    /// The file, relative to the suite folder (`mapping/form.json`).
+    pub path: String,
+    /// Its contents.
+    pub file: CaseFile,
+}
+
+/// Reads every `<area>/*.json` under `dir`, sorted by path.
+pub fn load_suite(dir: &Path) -> Result<Vec<LoadedFile>, String> {
+    let mut paths = Vec::new();
+    let areas = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for area in areas {
+        let area = area.map_err(|e| e.to_string())?.path();
+        if !area.is_dir() {
+            continue;
+        }
+        for file in fs::read_dir(&area).map_err(|e| format!("{}: {e}", area.display()))? {
+            let file = file.map_err(|e| e.to_string())?.path();
+            if file.extension().is_some_and(|e| e == "json") {
+                paths.push(file);
+            }
+        }
+    }
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file: CaseFile =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let rel = path.strip_prefix(dir).unwrap_or(&path);
+            Ok(LoadedFile {
+                path: rel.to_string_lossy().replace('\\', "/"),
+                file,
+            })
+        })
+        .collect()
+}
+
+impl Case {
+    /// The input bytes, from whichever of `input`, `inputBase64` or `inputParts` is given.
+    pub fn input_bytes(&self) -> Result<Vec<u8>, String> {
+        match (&self.input, &self.input_base64, &self.input_parts) {
+            (Some(text), None, None) => Ok(text.as_bytes().to_vec()),
+            (None, Some(b64), None) => base64::engine::general_purpose::STANDARD
+                .decode(b64)
+                .map_err(|e| format!("inputBase64: {e}")),
+            (None, None, Some(parts)) => {
+                let mut out = Vec::new();
+                for part in parts {
+                    out.extend(part.text.as_bytes().repeat(part.times.unwrap_or(1)));
+                }
+                Ok(out)
+            }
+            (None, None, None) => Ok(Vec::new()),
+            _ => Err("give only one of input, inputBase64 and inputParts".into()),
+        }
+    }
+
+    /// The limits the case runs within.
+    pub fn limits(&self) -> Limits {
+        let mut limits = Limits::DEFAULT;
+        if let Some(l) = &self.limits {
+            if let Some(n) = l.max_input_bytes {
+                limits = limits.with_max_input_bytes(n);
+            }
+            if let Some(n) = l.max_depth {
+                limits = limits.with_max_depth(n);
+            }
+            if let Some(n) = l.max_object_members {
+                limits = limits.with_max_object_members(n);
+            }
+            if let Some(n) = l.max_array_items {
+                limits = limits.with_max_array_items(n);
+            }
+        }
+        limits
+    }
+}
+
+/// Runs the operation of `case` on `input`: the output text, or the core's error.
+pub fn run_op(case: &Case, input: &[u8]) -> Result<Result<String, Error>, String> {
+    let limits = case.limits();
+    Ok(match case.op {
+        Op::ElicitationToRequest => {
+            let id = case.args.id.as_deref().ok_or("args.id is required")?;
+            ElicitRequestParams::from_json(input, &limits)
+                .and_then(|p| elicitation_to_request(&p, id))
+                .map(|r| r.to_json())
+        }
+        Op::AnswerToElicitResult => Answer::from_json(input, &limits)
+            .and_then(|a| answer_to_elicit_result(&a))
+            .map(|r| r.to_json()),
+        Op::Request => Request::from_json(input, &limits).map(|r| r.to_json()),
+        Op::Answer => Answer::from_json(input, &limits).map(|a| a.to_json()),
+        Op::ElicitResult => ElicitResult::from_json(input, &limits).map(|r| r.to_json()),
+        Op::FormatId => {
+            let ms = case.args.unix_ms.ok_or("args.unixMs is required")?;
+            let seq = case.args.sequence.ok_or("args.sequence is required")?;
+            let id = id::format_id(ms, seq);
+            Ok(serde_json::to_string(id.as_str()).map_err(|e| e.to_string())?)
+        }
+    })
+}
+
+/// Why a case failed.
+#[derive(Debug)]
+pub struct Failure(pub String);
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Runs `case` and compares what came out with what it expects.
+pub fn check(case: &Case) -> Result<(), Failure> {
+    let input = case.input_bytes().map_err(Failure)?;
+    let got = run_op(case, &input).map_err(Failure)?;
+    match (&case.expect.output, &case.expect.error, got) {
+        (Some(want), None, Ok(out)) if *want == out => Ok(()),
+        (Some(want), None, Ok(out)) => Err(Failure(format!(
+            "output differs\n    want: {want}\n    got:  {out}"
+        ))),
+        (Some(want), None, Err(e)) => Err(Failure(format!(
+            "expected output {want}\n    got error {} at {:?}: {}",
+            e.kind(),
+            e.pointer(),
+            e.message()
+        ))),
+        (None, Some(want), Err(e))
+            if e.kind().as_str() == want.kind && e.pointer() == want.pointer =>
+        {
+            Ok(())
+        }
+        (None, Some(want), Err(e)) => Err(Failure(format!(
+            "expected error {} at {:?}\n    got error {} at {:?}: {}",
+            want.kind,
+            want.pointer,
+            e.kind(),
+            e.pointer(),
+            e.message()
+        ))),
+        (None, Some(want), Ok(out)) => Err(Failure(format!(
+            "expected error {} at {:?}\n    got output {}",
+            want.kind,
+            want.pointer,
+            truncate(&out)
+        ))),
+        _ => Err(Failure(
+            "expect needs exactly one of output and error".into(),
+        )),
+    }
+}
+
+fn truncate(s: &str) -> String {
+    if s.len() <= 200 {
+        s.to_string()
+    } else {
+        let cut = (0..=200)
+            .rev()
+            .find(|&i| s.is_char_boundary(i))
+            .unwrap_or(0);
+        format!("{}… ({} bytes)", s.get(..cut).unwrap_or(""), s.len())
+    }
+}

@@ -1,0 +1,104 @@
+//! Tidy checks on the case files: the schema, unique ids and descriptions, explained flags,
+//! and coverage of every operation and every error kind.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+use toolnexus_conformance::{LoadedFile, load_suite, suite_dir};
+use toolnexus_core::ErrorKind;
+
+fn suite() -> Vec<LoadedFile> {
+    match load_suite(&suite_dir()) {
+        Ok(files) => files,
+        Err(e) => panic!("cannot load the suite: {e}"),
+    }
+}
+
+#[test]
+fn every_file_follows_the_case_schema() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root.join("case.schema.json")).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let mut problems = Vec::new();
+    for loaded in suite() {
+        let path = suite_dir().join(&loaded.path);
+        let doc: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        for err in validator.iter_errors(&doc) {
+            problems.push(format!(
+                "{}: {} at {}",
+                loaded.path,
+                err,
+                err.instance_path()
+            ));
+        }
+        assert_eq!(
+            loaded.file.schema, "../../case.schema.json",
+            "{}: $schema must point at the case schema",
+            loaded.path
+        );
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn ids_and_descriptions_are_unique() {
+    let mut ids = BTreeMap::new();
+    let mut descriptions = BTreeMap::new();
+    for loaded in suite() {
+        for case in &loaded.file.cases {
+            if let Some(other) = ids.insert(case.id, loaded.path.clone()) {
+                panic!("id {} is used in {} and {}", case.id, other, loaded.path);
+            }
+            let key = case.description.to_lowercase();
+            if let Some(other) = descriptions.insert(key, loaded.path.clone()) {
+                panic!(
+                    "description {:?} is used in {} and {}",
+                    case.description, other, loaded.path
+                );
+            }
+        }
+    }
+    assert!(ids.len() >= 60, "the suite has only {} cases", ids.len());
+}
+
+#[test]
+fn every_flag_is_explained_and_every_note_used() {
+    for loaded in suite() {
+        let used: BTreeSet<&str> = loaded
+            .file
+            .cases
+            .iter()
+            .flat_map(|c| c.flags.iter().map(String::as_str))
+            .collect();
+        let noted: BTreeSet<&str> = loaded.file.notes.keys().map(String::as_str).collect();
+        assert_eq!(
+            used, noted,
+            "{}: flags used vs flags explained in notes",
+            loaded.path
+        );
+    }
+}
+
+#[test]
+fn every_error_kind_is_covered() {
+    let seen: BTreeSet<String> = suite()
+        .iter()
+        .flat_map(|f| f.file.cases.iter())
+        .filter_map(|c| c.expect.error.as_ref().map(|e| e.kind.clone()))
+        .collect();
+    for kind in ErrorKind::ALL {
+        assert!(
+            seen.contains(kind.as_str()),
+            "no case expects the error kind {kind}"
+        );
+    }
+    for kind in &seen {
+        assert!(
+            ErrorKind::from_name(kind).is_some(),
+            "unknown error kind {kind}"
+        );
+    }
+}

@@ -1,0 +1,268 @@
+//! MCP `ElicitResult`: the client's reply to `elicitation/create`.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::value::{Map, Number, Value};
+use serde::{Serialize, Serializer};
+
+use crate::error::{Error, ErrorKind};
+use crate::fields::{Fields, as_object, type_name};
+use crate::limits::Limits;
+use crate::{json, pointer};
+
+/// What the person did with an elicitation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Submitted the form, or consented to open the URL (`"accept"`).
+    Accept,
+    /// Explicitly refused (`"decline"`): do not ask again.
+    Decline,
+    /// Dismissed without choosing (`"cancel"`): a retry may be fine.
+    Cancel,
+}
+
+impl Action {
+    /// The action as written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Action::Accept => "accept",
+            Action::Decline => "decline",
+            Action::Cancel => "cancel",
+        }
+    }
+
+    /// The action written `s`, if it is one.
+    pub fn parse(s: &str) -> Option<Action> {
+        match s {
+            "accept" => Some(Action::Accept),
+            "decline" => Some(Action::Decline),
+            "cancel" => Some(Action::Cancel),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for Action {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// One value of elicitation content, as MCP allows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ContentValue<'a> {
+    /// A string.
+    String(&'a str),
+    /// A number, spelt as it was received.
+    Number(&'a Number),
+    /// A boolean.
+    Bool(bool),
+    /// A list of strings (a multi-select).
+    StringList(&'a [Value]),
+}
+
+impl<'a> ContentValue<'a> {
+    /// `value` as content, or a `wrong_type` error at the root.
+    pub fn from_value(value: &'a Value) -> Result<ContentValue<'a>, Error> {
+        let wrong = |found: &str| {
+            Error::new(
+                ErrorKind::WrongType,
+                "",
+                format!(
+                    "content values must be a string, number, boolean or list of strings, not {found}"
+                ),
+            )
+        };
+        match value {
+            Value::String(s) => Ok(ContentValue::String(s)),
+            Value::Number(n) => Ok(ContentValue::Number(n)),
+            Value::Bool(b) => Ok(ContentValue::Bool(*b)),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if !item.is_string() {
+                        let mut at = String::new();
+                        pointer::push_index(&mut at, i);
+                        return Err(
+                            wrong(&format!("a list holding {}", type_name(item))).within(&at)
+                        );
+                    }
+                }
+                Ok(ContentValue::StringList(items))
+            }
+            other => Err(wrong(type_name(other))),
+        }
+    }
+
+    /// The strings of a [`ContentValue::StringList`], in order.
+    pub fn strings(&self) -> Vec<&'a str> {
+        match self {
+            ContentValue::StringList(items) => items.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The `content` of an accepted form: an object whose values are strings, numbers, booleans or
+/// lists of strings, in the order they were given.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Content(Map);
+
+impl Content {
+    /// Checks that every value of `map` is content; the error points at the first one that
+    /// is not (`/name`, or `/name/2` inside a list).
+    pub fn from_map(map: Map) -> Result<Content, Error> {
+        for (name, value) in &map {
+            ContentValue::from_value(value).map_err(|e| e.within(&pointer::key(name)))?;
+        }
+        Ok(Content(map))
+    }
+
+    /// The content as a JSON object.
+    pub fn as_map(&self) -> &Map {
+        &self.0
+    }
+
+    /// The content as a JSON object, taken.
+    pub fn into_map(self) -> Map {
+        self.0
+    }
+
+    /// The value named `name`, typed.
+    pub fn get(&self, name: &str) -> Option<ContentValue<'_>> {
+        self.0
+            .get(name)
+            .and_then(|v| ContentValue::from_value(v).ok())
+    }
+
+    /// Every (name, value) pair, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, ContentValue<'_>)> {
+        self.0.iter().filter_map(|(k, v)| {
+            ContentValue::from_value(v)
+                .ok()
+                .map(|value| (k.as_str(), value))
+        })
+    }
+
+    /// How many values there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Content {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+/// MCP `ElicitResult`: `{action, content?, _meta?}`.
+///
+/// `content` exists only with [`Action::Accept`]; on decline and cancel it is absent from the
+/// JSON, never `null`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ElicitResult {
+    action: Action,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<Content>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<Map>,
+}
+
+impl ElicitResult {
+    /// An accept carrying `content` (a form), or none (a URL-mode consent).
+    pub fn accept(content: Option<Content>) -> ElicitResult {
+        ElicitResult {
+            action: Action::Accept,
+            content,
+            meta: None,
+        }
+    }
+
+    /// A decline.
+    pub fn decline() -> ElicitResult {
+        ElicitResult {
+            action: Action::Decline,
+            content: None,
+            meta: None,
+        }
+    }
+
+    /// A cancel.
+    pub fn cancel() -> ElicitResult {
+        ElicitResult {
+            action: Action::Cancel,
+            content: None,
+            meta: None,
+        }
+    }
+
+    /// This result with `_meta` set.
+    #[must_use]
+    pub fn with_meta(mut self, meta: Map) -> ElicitResult {
+        self.meta = Some(meta);
+        self
+    }
+
+    /// What the person did.
+    pub fn action(&self) -> Action {
+        self.action
+    }
+
+    /// What the person entered, for an accepted form.
+    pub fn content(&self) -> Option<&Content> {
+        self.content.as_ref()
+    }
+
+    /// The `_meta` object, if any.
+    pub fn meta(&self) -> Option<&Map> {
+        self.meta.as_ref()
+    }
+
+    /// Reads a result from JSON text within `limits`.
+    pub fn from_json(input: &[u8], limits: &Limits) -> Result<ElicitResult, Error> {
+        ElicitResult::from_value(&json::parse(input, limits)?)
+    }
+
+    /// Reads a result from a JSON value. Unknown keys are refused, and so is `content` with an
+    /// action other than accept.
+    pub fn from_value(value: &Value) -> Result<ElicitResult, Error> {
+        let fields = Fields::new(as_object(value, "an ElicitResult")?);
+        fields.deny_unknown(&["action", "content", "_meta"], "an ElicitResult")?;
+        let action_text = fields.str("action")?;
+        let action = Action::parse(action_text).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidValue,
+                "/action",
+                format!("`action` must be accept, decline or cancel, not {action_text:?}"),
+            )
+        })?;
+        let content = match fields.opt_object("content")? {
+            None => None,
+            Some(_) if action != Action::Accept => {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    "/content",
+                    format!("`content` belongs only to accept, not {}", action.as_str()),
+                ));
+            }
+            Some(map) => Some(Content::from_map(map.clone()).map_err(|e| e.within("/content"))?),
+        };
+        Ok(ElicitResult {
+            action,
+            content,
+            meta: fields.opt_object("_meta")?.cloned(),
+        })
+    }
+
+    /// The result as compact JSON with the pinned key order.
+    pub fn to_json(&self) -> String {
+        crate::encode::to_json(self)
+    }
+}

@@ -1,0 +1,143 @@
+//! The one error type of the core: a kind, a JSON pointer and a message a person can read.
+
+use alloc::string::String;
+use core::fmt;
+
+/// What went wrong, as a stable machine-readable kind.
+///
+/// The snake_case name ([`ErrorKind::as_str`]) is the value every binding exposes and the
+/// conformance suite expects; it never changes for an existing kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input is not JSON (syntax error, empty input, trailing characters).
+    InvalidJson,
+    /// The input bytes are not valid UTF-8.
+    InvalidUtf8,
+    /// A `\uXXXX` escape names half of a surrogate pair without the other half.
+    LoneSurrogate,
+    /// An object names the same key twice.
+    DuplicateKey,
+    /// The input is longer than [`Limits::max_input_bytes`](crate::Limits::max_input_bytes).
+    TooLarge,
+    /// Arrays and objects nest deeper than [`Limits::max_depth`](crate::Limits::max_depth).
+    TooDeep,
+    /// An object has more members than [`Limits::max_object_members`](crate::Limits::max_object_members).
+    TooManyMembers,
+    /// An array has more items than [`Limits::max_array_items`](crate::Limits::max_array_items).
+    TooManyItems,
+    /// A required field is absent.
+    MissingField,
+    /// A field holds the wrong JSON type (a number where a string belongs, …).
+    WrongType,
+    /// A contract object holds a key its type does not define.
+    UnknownField,
+    /// A field has the right type but a value outside what it allows (an empty id, an
+    /// unknown `mode`, an `expiresAt` that is not RFC 3339, …).
+    InvalidValue,
+}
+
+impl ErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ErrorKind; 12] = [
+        ErrorKind::InvalidJson,
+        ErrorKind::InvalidUtf8,
+        ErrorKind::LoneSurrogate,
+        ErrorKind::DuplicateKey,
+        ErrorKind::TooLarge,
+        ErrorKind::TooDeep,
+        ErrorKind::TooManyMembers,
+        ErrorKind::TooManyItems,
+        ErrorKind::MissingField,
+        ErrorKind::WrongType,
+        ErrorKind::UnknownField,
+        ErrorKind::InvalidValue,
+    ];
+
+    /// The stable snake_case name of this kind.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidJson => "invalid_json",
+            ErrorKind::InvalidUtf8 => "invalid_utf8",
+            ErrorKind::LoneSurrogate => "lone_surrogate",
+            ErrorKind::DuplicateKey => "duplicate_key",
+            ErrorKind::TooLarge => "too_large",
+            ErrorKind::TooDeep => "too_deep",
+            ErrorKind::TooManyMembers => "too_many_members",
+            ErrorKind::TooManyItems => "too_many_items",
+            ErrorKind::MissingField => "missing_field",
+            ErrorKind::WrongType => "wrong_type",
+            ErrorKind::UnknownField => "unknown_field",
+            ErrorKind::InvalidValue => "invalid_value",
+        }
+    }
+
+    /// The kind with this snake_case name, if there is one.
+    pub fn from_name(name: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A typed error: [`kind`](Error::kind), the JSON pointer ([RFC 6901]) of the value at fault
+/// in the input that was given, and a message a person can read.
+///
+/// The pointer of the whole input is the empty string.
+///
+/// [RFC 6901]: https://www.rfc-editor.org/rfc/rfc6901
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    pointer: String,
+    message: String,
+}
+
+impl Error {
+    /// An error of `kind` at `pointer` (an RFC 6901 JSON pointer).
+    pub fn new(kind: ErrorKind, pointer: impl Into<String>, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// Where it went wrong: an RFC 6901 JSON pointer into the input (`""` is the whole input).
+    pub fn pointer(&self) -> &str {
+        &self.pointer
+    }
+
+    /// What went wrong, in words.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The same error located inside the member `prefix` of a larger document: the pointer
+    /// `/data` and an error at `/name` give `/data/name`.
+    pub fn within(mut self, prefix: &str) -> Error {
+        self.pointer.insert_str(0, prefix);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            write!(f, "{}: {}", self.kind, self.message)
+        } else {
+            write!(f, "{} at {}: {}", self.kind, self.pointer, self.message)
+        }
+    }
+}
+
+impl core::error::Error for Error {}

@@ -1,0 +1,454 @@
+//! A bounded JSON reader for untrusted input.
+//!
+//! serde_json's own reader has a fixed depth limit, keeps the last of duplicate keys, rewrites
+//! the spelling of numbers and reports errors by line and column. Untrusted elicitation
+//! traffic needs configurable [`Limits`], duplicate keys refused, numbers kept as written and
+//! errors located by JSON pointer, so this module reads the text itself into a [`Value`].
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind};
+use crate::limits::Limits;
+use crate::pointer;
+use crate::value::{MapBuilder, Number, Value};
+
+/// Reads one JSON value from `input` within `limits`.
+///
+/// Refused, each with its own [`ErrorKind`]: input over the size limit, bytes that are not
+/// UTF-8, JSON syntax errors, lone surrogate escapes, duplicate keys, and nesting or
+/// collections beyond the limits. Nothing is allocated for an input over the size limit.
+pub fn parse(input: &[u8], limits: &Limits) -> Result<Value, Error> {
+    if input.len() > limits.max_input_bytes() {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            "",
+            format!(
+                "input is {} bytes, more than the limit of {} bytes",
+                input.len(),
+                limits.max_input_bytes()
+            ),
+        ));
+    }
+    let text = core::str::from_utf8(input).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidUtf8,
+            "",
+            format!(
+                "input is not UTF-8 (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
+        )
+    })?;
+    parse_str(text, limits)
+}
+
+/// Reads one JSON value from `text` within `limits` (see [`parse`]).
+pub fn parse_str(text: &str, limits: &Limits) -> Result<Value, Error> {
+    if text.len() > limits.max_input_bytes() {
+        return parse(text.as_bytes(), limits);
+    }
+    let mut reader = Reader {
+        text,
+        pos: 0,
+        limits,
+    };
+    reader.skip_whitespace();
+    let value = reader.value(0)?;
+    reader.skip_whitespace();
+    if reader.pos < text.len() {
+        return Err(reader.syntax("trailing characters after the JSON value"));
+    }
+    Ok(value)
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+    limits: &'a Limits,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn syntax(&self, what: &str) -> Error {
+        Error::new(
+            ErrorKind::InvalidJson,
+            "",
+            format!("{what} at byte {}", self.pos),
+        )
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Reads a value whose first byte is at `pos`; `depth` containers are already open.
+    fn value(&mut self, depth: usize) -> Result<Value, Error> {
+        match self.peek() {
+            Some(b'{') => self.object(depth + 1),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => self.string().map(Value::String),
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.syntax("expected a JSON value")),
+            None => Err(self.syntax("unexpected end of input, expected a JSON value")),
+        }
+    }
+
+    fn enter(&self, depth: usize) -> Result<(), Error> {
+        if depth > self.limits.max_depth() {
+            Err(Error::new(
+                ErrorKind::TooDeep,
+                "",
+                format!(
+                    "arrays and objects nest deeper than the limit of {}",
+                    self.limits.max_depth()
+                ),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn literal(&mut self, word: &str, value: Value) -> Result<Value, Error> {
+        let end = self.pos + word.len();
+        if self.text.get(self.pos..end) == Some(word) {
+            self.pos = end;
+            Ok(value)
+        } else {
+            Err(self.syntax("expected a JSON value"))
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value, Error> {
+        self.enter(depth)?;
+        self.pos += 1; // '{'
+        let mut map = MapBuilder::new();
+        self.skip_whitespace();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Value::Object(map.finish()));
+        }
+        loop {
+            self.skip_whitespace();
+            if self.peek() != Some(b'"') {
+                return Err(self.syntax("expected a string key"));
+            }
+            let key = self.string()?;
+            if map.has(&key) {
+                return Err(Error::new(
+                    ErrorKind::DuplicateKey,
+                    pointer::key(&key),
+                    format!("the key {key:?} appears more than once in one object"),
+                ));
+            }
+            if map.len() >= self.limits.max_object_members() {
+                return Err(Error::new(
+                    ErrorKind::TooManyMembers,
+                    "",
+                    format!(
+                        "an object has more than the limit of {} members",
+                        self.limits.max_object_members()
+                    ),
+                ));
+            }
+            self.skip_whitespace();
+            if self.peek() != Some(b':') {
+                return Err(self.syntax("expected ':' after an object key"));
+            }
+            self.pos += 1;
+            self.skip_whitespace();
+            let member = self
+                .value(depth)
+                .map_err(|e| e.within(&pointer::key(&key)))?;
+            map.push(key, member);
+            self.skip_whitespace();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::Object(map.finish()));
+                }
+                _ => return Err(self.syntax("expected ',' or '}' in an object")),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value, Error> {
+        self.enter(depth)?;
+        self.pos += 1; // '['
+        let mut items = Vec::new();
+        self.skip_whitespace();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            if items.len() >= self.limits.max_array_items() {
+                return Err(Error::new(
+                    ErrorKind::TooManyItems,
+                    "",
+                    format!(
+                        "an array has more than the limit of {} items",
+                        self.limits.max_array_items()
+                    ),
+                ));
+            }
+            self.skip_whitespace();
+            let index = items.len();
+            let item = self.value(depth).map_err(|e| {
+                let mut at = String::new();
+                pointer::push_index(&mut at, index);
+                e.within(&at)
+            })?;
+            items.push(item);
+            self.skip_whitespace();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.syntax("expected ',' or ']' in an array")),
+            }
+        }
+    }
+
+    /// Reads a string whose opening quote is at `pos`.
+    fn string(&mut self) -> Result<String, Error> {
+        self.pos += 1; // '"'
+        let mut out = String::new();
+        let mut run_start = self.pos;
+        loop {
+            match self.peek() {
+                None => return Err(self.syntax("unterminated string")),
+                Some(b'"') => {
+                    out.push_str(self.run(run_start)?);
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    out.push_str(self.run(run_start)?);
+                    self.escape(&mut out)?;
+                    run_start = self.pos;
+                }
+                Some(0x00..=0x1f) => {
+                    return Err(self.syntax("unescaped control character in a string"));
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    /// The unescaped text from `start` to `pos`; both sit next to ASCII bytes, so on char
+    /// boundaries.
+    fn run(&self, start: usize) -> Result<&str, Error> {
+        self.text
+            .get(start..self.pos)
+            .ok_or_else(|| self.syntax("string is not on a character boundary"))
+    }
+
+    /// Reads the escape whose backslash is at `pos` and appends what it stands for.
+    fn escape(&mut self, out: &mut String) -> Result<(), Error> {
+        self.pos += 1; // '\\'
+        let Some(letter) = self.peek() else {
+            return Err(self.syntax("unterminated string"));
+        };
+        self.pos += 1;
+        let c = match letter {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => return self.unicode_escape(out),
+            _ => {
+                self.pos -= 1;
+                return Err(self.syntax("invalid escape in a string"));
+            }
+        };
+        out.push(c);
+        Ok(())
+    }
+
+    /// Reads the four hex digits after `\u` (and a second `\uXXXX` for a surrogate pair).
+    fn unicode_escape(&mut self, out: &mut String) -> Result<(), Error> {
+        let first = self.hex4()?;
+        let code = match first {
+            0xD800..=0xDBFF => {
+                let at = self.pos;
+                let low = if self.text.get(self.pos..self.pos + 2) == Some("\\u") {
+                    self.pos += 2;
+                    self.hex4()?
+                } else {
+                    0
+                };
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    self.pos = at;
+                    return Err(self.lone_surrogate(first));
+                }
+                0x10000 + ((u32::from(first) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(self.lone_surrogate(first)),
+            other => u32::from(other),
+        };
+        match char::from_u32(code) {
+            Some(c) => {
+                out.push(c);
+                Ok(())
+            }
+            None => Err(self.syntax("invalid unicode escape")),
+        }
+    }
+
+    fn lone_surrogate(&self, unit: u16) -> Error {
+        Error::new(
+            ErrorKind::LoneSurrogate,
+            "",
+            format!(
+                "the escape \\u{unit:04x} is half of a surrogate pair without the other half (byte {})",
+                self.pos
+            ),
+        )
+    }
+
+    fn hex4(&mut self) -> Result<u16, Error> {
+        let digits = self
+            .text
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.syntax("expected four hex digits after \\u"))?;
+        if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(self.syntax("expected four hex digits after \\u"));
+        }
+        let unit =
+            u16::from_str_radix(digits, 16).map_err(|_| self.syntax("invalid \\u escape"))?;
+        self.pos += 4;
+        Ok(unit)
+    }
+
+    /// Reads a number per RFC 8259 and keeps its spelling.
+    fn number(&mut self) -> Result<Value, Error> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.syntax("expected a digit in a number")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.syntax("expected a digit after the decimal point"));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.syntax("expected a digit in the exponent"));
+            }
+            self.digits();
+        }
+        Ok(Value::Number(Number::from_checked(self.run(start)?)))
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    fn round_trip(text: &str) -> String {
+        match parse_str(text, &Limits::DEFAULT) {
+            Ok(v) => v.to_json(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn kind(text: &str) -> (ErrorKind, String) {
+        match parse_str(text, &Limits::DEFAULT) {
+            Ok(v) => panic!("accepted {text:?} as {v}"),
+            Err(e) => (e.kind(), e.pointer().into()),
+        }
+    }
+
+    #[test]
+    fn keeps_number_spelling_and_member_order() {
+        assert_eq!(
+            round_trip(
+                r#"{ "z": 1.0, "a": [1e2, -0, 1E+2, 123456789012345678901234567890, 1e400] }"#
+            ),
+            r#"{"z":1.0,"a":[1e2,-0,1E+2,123456789012345678901234567890,1e400]}"#
+        );
+    }
+
+    #[test]
+    fn decodes_escapes_and_pairs() {
+        assert_eq!(round_trip(r#""\ud83d\ude00 \u00e9\n\/""#), "\"😀 é\\n/\"");
+    }
+
+    #[test]
+    fn refuses_with_pointers() {
+        assert_eq!(
+            kind(r#"{"a":{"b":1,"b":2}}"#),
+            (ErrorKind::DuplicateKey, "/a/b".into())
+        );
+        assert_eq!(
+            kind(r#"{"a":["\udc00"]}"#),
+            (ErrorKind::LoneSurrogate, "/a/0".into())
+        );
+        assert_eq!(
+            kind(r#"["\ud800x"]"#),
+            (ErrorKind::LoneSurrogate, "/0".into())
+        );
+        assert_eq!(
+            kind(r#"{"a/b":[1,]}"#),
+            (ErrorKind::InvalidJson, "/a~1b/1".into())
+        );
+        assert_eq!(kind("01"), (ErrorKind::InvalidJson, "".into()));
+        assert_eq!(kind("1 2"), (ErrorKind::InvalidJson, "".into()));
+        assert_eq!(kind(""), (ErrorKind::InvalidJson, "".into()));
+        assert_eq!(kind("\"a\u{1}\""), (ErrorKind::InvalidJson, "".into()));
+    }
+
+    #[test]
+    fn bounds_depth_without_recursing_far() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        let (k, p) = kind(&deep);
+        assert_eq!(k, ErrorKind::TooDeep);
+        assert_eq!(p.matches('/').count(), 64);
+        let ok = "[".repeat(64) + &"]".repeat(64);
+        assert!(parse_str(&ok, &Limits::DEFAULT).is_ok());
+    }
+
+    #[test]
+    fn refuses_invalid_utf8_and_oversize() {
+        let e = parse(b"\"\xff\"", &Limits::DEFAULT).err();
+        assert_eq!(e.map(|e| e.kind()), Some(ErrorKind::InvalidUtf8));
+        let small = Limits::DEFAULT.with_max_input_bytes(3);
+        let e = parse(b"[1,2]", &small).err();
+        assert_eq!(e.map(|e| e.kind()), Some(ErrorKind::TooLarge));
+    }
+}

@@ -1,0 +1,81 @@
+//! toolnexus-core: answers an MCP server that needs a human in the loop.
+//!
+//! An MCP server in the middle of a `tools/call` may send `elicitation/create`: a form to fill
+//! (`requestedSchema`) or a URL to open. This crate maps those parameters onto the toolnexus
+//! suspension contract — a [`Request`] that any host resolves (a UI, an approval flow, another
+//! agent) into an [`Answer`] — and maps the answer back to MCP's [`ElicitResult`].
+//!
+//! | MCP `ElicitRequestParams` | [`Request`] |
+//! |---|---|
+//! | `mode` absent or `"form"` | `kind: "input"`, `data.schema` = `requestedSchema` as received |
+//! | `mode: "url"` | `kind: "authorization"`, `url` set, no `data` |
+//! | `message` | `prompt` (absent: `""`) |
+//!
+//! | [`Answer`] | MCP `ElicitResult.action` |
+//! |---|---|
+//! | `ok: true` | `"accept"`, `content` from `data` (no data: `{}`) |
+//! | `ok: false, reason: "declined"` | `"decline"` |
+//! | `ok: false`, any other or no reason | `"cancel"` |
+//!
+//! ```
+//! use toolnexus_core::{answer_to_elicit_result, elicitation_to_request, Answer, ElicitRequestParams, Limits};
+//!
+//! let params = ElicitRequestParams::from_json(
+//!     br#"{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}"#,
+//!     &Limits::DEFAULT,
+//! )?;
+//! let request = elicitation_to_request(&params, "req-1")?;
+//! assert_eq!(
+//!     request.to_json(),
+//!     r#"{"id":"req-1","kind":"input","prompt":"Your name?","data":{"schema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}"#
+//! );
+//!
+//! let answer = Answer::from_json(br#"{"id":"req-1","ok":true,"data":{"name":"Ada"}}"#, &Limits::DEFAULT)?;
+//! assert_eq!(answer_to_elicit_result(&answer)?.to_json(), r#"{"action":"accept","content":{"name":"Ada"}}"#);
+//! # Ok::<(), toolnexus_core::Error>(())
+//! ```
+//!
+//! The crate is `no_std` (it needs `alloc`) and sans-I/O: it reads no clock and does no I/O.
+//! Every input is untrusted: it is read within [`Limits`], and anything wrong with it is a
+//! typed [`Error`] with a kind, a JSON pointer and a message. The `std` feature adds
+//! [`id::next_id`], a clock-based id generator.
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod answer;
+mod elicit_result;
+mod encode;
+mod error;
+mod fields;
+pub mod id;
+pub mod json;
+mod limits;
+mod mapping;
+mod params;
+mod pointer;
+mod request;
+pub mod rfc3339;
+pub mod schema;
+mod value;
+
+pub use answer::{Answer, Reason};
+pub use elicit_result::{Action, Content, ContentValue, ElicitResult};
+pub use error::{Error, ErrorKind};
+pub use limits::Limits;
+pub use mapping::{answer_to_elicit_result, elicitation_to_request};
+pub use params::{ElicitRequestParams, FormParams, UrlParams};
+pub use request::Request;
+
+pub use value::{Map, Number, Value};

@@ -1,0 +1,136 @@
+//! MCP `ElicitRequestParams`: what a server sends with `elicitation/create`.
+
+use alloc::format;
+use alloc::string::String;
+
+use crate::value::{Map, Value};
+
+use crate::error::{Error, ErrorKind};
+use crate::fields::{Fields, as_object};
+use crate::json;
+use crate::limits::Limits;
+use crate::schema::RequestedSchema;
+
+/// Form mode: `{mode?: "form", message, requestedSchema, _meta?}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormParams {
+    message: String,
+    requested_schema: Map,
+    meta: Option<Map>,
+}
+
+impl FormParams {
+    /// What the server asks, in human words (`""` when the server sent none).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The `requestedSchema` exactly as received: every keyword, in its order, numbers as spelt.
+    pub fn requested_schema(&self) -> &Map {
+        &self.requested_schema
+    }
+
+    /// The typed reading of [`requested_schema`](FormParams::requested_schema).
+    pub fn schema(&self) -> Result<RequestedSchema, Error> {
+        RequestedSchema::from_map(&self.requested_schema).map_err(|e| e.within("/requestedSchema"))
+    }
+
+    /// The `_meta` object, if any.
+    pub fn meta(&self) -> Option<&Map> {
+        self.meta.as_ref()
+    }
+}
+
+/// URL mode: `{mode: "url", message, url, elicitationId?, _meta?}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UrlParams {
+    message: String,
+    url: String,
+    elicitation_id: Option<String>,
+    meta: Option<Map>,
+}
+
+impl UrlParams {
+    /// What the server asks, in human words (`""` when the server sent none).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The URL the person is asked to open.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The server's id for this elicitation (MCP 2025-11-25), if any.
+    pub fn elicitation_id(&self) -> Option<&str> {
+        self.elicitation_id.as_deref()
+    }
+
+    /// The `_meta` object, if any.
+    pub fn meta(&self) -> Option<&Map> {
+        self.meta.as_ref()
+    }
+}
+
+/// The parameters of an MCP `elicitation/create` request, in one of its two modes.
+///
+/// Keys this type does not know are ignored, so that fields added by later MCP versions do
+/// not break a host; `null` counts as absent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ElicitRequestParams {
+    /// A form to fill in.
+    Form(FormParams),
+    /// A URL to open.
+    Url(UrlParams),
+}
+
+impl ElicitRequestParams {
+    /// Reads the parameters from JSON text within `limits`.
+    pub fn from_json(input: &[u8], limits: &Limits) -> Result<ElicitRequestParams, Error> {
+        ElicitRequestParams::from_value(&json::parse(input, limits)?)
+    }
+
+    /// Reads the parameters from a JSON value.
+    ///
+    /// Refused: a `mode` other than `"form"` or `"url"`; URL mode without a `url` (or with an
+    /// empty one); form mode whose `requestedSchema` is absent or not an object.
+    pub fn from_value(value: &Value) -> Result<ElicitRequestParams, Error> {
+        let fields = Fields::new(as_object(value, "elicitation params")?);
+        let message = String::from(fields.opt_str("message")?.unwrap_or(""));
+        let meta = fields.opt_object("_meta")?.cloned();
+        match fields.opt_str("mode")? {
+            None | Some("form") => Ok(ElicitRequestParams::Form(FormParams {
+                message,
+                requested_schema: fields.object("requestedSchema")?.clone(),
+                meta,
+            })),
+            Some("url") => Ok(ElicitRequestParams::Url(UrlParams {
+                message,
+                url: fields.non_empty_str("url")?.into(),
+                elicitation_id: fields.opt_str("elicitationId")?.map(String::from),
+                meta,
+            })),
+            Some(other) => Err(Error::new(
+                ErrorKind::InvalidValue,
+                "/mode",
+                format!("`mode` must be \"form\" or \"url\", not {other:?}"),
+            )),
+        }
+    }
+
+    /// What the server asks, in human words.
+    pub fn message(&self) -> &str {
+        match self {
+            ElicitRequestParams::Form(p) => p.message(),
+            ElicitRequestParams::Url(p) => p.message(),
+        }
+    }
+
+    /// The `_meta` object, if any.
+    pub fn meta(&self) -> Option<&Map> {
+        match self {
+            ElicitRequestParams::Form(p) => p.meta(),
+            ElicitRequestParams::Url(p) => p.meta(),
+        }
+    }
+}

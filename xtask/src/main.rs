@@ -1,0 +1,160 @@
+//! `cargo xtask`: the one entry point that builds, checks and tests the workspace.
+//!
+//! `cargo xtask test` runs every suite; `cargo xtask test STEP…` runs some of them;
+//! `cargo xtask demo` maps the sample elicitations. Each step says what it ran and the run
+//! ends with a summary; any failed step fails the command.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+/// The steps of `cargo xtask test`, in the order they run.
+const STEPS: &[(&str, &str)] = &[
+    ("fmt", "rustfmt agrees with every file"),
+    ("clippy", "clippy on every target, warnings denied"),
+    (
+        "test",
+        "unit, doc and integration tests, the conformance suite and its lint",
+    ),
+    ("doc", "rustdoc of the core, warnings denied"),
+    ("nostd", "the no_std probe links and runs without std"),
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        usage();
+        return ExitCode::FAILURE;
+    };
+    match command.as_str() {
+        "test" => test(rest),
+        "demo" => exit(run(cargo().args([
+            "run",
+            "--quiet",
+            "-p",
+            "toolnexus-core",
+            "--features",
+            "std",
+            "--example",
+            "map_seed",
+        ]))),
+        "nostd" => exit(nostd()),
+        "help" | "--help" | "-h" => {
+            usage();
+            ExitCode::SUCCESS
+        }
+        other => {
+            eprintln!("xtask: unknown command {other:?}");
+            usage();
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn usage() {
+    eprintln!("usage: cargo xtask <command>\n");
+    eprintln!("  test [STEP…]   run every step, or the named ones:");
+    for (name, what) in STEPS {
+        eprintln!("                   {name:<8} {what}");
+    }
+    eprintln!("  demo           map the sample elicitations and answers, printing the JSON");
+    eprintln!("  nostd          build and run the no_std probe");
+}
+
+fn test(only: &[String]) -> ExitCode {
+    for name in only {
+        if !STEPS.iter().any(|(s, _)| s == name) {
+            eprintln!("xtask: unknown step {name:?}");
+            usage();
+            return ExitCode::FAILURE;
+        }
+    }
+    let mut results = Vec::new();
+    for (name, what) in STEPS {
+        if !only.is_empty() && !only.iter().any(|o| o == name) {
+            continue;
+        }
+        println!("\n==> {name}: {what}");
+        let started = Instant::now();
+        let ok = match *name {
+            "fmt" => run(cargo().args(["fmt", "--all", "--", "--check"])),
+            "clippy" => run(cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--all-features",
+                "--",
+                "-D",
+                "warnings",
+            ])),
+            "test" => run(cargo().args(["test", "--workspace", "--all-features"])),
+            "doc" => run(cargo()
+                .args(["doc", "--no-deps", "-p", "toolnexus-core", "--all-features"])
+                .env("RUSTDOCFLAGS", "-D warnings")),
+            "nostd" => nostd(),
+            _ => false,
+        };
+        results.push((*name, ok, started.elapsed().as_secs_f32()));
+    }
+    println!("\n==> summary");
+    for (name, ok, secs) in &results {
+        println!(
+            "  {:<8} {:<6} {secs:>6.1}s",
+            name,
+            if *ok { "ok" } else { "FAILED" }
+        );
+    }
+    let failed = results.iter().filter(|(_, ok, _)| !ok).count();
+    println!("xtask: {} passed, {failed} failed", results.len() - failed);
+    exit(failed == 0)
+}
+
+/// Builds the probe in its own workspace, with LTO and `panic = "abort"`, and runs it.
+fn nostd() -> bool {
+    let root = root();
+    let manifest = root.join("probe/no_std/Cargo.toml");
+    let target = root.join("target/nostd-probe");
+    let built = run(cargo()
+        .args(["build", "--release", "--manifest-path"])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&target));
+    if !built {
+        eprintln!("xtask: the no_std probe did not build; std may have leaked into the core");
+        return false;
+    }
+    run(&mut Command::new(
+        target.join("release/toolnexus-nostd-probe"),
+    ))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+fn cargo() -> Command {
+    let mut command = Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.current_dir(root());
+    command
+}
+
+fn run(command: &mut Command) -> bool {
+    match command.status() {
+        Ok(status) => status.success(),
+        Err(e) => {
+            eprintln!("xtask: could not start {command:?}: {e}");
+            false
+        }
+    }
+}
+
+fn exit(ok: bool) -> ExitCode {
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
