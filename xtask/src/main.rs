@@ -17,7 +17,10 @@ const STEPS: &[(&str, &str)] = &[
         "test",
         "unit, doc and integration tests, the conformance suite and its lint",
     ),
-    ("doc", "rustdoc of the core, warnings denied"),
+    (
+        "doc",
+        "rustdoc of the core, with and without std, warnings denied",
+    ),
     ("nostd", "the no_std probe links and runs without std"),
 ];
 
@@ -89,9 +92,13 @@ fn test(only: &[String]) -> ExitCode {
                 "warnings",
             ])),
             "test" => run(cargo().args(["test", "--workspace", "--all-features"])),
-            "doc" => run(cargo()
-                .args(["doc", "--no-deps", "-p", "toolnexus-core", "--all-features"])
-                .env("RUSTDOCFLAGS", "-D warnings")),
+            // Once as a no_std user sees it, once with every feature.
+            "doc" => ["", "--all-features"].iter().all(|features| {
+                run(cargo()
+                    .args(["doc", "--no-deps", "-p", "toolnexus-core"])
+                    .args(features.split_whitespace())
+                    .env("RUSTDOCFLAGS", "-D warnings"))
+            }),
             "nostd" => nostd(),
             _ => false,
         };

@@ -1,7 +1,7 @@
 //! Request ids: `elc-<unix ms, lower hex>-<sequence>`.
 //!
 //! The core takes ids from its caller, since it reads no clock. [`format_id`] spells an id
-//! from a time and a sequence number without allocating; with the `std` feature, [`next_id`]
+//! from a time and a sequence number without allocating; with the `std` feature, `next_id`
 //! takes the time from the system clock and the sequence from a process-wide counter.
 
 use core::fmt::Write;

@@ -38,7 +38,7 @@
 //! The crate is `no_std` (it needs `alloc`) and sans-I/O: it reads no clock and does no I/O.
 //! Every input is untrusted: it is read within [`Limits`], and anything wrong with it is a
 //! typed [`Error`] with a kind, a JSON pointer and a message. The `std` feature adds
-//! [`id::next_id`], a clock-based id generator.
+//! `id::next_id`, a clock-based id generator.
 
 #![no_std]
 #![forbid(unsafe_code)]

@@ -85,6 +85,36 @@ pub enum ElicitRequestParams {
 }
 
 impl ElicitRequestParams {
+    /// Form-mode parameters asking `message` with the form `requested_schema`.
+    pub fn form(message: impl Into<String>, requested_schema: Map) -> ElicitRequestParams {
+        ElicitRequestParams::Form(FormParams {
+            message: message.into(),
+            requested_schema,
+            meta: None,
+        })
+    }
+
+    /// URL-mode parameters asking `message` and pointing at `url`, which must not be empty.
+    pub fn url(
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Result<ElicitRequestParams, Error> {
+        let url = url.into();
+        if url.is_empty() {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                "/url",
+                "`url` must not be empty",
+            ));
+        }
+        Ok(ElicitRequestParams::Url(UrlParams {
+            message: message.into(),
+            url,
+            elicitation_id: None,
+            meta: None,
+        }))
+    }
+
     /// Reads the parameters from JSON text within `limits`.
     pub fn from_json(input: &[u8], limits: &Limits) -> Result<ElicitRequestParams, Error> {
         ElicitRequestParams::from_value(&json::parse(input, limits)?)

@@ -22,6 +22,8 @@ const REQUEST: &str = r#"{"id":"probe-1","kind":"input","prompt":"Your name?","d
 const ANSWER: &[u8] = br#"{"id":"probe-1","ok":true,"data":{"name":"Ada","n":1.50}}"#;
 const RESULT: &str = r#"{"action":"accept","content":{"name":"Ada","n":1.50}}"#;
 
+// The C library provides `main`'s caller, `write`, `abort` and the mem* functions `core` calls.
+#[link(name = "c")]
 unsafe extern "C" {
     fn write(fd: i32, buf: *const u8, count: usize) -> isize;
     fn abort() -> !;
