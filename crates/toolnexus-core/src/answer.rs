@@ -6,7 +6,7 @@ use crate::value::{Map, Value};
 use serde::{Serialize, Serializer};
 
 use crate::error::Error;
-use crate::fields::{Fields, as_object};
+use crate::fields::{Fields, into_object, take_object};
 use crate::json;
 use crate::limits::Limits;
 
@@ -132,17 +132,21 @@ impl Answer {
 
     /// Reads an answer from JSON text within `limits`.
     pub fn from_json(input: &[u8], limits: &Limits) -> Result<Answer, Error> {
-        Answer::from_value(&json::parse(input, limits)?)
+        Answer::from_value(json::parse(input, limits)?)
     }
 
     /// Reads an answer from a JSON value. Unknown keys are refused: the keys are pinned, and a
     /// misspelt `reason` must not silently turn a decline into a cancel.
-    pub fn from_value(value: &Value) -> Result<Answer, Error> {
-        let fields = Fields::new(as_object(value, "an Answer")?);
+    pub fn from_value(value: Value) -> Result<Answer, Error> {
+        let mut map = into_object(value, "an Answer")?;
+        let fields = Fields::new(&map);
         fields.deny_unknown(&KEYS, "an Answer")?;
         let mut answer = Answer::new(fields.non_empty_str("id")?, fields.bool("ok")?)?;
-        answer.data = fields.opt_object("data")?.cloned();
+        let has_data = fields.opt_object("data")?.is_some();
         answer.reason = fields.opt_str("reason")?.map(Reason::parse);
+        if has_data {
+            answer.data = take_object(&mut map, "data");
+        }
         Ok(answer)
     }
 

@@ -8,7 +8,7 @@ use crate::value::{Map, Number, Value};
 use serde::{Serialize, Serializer};
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, as_object, type_name};
+use crate::fields::{Fields, into_object, take_object, type_name};
 use crate::limits::Limits;
 use crate::{json, pointer};
 
@@ -227,13 +227,14 @@ impl ElicitResult {
 
     /// Reads a result from JSON text within `limits`.
     pub fn from_json(input: &[u8], limits: &Limits) -> Result<ElicitResult, Error> {
-        ElicitResult::from_value(&json::parse(input, limits)?)
+        ElicitResult::from_value(json::parse(input, limits)?)
     }
 
     /// Reads a result from a JSON value. Unknown keys are refused, and so is `content` with an
     /// action other than accept.
-    pub fn from_value(value: &Value) -> Result<ElicitResult, Error> {
-        let fields = Fields::new(as_object(value, "an ElicitResult")?);
+    pub fn from_value(value: Value) -> Result<ElicitResult, Error> {
+        let mut map = into_object(value, "an ElicitResult")?;
+        let fields = Fields::new(&map);
         fields.deny_unknown(&["action", "content", "_meta"], "an ElicitResult")?;
         let action_text = fields.str("action")?;
         let action = Action::parse(action_text).ok_or_else(|| {
@@ -243,8 +244,8 @@ impl ElicitResult {
                 format!("`action` must be accept, decline or cancel, not {action_text:?}"),
             )
         })?;
-        let content = match fields.opt_object("content")? {
-            None => None,
+        let has_content = match fields.opt_object("content")? {
+            None => false,
             Some(_) if action != Action::Accept => {
                 return Err(Error::new(
                     ErrorKind::InvalidValue,
@@ -252,12 +253,24 @@ impl ElicitResult {
                     format!("`content` belongs only to accept, not {}", action.as_str()),
                 ));
             }
-            Some(map) => Some(Content::from_map(map.clone()).map_err(|e| e.within("/content"))?),
+            Some(_) => true,
+        };
+        let has_meta = fields.opt_object("_meta")?.is_some();
+        let content = match take_object(&mut map, "content") {
+            Some(content) if has_content => {
+                Some(Content::from_map(content).map_err(|e| e.within("/content"))?)
+            }
+            _ => None,
+        };
+        let meta = if has_meta {
+            take_object(&mut map, "_meta")
+        } else {
+            None
         };
         Ok(ElicitResult {
             action,
             content,
-            meta: fields.opt_object("_meta")?.cloned(),
+            meta,
         })
     }
 

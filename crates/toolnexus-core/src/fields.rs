@@ -30,6 +30,26 @@ pub(crate) fn as_object<'a>(value: &'a Value, what: &str) -> Result<&'a Map, Err
     })
 }
 
+/// `value` as an owned object, or a `wrong_type` error at the root naming `what`.
+pub(crate) fn into_object(value: Value, what: &str) -> Result<Map, Error> {
+    match value {
+        Value::Object(map) => Ok(map),
+        other => Err(Error::new(
+            ErrorKind::WrongType,
+            "",
+            format!("{what} must be a JSON object, not {}", type_name(&other)),
+        )),
+    }
+}
+
+/// Takes the member `name` out of `map` if it is an object; [`Fields`] has checked its type.
+pub(crate) fn take_object(map: &mut Map, name: &str) -> Option<Map> {
+    match map.remove(name)? {
+        Value::Object(m) => Some(m),
+        _ => None,
+    }
+}
+
 /// The members of one JSON object, read by name. A member whose value is `null` counts as
 /// absent: hosts in languages with `null`/`None` often write absent optionals that way.
 pub(crate) struct Fields<'a> {

@@ -6,7 +6,7 @@ use alloc::string::String;
 use crate::value::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, as_object};
+use crate::fields::{Fields, into_object, take_object};
 use crate::json;
 use crate::limits::Limits;
 use crate::schema::RequestedSchema;
@@ -117,29 +117,45 @@ impl ElicitRequestParams {
 
     /// Reads the parameters from JSON text within `limits`.
     pub fn from_json(input: &[u8], limits: &Limits) -> Result<ElicitRequestParams, Error> {
-        ElicitRequestParams::from_value(&json::parse(input, limits)?)
+        ElicitRequestParams::from_value(json::parse(input, limits)?)
     }
 
     /// Reads the parameters from a JSON value.
     ///
     /// Refused: a `mode` other than `"form"` or `"url"`; URL mode without a `url` (or with an
     /// empty one); form mode whose `requestedSchema` is absent or not an object.
-    pub fn from_value(value: &Value) -> Result<ElicitRequestParams, Error> {
-        let fields = Fields::new(as_object(value, "elicitation params")?);
+    pub fn from_value(value: Value) -> Result<ElicitRequestParams, Error> {
+        let mut map = into_object(value, "elicitation params")?;
+        let fields = Fields::new(&map);
         let message = String::from(fields.opt_str("message")?.unwrap_or(""));
-        let meta = fields.opt_object("_meta")?.cloned();
+        let has_meta = fields.opt_object("_meta")?.is_some();
         match fields.opt_str("mode")? {
-            None | Some("form") => Ok(ElicitRequestParams::Form(FormParams {
-                message,
-                requested_schema: fields.object("requestedSchema")?.clone(),
-                meta,
-            })),
-            Some("url") => Ok(ElicitRequestParams::Url(UrlParams {
-                message,
-                url: fields.non_empty_str("url")?.into(),
-                elicitation_id: fields.opt_str("elicitationId")?.map(String::from),
-                meta,
-            })),
+            None | Some("form") => {
+                fields.object("requestedSchema")?;
+                Ok(ElicitRequestParams::Form(FormParams {
+                    message,
+                    requested_schema: take_object(&mut map, "requestedSchema").unwrap_or_default(),
+                    meta: if has_meta {
+                        take_object(&mut map, "_meta")
+                    } else {
+                        None
+                    },
+                }))
+            }
+            Some("url") => {
+                let url = fields.non_empty_str("url")?.into();
+                let elicitation_id = fields.opt_str("elicitationId")?.map(String::from);
+                Ok(ElicitRequestParams::Url(UrlParams {
+                    message,
+                    url,
+                    elicitation_id,
+                    meta: if has_meta {
+                        take_object(&mut map, "_meta")
+                    } else {
+                        None
+                    },
+                }))
+            }
             Some(other) => Err(Error::new(
                 ErrorKind::InvalidValue,
                 "/mode",

@@ -7,7 +7,7 @@ use crate::value::{Map, Value};
 use serde::Serialize;
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, as_object};
+use crate::fields::{Fields, into_object, take_object};
 use crate::limits::Limits;
 use crate::{json, pointer, rfc3339};
 
@@ -126,12 +126,13 @@ impl Request {
 
     /// Reads a request from JSON text within `limits`.
     pub fn from_json(input: &[u8], limits: &Limits) -> Result<Request, Error> {
-        Request::from_value(&json::parse(input, limits)?)
+        Request::from_value(json::parse(input, limits)?)
     }
 
     /// Reads a request from a JSON value. Unknown keys are refused: the keys are pinned.
-    pub fn from_value(value: &Value) -> Result<Request, Error> {
-        let fields = Fields::new(as_object(value, "a Request")?);
+    pub fn from_value(value: Value) -> Result<Request, Error> {
+        let mut map = into_object(value, "a Request")?;
+        let fields = Fields::new(&map);
         fields.deny_unknown(&KEYS, "a Request")?;
         let mut request = Request::new(
             fields.non_empty_str("id")?,
@@ -139,10 +140,13 @@ impl Request {
             fields.str("prompt")?,
         )?;
         request.url = fields.opt_str("url")?.map(String::from);
-        request.data = fields.opt_object("data")?.cloned();
+        let has_data = fields.opt_object("data")?.is_some();
         if let Some(at) = fields.opt_str("expiresAt")? {
             check_expires_at(at)?;
             request.expires_at = Some(at.into());
+        }
+        if has_data {
+            request.data = take_object(&mut map, "data");
         }
         Ok(request)
     }
