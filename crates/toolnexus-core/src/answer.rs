@@ -6,7 +6,7 @@ use crate::value::{Map, Value};
 use serde::{Serialize, Serializer};
 
 use crate::error::Error;
-use crate::fields::{Fields, into_object, take_object};
+use crate::fields::{Fields, into_object, non_empty, take_object};
 use crate::json;
 use crate::limits::Limits;
 
@@ -71,13 +71,7 @@ impl Answer {
     /// An answer with no data and no reason. `id` must not be empty.
     pub fn new(id: impl Into<String>, ok: bool) -> Result<Answer, Error> {
         let id = id.into();
-        if id.is_empty() {
-            return Err(Error::new(
-                crate::ErrorKind::InvalidValue,
-                "/id",
-                "`id` must not be empty",
-            ));
-        }
+        non_empty("id", &id)?;
         Ok(Answer {
             id,
             ok,
@@ -142,11 +136,9 @@ impl Answer {
         let fields = Fields::new(&map);
         fields.deny_unknown(&KEYS, "an Answer")?;
         let mut answer = Answer::new(fields.non_empty_str("id")?, fields.bool("ok")?)?;
-        let has_data = fields.opt_object("data")?.is_some();
+        fields.opt_object("data")?;
         answer.reason = fields.opt_str("reason")?.map(Reason::parse);
-        if has_data {
-            answer.data = take_object(&mut map, "data");
-        }
+        answer.data = take_object(&mut map, "data");
         Ok(answer)
     }
 

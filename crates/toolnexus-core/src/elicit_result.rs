@@ -244,29 +244,18 @@ impl ElicitResult {
                 format!("`action` must be accept, decline or cancel, not {action_text:?}"),
             )
         })?;
-        let has_content = match fields.opt_object("content")? {
-            None => false,
-            Some(_) if action != Action::Accept => {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    "/content",
-                    format!("`content` belongs only to accept, not {}", action.as_str()),
-                ));
-            }
-            Some(_) => true,
-        };
-        let has_meta = fields.opt_object("_meta")?.is_some();
-        let content = match take_object(&mut map, "content") {
-            Some(content) if has_content => {
-                Some(Content::from_map(content).map_err(|e| e.within("/content"))?)
-            }
-            _ => None,
-        };
-        let meta = if has_meta {
-            take_object(&mut map, "_meta")
-        } else {
-            None
-        };
+        if fields.opt_object("content")?.is_some() && action != Action::Accept {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                "/content",
+                format!("`content` belongs only to accept, not {}", action.as_str()),
+            ));
+        }
+        fields.opt_object("_meta")?;
+        let content = take_object(&mut map, "content")
+            .map(|content| Content::from_map(content).map_err(|e| e.within("/content")))
+            .transpose()?;
+        let meta = take_object(&mut map, "_meta");
         Ok(ElicitResult {
             action,
             content,

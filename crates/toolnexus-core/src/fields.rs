@@ -42,11 +42,25 @@ pub(crate) fn into_object(value: Value, what: &str) -> Result<Map, Error> {
     }
 }
 
-/// Takes the member `name` out of `map` if it is an object; [`Fields`] has checked its type.
+/// Takes the member `name` out of `map` if it is an object. Read it with [`Fields`] first: a
+/// member of another type is refused there, and `null` or absence gives `None` here.
 pub(crate) fn take_object(map: &mut Map, name: &str) -> Option<Map> {
     match map.remove(name)? {
         Value::Object(m) => Some(m),
         _ => None,
+    }
+}
+
+/// Refuses an empty `value` for the member `name`: ids, kinds and URLs must say something.
+pub(crate) fn non_empty(name: &str, value: &str) -> Result<(), Error> {
+    if value.is_empty() {
+        Err(Error::new(
+            ErrorKind::InvalidValue,
+            pointer::key(name),
+            format!("`{name}` must not be empty"),
+        ))
+    } else {
+        Ok(())
     }
 }
 
@@ -103,13 +117,7 @@ impl<'a> Fields<'a> {
     /// A required string member that must not be empty.
     pub(crate) fn non_empty_str(&self, name: &str) -> Result<&'a str, Error> {
         let s = self.str(name)?;
-        if s.is_empty() {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                pointer::key(name),
-                format!("`{name}` must not be empty"),
-            ));
-        }
+        non_empty(name, s)?;
         Ok(s)
     }
 

@@ -6,7 +6,7 @@ use alloc::string::String;
 use crate::value::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, into_object, take_object};
+use crate::fields::{Fields, into_object, non_empty, take_object};
 use crate::json;
 use crate::limits::Limits;
 use crate::schema::RequestedSchema;
@@ -100,13 +100,7 @@ impl ElicitRequestParams {
         url: impl Into<String>,
     ) -> Result<ElicitRequestParams, Error> {
         let url = url.into();
-        if url.is_empty() {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                "/url",
-                "`url` must not be empty",
-            ));
-        }
+        non_empty("url", &url)?;
         Ok(ElicitRequestParams::Url(UrlParams {
             message: message.into(),
             url,
@@ -128,18 +122,14 @@ impl ElicitRequestParams {
         let mut map = into_object(value, "elicitation params")?;
         let fields = Fields::new(&map);
         let message = String::from(fields.opt_str("message")?.unwrap_or(""));
-        let has_meta = fields.opt_object("_meta")?.is_some();
+        fields.opt_object("_meta")?;
         match fields.opt_str("mode")? {
             None | Some("form") => {
                 fields.object("requestedSchema")?;
                 Ok(ElicitRequestParams::Form(FormParams {
                     message,
                     requested_schema: take_object(&mut map, "requestedSchema").unwrap_or_default(),
-                    meta: if has_meta {
-                        take_object(&mut map, "_meta")
-                    } else {
-                        None
-                    },
+                    meta: take_object(&mut map, "_meta"),
                 }))
             }
             Some("url") => {
@@ -149,11 +139,7 @@ impl ElicitRequestParams {
                     message,
                     url,
                     elicitation_id,
-                    meta: if has_meta {
-                        take_object(&mut map, "_meta")
-                    } else {
-                        None
-                    },
+                    meta: take_object(&mut map, "_meta"),
                 }))
             }
             Some(other) => Err(Error::new(

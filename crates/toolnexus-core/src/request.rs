@@ -7,9 +7,9 @@ use crate::value::{Map, Value};
 use serde::Serialize;
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, into_object, take_object};
+use crate::fields::{Fields, into_object, non_empty, take_object};
 use crate::limits::Limits;
-use crate::{json, pointer, rfc3339};
+use crate::{json, rfc3339};
 
 /// A suspension the host resolves into an [`Answer`](crate::Answer): `{id, kind, prompt, url?,
 /// data?, expiresAt?}`, with exactly those JSON keys in that order and absent optionals omitted.
@@ -48,15 +48,8 @@ impl Request {
     ) -> Result<Request, Error> {
         let id = id.into();
         let kind = kind.into();
-        for (name, value) in [("id", &id), ("kind", &kind)] {
-            if value.is_empty() {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    pointer::key(name),
-                    format!("`{name}` must not be empty"),
-                ));
-            }
-        }
+        non_empty("id", &id)?;
+        non_empty("kind", &kind)?;
         Ok(Request {
             id,
             kind,
@@ -140,14 +133,12 @@ impl Request {
             fields.str("prompt")?,
         )?;
         request.url = fields.opt_str("url")?.map(String::from);
-        let has_data = fields.opt_object("data")?.is_some();
+        fields.opt_object("data")?;
         if let Some(at) = fields.opt_str("expiresAt")? {
             check_expires_at(at)?;
             request.expires_at = Some(at.into());
         }
-        if has_data {
-            request.data = take_object(&mut map, "data");
-        }
+        request.data = take_object(&mut map, "data");
         Ok(request)
     }
 
