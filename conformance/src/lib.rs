@@ -5,6 +5,8 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+mod ops;
+
 use base64::Engine as _;
 use serde::Deserialize;
 use toolnexus_core::{
@@ -80,6 +82,30 @@ pub enum Op {
     ElicitResult,
     /// No input; `args.unixMs` and `args.sequence`; output: the id as a JSON string.
     FormatId,
+    /// Input: any JSON value as a `requestedSchema`; output: the array of problems found,
+    /// each `{"kind", "pointer"}`.
+    CheckSchema,
+    /// Input: `{"schema", "content"}`; `args.allowUnknown`; output: the array of violations,
+    /// each `{"pointer", "keyword"}`.
+    ValidateContent,
+    /// Input: `{"schema", "content"}`; output: the content with defaults filled in.
+    ApplyDefaults,
+    /// Input: `{"schema", "content"}`; `args.allowUnknown`; output:
+    /// `{"content", "violations"}` (defaults first, then validation).
+    PrepareContent,
+    /// Input: a `requestedSchema`; output: the array of form fields.
+    FormFields,
+    /// Input: a `requestedSchema`; `args.field` and `args.text`; output: the typed value, or
+    /// `null` when the text leaves an optional field empty.
+    ParseFieldInput,
+    /// Input: a `requestedSchema`; output: the array of fields that look like they ask for a
+    /// secret, each `{"name", "term"}`.
+    SensitiveFields,
+    /// Input: a `requestedSchema`; output: `null` when the reject policy lets the form
+    /// through, else a `sensitive_field` error.
+    RejectSecrets,
+    /// Input: the URL as a JSON string; output: the review, findings without messages.
+    ReviewUrl,
 }
 
 /// A piece of a generated input.
@@ -106,6 +132,16 @@ pub struct Args {
     /// The sequence number for `format_id`.
     #[serde(default)]
     pub sequence: Option<u64>,
+    /// Accept content members the schema does not declare (`validate_content`,
+    /// `prepare_content`).
+    #[serde(default)]
+    pub allow_unknown: Option<bool>,
+    /// The field name for `parse_field_input`.
+    #[serde(default)]
+    pub field: Option<String>,
+    /// The typed text for `parse_field_input`.
+    #[serde(default)]
+    pub text: Option<String>,
 }
 
 /// Limits a case sets; the others keep their defaults.
@@ -252,6 +288,15 @@ pub fn run_op(case: &Case, input: &[u8]) -> Result<Result<String, Error>, String
             let id = id::format_id(ms, seq);
             Ok(serde_json::to_string(id.as_str()).map_err(|e| e.to_string())?)
         }
+        Op::CheckSchema => ops::schema_check::run(case, input, &limits)?,
+        Op::ReviewUrl => ops::url::run(case, input, &limits)?,
+        Op::ValidateContent
+        | Op::ApplyDefaults
+        | Op::PrepareContent
+        | Op::FormFields
+        | Op::ParseFieldInput
+        | Op::SensitiveFields
+        | Op::RejectSecrets => ops::content::run(case, input, &limits)?,
     })
 }
 

@@ -35,11 +35,14 @@ pub enum ErrorKind {
     /// A field has the right type but a value outside what it allows (an empty id, an
     /// unknown `mode`, an `expiresAt` that is not RFC 3339, …).
     InvalidValue,
+    /// A form asks for what looks like a secret (a password, an API key, a card number…)
+    /// and the host's policy refuses such forms (see [`crate::secrets`]).
+    SensitiveField,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 12] = [
+    pub const ALL: [ErrorKind; 13] = [
         ErrorKind::InvalidJson,
         ErrorKind::InvalidUtf8,
         ErrorKind::LoneSurrogate,
@@ -52,6 +55,7 @@ impl ErrorKind {
         ErrorKind::WrongType,
         ErrorKind::UnknownField,
         ErrorKind::InvalidValue,
+        ErrorKind::SensitiveField,
     ];
 
     /// The stable snake_case name of this kind.
@@ -69,6 +73,7 @@ impl ErrorKind {
             ErrorKind::WrongType => "wrong_type",
             ErrorKind::UnknownField => "unknown_field",
             ErrorKind::InvalidValue => "invalid_value",
+            ErrorKind::SensitiveField => "sensitive_field",
         }
     }
 

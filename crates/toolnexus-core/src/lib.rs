@@ -55,10 +55,13 @@ extern crate alloc;
 extern crate std;
 
 mod answer;
+pub mod check;
+mod decimal;
 mod elicit_result;
 mod encode;
 mod error;
 mod fields;
+pub mod format;
 pub mod id;
 pub mod json;
 mod limits;
@@ -68,6 +71,8 @@ mod pointer;
 mod request;
 pub mod rfc3339;
 pub mod schema;
+pub mod url_review;
+pub mod validate;
 mod value;
 
 pub use answer::{Answer, Reason};

@@ -183,7 +183,7 @@ pub struct Property {
 
 impl Property {
     /// Reads the property `name` from `value`; errors are relative to the property itself.
-    fn read(name: &str, value: &Value) -> Result<Property, Error> {
+    pub(crate) fn read(name: &str, value: &Value) -> Result<Property, Error> {
         let map = value.as_object().ok_or_else(|| {
             Error::new(
                 ErrorKind::WrongType,
