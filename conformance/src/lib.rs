@@ -99,7 +99,7 @@ pub enum Op {
     /// `null` when the text leaves an optional field empty.
     ParseFieldInput,
     /// Input: a `requestedSchema`; output: the array of fields that look like they ask for a
-    /// secret, each `{"name", "term"}`.
+    /// secret, each `{"name", "kind"}`.
     SensitiveFields,
     /// Input: a `requestedSchema`; output: `null` when the reject policy lets the form
     /// through, else a `sensitive_field` error.

@@ -1,14 +1,68 @@
-//! `validate_content`: every way submitted content breaks its `requestedSchema`.
+//! Checking submitted content against its `requestedSchema`: every violation, not only the
+//! first, and pre-filling defaults.
 //!
-//! (Skeleton: signatures only.)
+//! The specification asks both sides to check `content` against `requestedSchema` and to
+//! treat it as untrusted. [`validate_content`] applies the JSON Schema 2020-12 meaning of every
+//! keyword an elicitation schema has, so its verdict is the one a JSON Schema validator gives
+//! for the same schema with `additionalProperties: false` (the default, strict mode) and
+//! `uniqueItems: true` on multi-selects, with the four formats as [`crate::format`] defines
+//! them:
+//!
+//! | property | keyword | rule |
+//! |---|---|---|
+//! | any declared | `required` | present (a `null` member is present, and is no content type) |
+//! | undeclared member | `additionalProperties` | refused, unless [`ContentOptions::allow_unknown`] |
+//! | undeclared member, allowed | `type` | a string, number, boolean or array of strings |
+//! | string | `type`, `minLength`, `maxLength`, `format` | lengths count Unicode code points |
+//! | number, integer | `type`, `minimum`, `maximum` | inclusive, compared exactly from the decimal spelling; an integer has no fractional part (`3.0` is one); a value beyond the range of a double is refused |
+//! | boolean | `type` | |
+//! | single-select | `type`, `enum` or `oneOf` | one of the options' values |
+//! | multi-select | `type`, `minItems`, `maxItems`, `uniqueItems`, `enum` or `anyOf` | an array of distinct option values |
+//!
+//! Violations come in a fixed order: the schema's properties in schema order (for each, its
+//! keywords in the order of the table), then `required` names that no property declares, then
+//! undeclared members in content order.
+//!
+//! ```
+//! use toolnexus_core::schema::RequestedSchema;
+//! use toolnexus_core::validate::{validate_content, ContentOptions};
+//! use toolnexus_core::{json, Limits};
+//!
+//! let schema = RequestedSchema::from_value(&json::parse_str(
+//!     r#"{"type":"object","properties":{"email":{"type":"string","format":"email"},
+//!         "age":{"type":"integer","minimum":18}},"required":["email"]}"#,
+//!     &Limits::DEFAULT,
+//! )?)?;
+//! let content = json::parse_str(r#"{"age":17.5,"nickname":"ada"}"#, &Limits::DEFAULT)?;
+//! let found: Vec<_> = validate_content(&schema, &content, &ContentOptions::STRICT)
+//!     .iter()
+//!     .map(|v| (v.pointer().to_owned(), v.keyword()))
+//!     .collect();
+//! assert_eq!(found, [
+//!     ("/email".to_owned(), "required"),
+//!     ("/age".to_owned(), "type"),
+//!     ("/age".to_owned(), "minimum"),
+//!     ("/nickname".to_owned(), "additionalProperties"),
+//! ]);
+//! # Ok::<(), toolnexus_core::Error>(())
+//! ```
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cmp::Ordering;
 
-use crate::schema::Property;
-use crate::value::Value;
+use crate::decimal;
+use crate::fields::type_name;
+use crate::format;
+use crate::pointer;
+use crate::schema::{
+    EnumOption, EnumShape, MultiSelectSchema, NumberSchema, Property, PropertyKind,
+    RequestedSchema, SingleSelectSchema, StringFormat, StringSchema,
+};
+use crate::value::{Map, Value};
 
-/// One way content breaks the schema.
+/// One way content breaks its schema: where, which keyword, and what is wrong in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
     pointer: String,
@@ -17,26 +71,451 @@ pub struct Violation {
 }
 
 impl Violation {
-    /// The JSON pointer of the value at fault (`/email`).
+    fn new(pointer: impl Into<String>, keyword: &'static str, message: String) -> Violation {
+        Violation {
+            pointer: pointer.into(),
+            keyword,
+            message,
+        }
+    }
+
+    /// The RFC 6901 JSON pointer of the value at fault, relative to the content (`/email`,
+    /// `/tags/2`; `""` is the content itself). A missing required property is reported at the
+    /// pointer it would have, so a UI can mark the field.
     pub fn pointer(&self) -> &str {
         &self.pointer
     }
-    /// The JSON Schema keyword that is broken (`format`, `required`, `maxLength`…).
+
+    /// The JSON Schema keyword that is broken: `required`, `additionalProperties`, `type`,
+    /// `minLength`, `maxLength`, `format`, `minimum`, `maximum`, `enum`, `oneOf`, `anyOf`,
+    /// `minItems`, `maxItems` or `uniqueItems`.
     pub fn keyword(&self) -> &'static str {
         self.keyword
     }
-    /// What is wrong, in words.
+
+    /// What is wrong, in words a person filling in the form understands.
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The violation as the JSON object `{"pointer", "keyword", "message"}`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("pointer", Value::String(self.pointer.clone()));
+        map.insert("keyword", Value::String(String::from(self.keyword)));
+        map.insert("message", Value::String(self.message.clone()));
+        Value::Object(map)
+    }
 }
 
-/// Appends to `out` every way `value` breaks `property`; pointers start with `at`.
+/// How strictly content is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ContentOptions {
+    allow_unknown: bool,
+}
+
+impl ContentOptions {
+    /// The default: content may hold only the properties the schema declares.
+    pub const STRICT: ContentOptions = ContentOptions {
+        allow_unknown: false,
+    };
+
+    /// These options, with members the schema does not declare accepted (as long as they
+    /// hold a content type) or refused.
+    pub const fn allow_unknown(self, allow: bool) -> ContentOptions {
+        ContentOptions {
+            allow_unknown: allow,
+        }
+    }
+
+    /// Whether members the schema does not declare are accepted.
+    pub const fn allows_unknown(&self) -> bool {
+        self.allow_unknown
+    }
+}
+
+/// Every way `content` breaks `schema`, in the order the [module](self) describes; empty when
+/// the content is valid. Content that is not a JSON object is one `type` violation at `""`.
+pub fn validate_content(
+    schema: &RequestedSchema,
+    content: &Value,
+    options: &ContentOptions,
+) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let Value::Object(members) = content else {
+        out.push(Violation::new(
+            "",
+            "type",
+            format!(
+                "the content must be a JSON object, not {}",
+                type_name(content)
+            ),
+        ));
+        return out;
+    };
+    validate_members(schema, members, options, &mut out);
+    out
+}
+
+/// Fills every property that `content` leaves absent from the property's `default`, in
+/// schema order after the members already there; a present value is never replaced.
+///
+/// A member holding `null` counts as absent, as everywhere in this crate (and `null` is no
+/// content type, so keeping it could only fail validation).
+pub fn apply_defaults(schema: &RequestedSchema, content: &Map) -> Map {
+    let mut filled = content.clone();
+    for property in schema.properties() {
+        let absent = filled.get(property.name()).is_none_or(Value::is_null);
+        if absent {
+            if let Some(default) = property.default_value() {
+                filled.insert(property.name(), default);
+            }
+        }
+    }
+    filled
+}
+
+/// What a host sends back on accept: `content` with defaults filled in
+/// ([`apply_defaults`]) and then checked ([`validate_content`]).
+///
+/// Defaults go in first, so a required property that has a default is satisfied by it.
+/// Returns the completed content, or every violation of it.
+pub fn prepare_content(
+    schema: &RequestedSchema,
+    content: &Value,
+    options: &ContentOptions,
+) -> Result<Map, Vec<Violation>> {
+    let Value::Object(members) = content else {
+        return Err(validate_content(schema, content, options));
+    };
+    let filled = apply_defaults(schema, members);
+    let mut violations = Vec::new();
+    validate_members(schema, &filled, options, &mut violations);
+    if violations.is_empty() {
+        Ok(filled)
+    } else {
+        Err(violations)
+    }
+}
+
+fn validate_members(
+    schema: &RequestedSchema,
+    members: &Map,
+    options: &ContentOptions,
+    out: &mut Vec<Violation>,
+) {
+    for property in schema.properties() {
+        let at = pointer::key(property.name());
+        match members.get(property.name()) {
+            Some(value) => property_violations(property, value, &at, out),
+            None if schema.is_required(property.name()) => out.push(Violation::new(
+                at,
+                "required",
+                format!("{} is required", property.label()),
+            )),
+            None => {}
+        }
+    }
+
+    // A `required` name that no property declares still has to be present (that is what the
+    // keyword means); each name is reported once however often it is listed.
+    let required = schema.required();
+    for (i, name) in required.iter().enumerate() {
+        let first = required.iter().position(|r| r == name) == Some(i);
+        if first && schema.property(name).is_none() && !members.contains_key(name) {
+            out.push(Violation::new(
+                pointer::key(name),
+                "required",
+                format!("{name} is required"),
+            ));
+        }
+    }
+
+    for (name, value) in members.iter() {
+        if schema.property(name).is_some() {
+            continue;
+        }
+        let at = pointer::key(name);
+        if !options.allows_unknown() {
+            out.push(Violation::new(
+                at,
+                "additionalProperties",
+                format!("{name} is not a field of this form"),
+            ));
+        } else if !is_content_value(value) {
+            out.push(Violation::new(
+                at,
+                "type",
+                format!(
+                    "{name} must be text, a number, true or false, or a list of texts, not {}",
+                    type_name(value)
+                ),
+            ));
+        }
+    }
+}
+
+/// Whether `value` is one of the specification's content types.
+fn is_content_value(value: &Value) -> bool {
+    match value {
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => true,
+        Value::Array(items) => items.iter().all(Value::is_string),
+        Value::Null | Value::Object(_) => false,
+    }
+}
+
+/// Appends to `out` every way `value` breaks `property`; pointers start with `at`, the
+/// property's own pointer.
 pub(crate) fn property_violations(
     property: &Property,
     value: &Value,
     at: &str,
     out: &mut Vec<Violation>,
 ) {
-    let _ = (property, value, at, out);
+    let label = property.label();
+    match property.kind() {
+        PropertyKind::String(s) => string_violations(label, s, value, at, out),
+        PropertyKind::Number(n) => number_violations(label, n, value, at, out),
+        PropertyKind::Boolean(_) => {
+            if !value.is_boolean() {
+                out.push(wrong_type(at, label, "true or false", value));
+            }
+        }
+        PropertyKind::SingleSelect(s) => single_select_violations(label, s, value, at, out),
+        PropertyKind::MultiSelect(m) => multi_select_violations(label, m, value, at, out),
+    }
+}
+
+fn wrong_type(at: &str, label: &str, expected: &str, found: &Value) -> Violation {
+    Violation::new(
+        at,
+        "type",
+        format!("{label} must be {expected}, not {}", type_name(found)),
+    )
+}
+
+fn string_violations(
+    label: &str,
+    schema: &StringSchema,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let Value::String(text) = value else {
+        out.push(wrong_type(at, label, "text", value));
+        return;
+    };
+    // JSON Schema counts characters as Unicode code points: "é" is one whether it takes two
+    // bytes in UTF-8 or one unit in UTF-16, and an emoji outside the BMP is one, not two.
+    let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
+    if let Some(min) = schema.min_length() {
+        if length < min {
+            out.push(Violation::new(
+                at,
+                "minLength",
+                format!("{label} must be at least {}", characters(min)),
+            ));
+        }
+    }
+    if let Some(max) = schema.max_length() {
+        if length > max {
+            out.push(Violation::new(
+                at,
+                "maxLength",
+                format!("{label} must be at most {}", characters(max)),
+            ));
+        }
+    }
+    if let Some(f) = schema.format() {
+        if !format::matches(f, text) {
+            out.push(Violation::new(
+                at,
+                "format",
+                format!("{label} must be {}", format_description(f)),
+            ));
+        }
+    }
+}
+
+/// What text of `format` looks like, for messages.
+fn format_description(format: StringFormat) -> &'static str {
+    match format {
+        StringFormat::Email => "an email address such as name@example.com",
+        StringFormat::Uri => "an absolute URI such as https://example.com/page",
+        StringFormat::Date => "a date such as 2024-02-29",
+        StringFormat::DateTime => "a date and time with an offset, such as 2024-02-29T17:30:00Z",
+    }
+}
+
+fn characters(n: u64) -> String {
+    if n == 1 {
+        String::from("1 character long")
+    } else {
+        format!("{n} characters long")
+    }
+}
+
+fn number_violations(
+    label: &str,
+    schema: &NumberSchema,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let expected = if schema.is_integer() {
+        "a whole number"
+    } else {
+        "a number"
+    };
+    let Value::Number(n) = value else {
+        out.push(wrong_type(at, label, expected, value));
+        return;
+    };
+    if !decimal::fits_f64(n) {
+        // Valid JSON, but most hosts and servers read numbers as doubles, where this one
+        // becomes infinity: a value no form can mean.
+        out.push(Violation::new(
+            at,
+            "type",
+            format!("{label} must be a finite number; {n} is too large"),
+        ));
+    } else if schema.is_integer() && !decimal::is_integer(n) {
+        out.push(Violation::new(
+            at,
+            "type",
+            format!("{label} must be a whole number, not {n}"),
+        ));
+    }
+    if let Some(min) = schema.minimum() {
+        if decimal::compare(n, min) == Ordering::Less {
+            out.push(Violation::new(
+                at,
+                "minimum",
+                format!("{label} must be at least {min}"),
+            ));
+        }
+    }
+    if let Some(max) = schema.maximum() {
+        if decimal::compare(n, max) == Ordering::Greater {
+            out.push(Violation::new(
+                at,
+                "maximum",
+                format!("{label} must be at most {max}"),
+            ));
+        }
+    }
+}
+
+fn single_select_violations(
+    label: &str,
+    schema: &SingleSelectSchema,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let Value::String(chosen) = value else {
+        out.push(wrong_type(at, label, "one of the options", value));
+        return;
+    };
+    if schema.option(chosen).is_none() {
+        let keyword = match schema.shape() {
+            EnumShape::Titled => "oneOf",
+            _ => "enum",
+        };
+        out.push(Violation::new(
+            at,
+            keyword,
+            format!(
+                "{label} must be one of {}; {chosen:?} is not an option",
+                option_list(schema.options())
+            ),
+        ));
+    }
+}
+
+fn multi_select_violations(
+    label: &str,
+    schema: &MultiSelectSchema,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let Value::Array(items) = value else {
+        out.push(wrong_type(at, label, "a list of options", value));
+        return;
+    };
+    let count = u64::try_from(items.len()).unwrap_or(u64::MAX);
+    if let Some(min) = schema.min_items() {
+        if count < min {
+            out.push(Violation::new(
+                at,
+                "minItems",
+                format!("{label} needs at least {}", choices(min)),
+            ));
+        }
+    }
+    if let Some(max) = schema.max_items() {
+        if count > max {
+            out.push(Violation::new(
+                at,
+                "maxItems",
+                format!("{label} allows at most {}", choices(max)),
+            ));
+        }
+    }
+    let keyword = match schema.shape() {
+        EnumShape::Titled => "anyOf",
+        _ => "enum",
+    };
+    for (i, item) in items.iter().enumerate() {
+        let mut item_at = String::from(at);
+        pointer::push_index(&mut item_at, i);
+        let Value::String(chosen) = item else {
+            out.push(wrong_type(&item_at, label, "a list of options", item));
+            continue;
+        };
+        if schema.option(chosen).is_none() {
+            out.push(Violation::new(
+                item_at,
+                keyword,
+                format!(
+                    "{label} choices must be among {}; {chosen:?} is not an option",
+                    option_list(schema.options())
+                ),
+            ));
+        } else if items.iter().take(i).any(|earlier| earlier == item) {
+            out.push(Violation::new(
+                item_at,
+                "uniqueItems",
+                format!("{label} lists {chosen:?} more than once"),
+            ));
+        }
+    }
+}
+
+fn choices(n: u64) -> String {
+    if n == 1 {
+        String::from("1 choice")
+    } else {
+        format!("{n} choices")
+    }
+}
+
+/// The options' values for a message: all of them when few, else the first ones.
+fn option_list(options: &[EnumOption]) -> String {
+    const SHOWN: usize = 8;
+    let mut list = String::new();
+    for (i, option) in options.iter().take(SHOWN).enumerate() {
+        if i > 0 {
+            list.push_str(", ");
+        }
+        list.push_str(&format!("{:?}", option.value()));
+    }
+    if options.len() > SHOWN {
+        list.push_str(&format!(" (and {} more)", options.len() - SHOWN));
+    }
+    if list.is_empty() {
+        list.push_str("no options at all");
+    }
+    list
 }
