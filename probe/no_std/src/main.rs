@@ -13,6 +13,8 @@ use core::alloc::{GlobalAlloc, Layout};
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
+use toolnexus_core::schema::RequestedSchema;
+use toolnexus_core::validate::{ContentOptions, validate_content};
 use toolnexus_core::{
     Answer, ElicitRequestParams, Limits, answer_to_elicit_result, elicitation_to_request,
 };
@@ -21,6 +23,10 @@ const PARAMS: &[u8] = br#"{"message":"Your name?","requestedSchema":{"type":"obj
 const REQUEST: &str = r#"{"id":"probe-1","kind":"input","prompt":"Your name?","data":{"schema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}"#;
 const ANSWER: &[u8] = br#"{"id":"probe-1","ok":true,"data":{"name":"Ada","n":1.50}}"#;
 const RESULT: &str = r#"{"action":"accept","content":{"name":"Ada","n":1.50}}"#;
+
+const FORM: &[u8] = br#"{"type":"object","properties":{"name":{"type":"string","maxLength":3},"email":{"type":"string","format":"email"},"age":{"type":"integer","minimum":18}}}"#;
+const GOOD_CONTENT: &str = r#"{"name":"Zoë","email":"zoe@example.org","age":18.0}"#;
+const BAD_CONTENT: &str = r#"{"name":"Zoëy","email":"zoe at example.org","age":17}"#;
 
 // The C library provides `main`'s caller, `write`, `abort` and the mem* functions `core` calls.
 #[link(name = "c")]
@@ -51,13 +57,37 @@ fn run() -> bool {
         return false;
     };
     let deep_refused = toolnexus_core::json::parse(&[b'['; 10_000], &limits).is_err();
-    request.to_json() == REQUEST && result.to_json() == RESULT && deep_refused
+    request.to_json() == REQUEST && result.to_json() == RESULT && deep_refused && checks_content()
+}
+
+/// Validates content against the form's schema: the email format, an exact integer bound and
+/// a code-point length all run on `core` and `alloc` alone.
+fn checks_content() -> bool {
+    let limits = Limits::DEFAULT;
+    let Ok(schema) = toolnexus_core::json::parse(FORM, &limits) else {
+        return false;
+    };
+    let Ok(schema) = RequestedSchema::from_value(&schema) else {
+        return false;
+    };
+    let (Ok(good), Ok(bad)) = (
+        toolnexus_core::json::parse_str(GOOD_CONTENT, &limits),
+        toolnexus_core::json::parse_str(BAD_CONTENT, &limits),
+    ) else {
+        return false;
+    };
+    let keywords: alloc::vec::Vec<&str> = validate_content(&schema, &bad, &ContentOptions::STRICT)
+        .iter()
+        .map(|v| v.keyword())
+        .collect();
+    validate_content(&schema, &good, &ContentOptions::STRICT).is_empty()
+        && keywords == ["maxLength", "format", "minimum"]
 }
 
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
     if run() {
-        say("no_std probe: mapped an elicitation and an answer without std\n");
+        say("no_std probe: mapped an elicitation and an answer, and validated content, without std\n");
         0
     } else {
         say("no_std probe: the mappings gave unexpected output\n");
