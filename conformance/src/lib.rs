@@ -67,7 +67,7 @@ pub struct Case {
 }
 
 /// The operations a runner must support.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Op {
     /// Input: `ElicitRequestParams` JSON; `args.id`; output: `Request` JSON.

@@ -102,3 +102,28 @@ fn every_error_kind_is_covered() {
         );
     }
 }
+
+#[test]
+fn every_operation_has_cases() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root.join("case.schema.json")).unwrap()).unwrap();
+    let ops = schema["$defs"]["case"]["properties"]["op"]["enum"]
+        .as_array()
+        .expect("the case schema lists the operations");
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for loaded in suite() {
+        for case in &loaded.file.cases {
+            let name = serde_json::to_value(case.op).unwrap();
+            *counts.entry(name.as_str().unwrap().to_owned()).or_default() += 1;
+        }
+    }
+    for op in ops {
+        let op = op.as_str().unwrap();
+        let n = counts.get(op).copied().unwrap_or(0);
+        assert!(
+            n >= 3,
+            "the operation {op} has {n} cases; every operation needs at least 3"
+        );
+    }
+}
