@@ -84,5 +84,6 @@ pub use limits::Limits;
 pub use mapping::{answer_to_elicit_result, elicitation_to_request};
 pub use params::{ElicitRequestParams, FormParams, UrlParams};
 pub use request::Request;
+pub use url_review::{FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url};
 
 pub use value::{Map, Number, Value};
