@@ -1,8 +1,8 @@
 //! `cargo xtask`: the one entry point that builds, checks and tests the workspace.
 //!
 //! `cargo xtask test` runs every suite; `cargo xtask test STEP…` runs some of them;
-//! `cargo xtask demo` maps the sample elicitations. Each step says what it ran and the run
-//! ends with a summary; any failed step fails the command.
+//! `cargo xtask demo` maps the sample elicitations and checks untrusted input. Each step says
+//! what it ran and the run ends with a summary; any failed step fails the command.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -24,6 +24,10 @@ const STEPS: &[(&str, &str)] = &[
     ("nostd", "the no_std probe links and runs without std"),
 ];
 
+/// The examples `cargo xtask demo` runs, in order: the mappings, then the checks a host runs
+/// on untrusted input.
+const DEMOS: [&str; 2] = ["map_seed", "review_form"];
+
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
@@ -32,16 +36,18 @@ fn main() -> ExitCode {
     };
     match command.as_str() {
         "test" => test(rest),
-        "demo" => exit(run(cargo().args([
-            "run",
-            "--quiet",
-            "-p",
-            "toolnexus-core",
-            "--features",
-            "std",
-            "--example",
-            "map_seed",
-        ]))),
+        "demo" => exit(DEMOS.iter().all(|example| {
+            run(cargo().args([
+                "run",
+                "--quiet",
+                "-p",
+                "toolnexus-core",
+                "--features",
+                "std",
+                "--example",
+                example,
+            ]))
+        })),
         "nostd" => exit(nostd()),
         "help" | "--help" | "-h" => {
             usage();
@@ -61,7 +67,10 @@ fn usage() {
     for (name, what) in STEPS {
         eprintln!("                   {name:<8} {what}");
     }
-    eprintln!("  demo           map the sample elicitations and answers, printing the JSON");
+    eprintln!(
+        "  demo           map sample elicitations and answers, then check a form, its content"
+    );
+    eprintln!("                 and URL-mode links, printing the JSON");
     eprintln!("  nostd          build and run the no_std probe");
 }
 

@@ -365,10 +365,12 @@ fn field_options(options: &[EnumOption]) -> Vec<FieldOption> {
 
 /// Turns what a person typed into `field` into the value content holds.
 ///
-/// - `Ok(None)`: the text is blank (only white space) and the field is optional: leave it out
-///   of the content.
+/// - `Ok(None)`: the text is blank (only white space) and the field is optional or has a
+///   default: leave it out of the content ([`prepare_content`](crate::validate::prepare_content)
+///   fills in the default).
 /// - `Ok(Some(value))`: the typed value, which keeps every constraint of the field.
-/// - `Err`: [`ErrorKind::MissingField`] for blank text in a required field, else
+/// - `Err`: [`ErrorKind::MissingField`] for blank text in a required field without a
+///   default, else
 ///   [`ErrorKind::InvalidValue`]; the pointer is the field's (`/age`) and the message is
 ///   meant to be shown next to it.
 ///
@@ -387,7 +389,9 @@ pub fn parse_field_input(field: &FormField, text: &str) -> Result<Option<Value>,
     let at = pointer::key(field.name());
     let label = field.label();
     if text.trim().is_empty() {
-        return if field.required {
+        // A default fills a field left blank (see `validate::prepare_content`), so only a
+        // required field without one is missing.
+        return if field.required && field.property.default_value().is_none() {
             Err(Error::new(
                 ErrorKind::MissingField,
                 at,
