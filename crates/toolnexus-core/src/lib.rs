@@ -35,6 +35,14 @@
 //! # Ok::<(), toolnexus_core::Error>(())
 //! ```
 //!
+//! A schema comes from a server and content from a person, so neither is trusted.
+//! [`check::check_schema`] lists every problem with a `requestedSchema`; [`validate_content`]
+//! lists every way content breaks it, with the verdict of a JSON Schema 2020-12 validator;
+//! [`prepare_content`] fills defaults in first. [`form_fields`] turns a schema into the fields
+//! a UI renders and [`parse_field_input`] turns typed text into content; [`sensitive_fields`]
+//! flags fields that look like they ask for a secret, which forms must not. For URL mode,
+//! [`review_url`] says what to show before the person consents to open a link.
+//!
 //! The crate is `no_std` (it needs `alloc`) and sans-I/O: it reads no clock and does no I/O.
 //! Every input is untrusted: it is read within [`Limits`], and anything wrong with it is a
 //! typed [`Error`] with a kind, a JSON pointer and a message. The `std` feature adds
@@ -80,10 +88,13 @@ mod value;
 pub use answer::{Answer, Reason};
 pub use elicit_result::{Action, Content, ContentValue, ElicitResult};
 pub use error::{Error, ErrorKind};
+pub use form::{FormField, Widget, form_fields, parse_field_input};
 pub use limits::Limits;
 pub use mapping::{answer_to_elicit_result, elicitation_to_request};
 pub use params::{ElicitRequestParams, FormParams, UrlParams};
 pub use request::Request;
+pub use secrets::{SecretKind, reject_secrets, sensitive_fields};
 pub use url_review::{FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url};
 
+pub use validate::{ContentOptions, Violation, apply_defaults, prepare_content, validate_content};
 pub use value::{Map, Number, Value};
