@@ -36,7 +36,7 @@
 //! ```
 //!
 //! A schema comes from a server and content from a person, so neither is trusted.
-//! [`check::check_schema`] lists every problem with a `requestedSchema`; [`validate_content`]
+//! [`check_schema`] lists every problem with a `requestedSchema`; [`validate_content`]
 //! lists every way content breaks it, with the verdict of a JSON Schema 2020-12 validator;
 //! [`prepare_content`] fills defaults in first. [`form_fields`] turns a schema into the fields
 //! a UI renders and [`parse_field_input`] turns typed text into content; [`sensitive_fields`]
@@ -86,6 +86,7 @@ pub mod validate;
 mod value;
 
 pub use answer::{Answer, Reason};
+pub use check::{SchemaProblem, SchemaProblemKind, check_schema};
 pub use elicit_result::{Action, Content, ContentValue, ElicitResult};
 pub use error::{Error, ErrorKind};
 pub use form::{FormField, Widget, form_fields, parse_field_input};
