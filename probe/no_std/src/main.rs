@@ -1,4 +1,5 @@
-//! A `no_std` program that maps an elicitation and an answer with toolnexus-core.
+//! A `no_std` program that maps an elicitation and an answer, validates content and reviews
+//! links with toolnexus-core.
 //!
 //! It only links if nothing in the core's dependency tree pulls in std: a second copy of the
 //! `panic_impl` lang item fails the build with E0152. Running it proves the mappings work
@@ -16,7 +17,8 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::validate::{ContentOptions, validate_content};
 use toolnexus_core::{
-    Answer, ElicitRequestParams, Limits, answer_to_elicit_result, elicitation_to_request,
+    Answer, ElicitRequestParams, Limits, Verdict, answer_to_elicit_result, elicitation_to_request,
+    review_url,
 };
 
 const PARAMS: &[u8] = br#"{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}"#;
@@ -82,12 +84,24 @@ fn checks_content() -> bool {
         .collect();
     validate_content(&schema, &good, &ContentOptions::STRICT).is_empty()
         && keywords == ["maxLength", "format", "minimum"]
+        && reviews_links()
+}
+
+/// Reviews URL-mode links: WHATWG parsing and IDNA run without std too.
+fn reviews_links() -> bool {
+    let spoof = review_url("https://bank.example@evil.example/");
+    let idn = review_url("https://bücher.example/");
+    spoof.verdict() == Verdict::Reject
+        && idn.host_ascii() == Some("xn--bcher-kva.example")
+        && idn.verdict() == Verdict::Warn
 }
 
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
     if run() {
-        say("no_std probe: mapped an elicitation and an answer, and validated content, without std\n");
+        say(
+            "no_std probe: mapped an elicitation and an answer, validated content and reviewed links, without std\n",
+        );
         0
     } else {
         say("no_std probe: the mappings gave unexpected output\n");
