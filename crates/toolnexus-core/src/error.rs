@@ -1,7 +1,10 @@
 //! The one error type of the core: a kind, a JSON pointer and a message a person can read.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt;
+
+use crate::validate::Violation;
 
 /// What went wrong, as a stable machine-readable kind.
 ///
@@ -38,11 +41,24 @@ pub enum ErrorKind {
     /// A form asks for what looks like a secret (a password, an API key, a card number…)
     /// and the host's policy refuses such forms (see [`crate::secrets`]).
     SensitiveField,
+    /// An answer names a request that is not pending: never begun, already resolved, expired
+    /// or cancelled.
+    UnknownRequest,
+    /// A request is begun with the id of one that is still pending.
+    DuplicateRequest,
+    /// Beginning one more request would exceed the session's bound on pending requests.
+    TooManyPending,
+    /// Accepted content breaks the form's schema; [`Error::violations`] lists every way.
+    InvalidContent,
+    /// The server asked for an elicitation mode (form or URL) the host did not advertise.
+    ModeNotSupported,
+    /// A retry is built before every input request has its response.
+    MissingResponses,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 13] = [
+    pub const ALL: [ErrorKind; 19] = [
         ErrorKind::InvalidJson,
         ErrorKind::InvalidUtf8,
         ErrorKind::LoneSurrogate,
@@ -56,6 +72,12 @@ impl ErrorKind {
         ErrorKind::UnknownField,
         ErrorKind::InvalidValue,
         ErrorKind::SensitiveField,
+        ErrorKind::UnknownRequest,
+        ErrorKind::DuplicateRequest,
+        ErrorKind::TooManyPending,
+        ErrorKind::InvalidContent,
+        ErrorKind::ModeNotSupported,
+        ErrorKind::MissingResponses,
     ];
 
     /// The stable snake_case name of this kind.
@@ -74,6 +96,12 @@ impl ErrorKind {
             ErrorKind::UnknownField => "unknown_field",
             ErrorKind::InvalidValue => "invalid_value",
             ErrorKind::SensitiveField => "sensitive_field",
+            ErrorKind::UnknownRequest => "unknown_request",
+            ErrorKind::DuplicateRequest => "duplicate_request",
+            ErrorKind::TooManyPending => "too_many_pending",
+            ErrorKind::InvalidContent => "invalid_content",
+            ErrorKind::ModeNotSupported => "mode_not_supported",
+            ErrorKind::MissingResponses => "missing_responses",
         }
     }
 
@@ -100,6 +128,7 @@ pub struct Error {
     kind: ErrorKind,
     pointer: String,
     message: String,
+    violations: Vec<Violation>,
 }
 
 impl Error {
@@ -109,6 +138,19 @@ impl Error {
             kind,
             pointer: pointer.into(),
             message: message.into(),
+            violations: Vec::new(),
+        }
+    }
+
+    /// An [`ErrorKind::InvalidContent`] error at `pointer` carrying every violation found.
+    pub fn invalid_content(
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+        violations: Vec<Violation>,
+    ) -> Error {
+        Error {
+            violations,
+            ..Error::new(ErrorKind::InvalidContent, pointer, message)
         }
     }
 
@@ -125,6 +167,12 @@ impl Error {
     /// What went wrong, in words.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// For [`ErrorKind::InvalidContent`], every way the content breaks its schema, in the
+    /// order [`validate_content`](crate::validate::validate_content) gives; empty otherwise.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
     }
 
     /// The same error located inside the member `prefix` of a larger document: the pointer

@@ -63,6 +63,7 @@ extern crate alloc;
 extern crate std;
 
 mod answer;
+pub mod capabilities;
 pub mod check;
 mod decimal;
 mod elicit_result;
@@ -81,11 +82,13 @@ mod request;
 pub mod rfc3339;
 pub mod schema;
 pub mod secrets;
+pub mod session;
 pub mod url_review;
 pub mod validate;
 mod value;
 
 pub use answer::{Answer, Reason};
+pub use capabilities::Modes;
 pub use check::{SchemaProblem, SchemaProblemKind, check_schema};
 pub use elicit_result::{Action, Content, ContentValue, ElicitResult};
 pub use error::{Error, ErrorKind};
@@ -95,6 +98,7 @@ pub use mapping::{answer_to_elicit_result, elicitation_to_request};
 pub use params::{ElicitRequestParams, FormParams, UrlParams};
 pub use request::Request;
 pub use secrets::{SecretKind, reject_secrets, sensitive_fields};
+pub use session::{Session, SessionOptions};
 pub use url_review::{FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url};
 
 pub use validate::{ContentOptions, Violation, apply_defaults, prepare_content, validate_content};

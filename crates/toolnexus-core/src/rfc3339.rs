@@ -143,6 +143,57 @@ fn separator(b: &[u8], at: usize, expected: u8) -> Option<()> {
     (b.get(at) == Some(&expected)).then_some(())
 }
 
+/// The UTC instant `unix_ms` milliseconds after 1970-01-01T00:00:00Z as an RFC 3339
+/// `date-time`: `2026-11-29T23:30:00Z`, with `.mmm` milliseconds only when they are not zero
+/// (`2026-11-29T23:30:00.250Z`). Instants after 9999-12-31T23:59:59.999Z, which RFC 3339's
+/// four-digit year cannot write, are written as that last instant.
+///
+/// ```
+/// use toolnexus_core::rfc3339::{format_unix_ms, is_date_time};
+///
+/// assert_eq!(format_unix_ms(0), "1970-01-01T00:00:00Z");
+/// assert_eq!(format_unix_ms(1_709_251_199_250), "2024-02-29T23:59:59.250Z");
+/// assert!(is_date_time(&format_unix_ms(u64::MAX)));
+/// ```
+pub fn format_unix_ms(unix_ms: u64) -> alloc::string::String {
+    /// 9999-12-31T23:59:59.999Z.
+    const LAST_MS: u64 = 253_402_300_799_999;
+    let ms = unix_ms.min(LAST_MS);
+    let (days, ms_of_day) = (ms / 86_400_000, ms % 86_400_000);
+    let (year, month, day) = civil_from_days(days);
+    let seconds = ms_of_day / 1000;
+    let (hour, minute, second) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let millis = ms_of_day % 1000;
+    if millis == 0 {
+        alloc::format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z")
+    } else {
+        alloc::format!(
+            "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{millis:03}Z"
+        )
+    }
+}
+
+/// The Gregorian (year, month, day) of the day `days` after 1970-01-01, counting in 400-year
+/// eras of 146,097 days from 0000-03-01 so that the leap day ends each year.
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    // 719,468 days lie between 0000-03-01 and 1970-01-01.
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
 /// Gregorian leap years: every fourth year, except centuries not divisible by 400.
 fn is_leap_year(year: u32) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
@@ -161,6 +212,46 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn every_day_to_year_9999_follows_the_one_before() {
+        let (mut year, mut month, mut day) = (1970, 1, 1);
+        for days in 0..2_932_897u64 {
+            assert_eq!(civil_from_days(days), (year, month, day), "day {days}");
+            let month_len = u64::from(days_in_month(year as u32, month as u32));
+            day += 1;
+            if day > month_len {
+                day = 1;
+                month += 1;
+                if month > 12 {
+                    month = 1;
+                    year += 1;
+                }
+            }
+        }
+        assert_eq!((year, month, day), (10000, 1, 1));
+    }
+
+    #[test]
+    fn formats_instants_as_rfc3339() {
+        assert_eq!(format_unix_ms(951_782_400_000), "2000-02-29T00:00:00Z");
+        assert_eq!(
+            format_unix_ms(4_107_542_400_001),
+            "2100-03-01T00:00:00.001Z"
+        );
+        assert_eq!(format_unix_ms(u64::MAX), "9999-12-31T23:59:59.999Z");
+        for ms in [
+            0,
+            1,
+            999,
+            86_399_999,
+            1_709_251_199_250,
+            253_402_300_799_999,
+        ] {
+            assert!(is_date_time(&format_unix_ms(ms)), "{ms}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -1,0 +1,431 @@
+//! The elicitation session: each request a server makes paired with the answer a host gives,
+//! so that the two mappings cannot be used apart or out of order.
+//!
+//! [`Session::begin`] turns `elicitation/create` params into a [`Request`] and remembers what
+//! the answer will need: the mode, the typed schema of a form, the `elicitationId` of a URL
+//! and the expiry. [`Session::resolve`] turns the host's [`Answer`] into the [`ElicitResult`]
+//! to send back, and holds the rules a stateless mapping cannot:
+//!
+//! - The answer's `id` must name a pending request; each request resolves once. Any other id
+//!   is an [`ErrorKind::UnknownRequest`] error and changes nothing.
+//! - A form accepted with content that breaks its schema is an [`ErrorKind::InvalidContent`]
+//!   error carrying every [violation](Error::violations); the request stays pending so the
+//!   person can correct it. Nothing half-valid is ever sent. Defaults are filled in first
+//!   when the options ask for it.
+//! - A URL accepted means the person consented to open it: the result has no `content`. The
+//!   request then waits for the server's `notifications/elicitation/complete`
+//!   ([`Session::complete`]) so the host can close its UI.
+//! - Decline and cancel never carry content.
+//! - With a time to live, each request carries `expiresAt`; an answer after it is a cancel,
+//!   and [`Session::expire`] sweeps what has lapsed.
+//!
+//! The session reads no clock: every call that depends on time takes `now`, in milliseconds
+//! since 1970-01-01 UTC. It is bounded: beyond [`SessionOptions::max_pending`] requests,
+//! `begin` refuses.
+//!
+//! ```
+//! use toolnexus_core::session::{Session, SessionOptions};
+//! use toolnexus_core::{Answer, ElicitRequestParams, ErrorKind, Limits};
+//!
+//! let mut session = Session::new(SessionOptions::DEFAULT);
+//! let params = ElicitRequestParams::from_json(
+//!     br#"{"message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}}"#,
+//!     &Limits::DEFAULT,
+//! )?;
+//! let request = session.begin(&params, "q1", 0)?;
+//! assert_eq!(request.kind(), "input");
+//!
+//! let too_young = Answer::from_json(br#"{"id":"q1","ok":true,"data":{"age":17}}"#, &Limits::DEFAULT)?;
+//! let err = session.resolve(&too_young, 1).unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::InvalidContent);
+//! assert_eq!(err.violations()[0].keyword(), "minimum");
+//! assert_eq!(session.pending().len(), 1); // still waiting for a correction
+//!
+//! let fixed = Answer::from_json(br#"{"id":"q1","ok":true,"data":{"age":18}}"#, &Limits::DEFAULT)?;
+//! assert_eq!(session.resolve(&fixed, 2)?.to_json(), r#"{"action":"accept","content":{"age":18}}"#);
+//! assert_eq!(session.resolve(&fixed, 3).unwrap_err().kind(), ErrorKind::UnknownRequest);
+//! # Ok::<(), toolnexus_core::Error>(())
+//! ```
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::answer::{Answer, Reason};
+use crate::capabilities::Modes;
+use crate::elicit_result::{Content, ElicitResult};
+use crate::error::{Error, ErrorKind};
+use crate::mapping::elicitation_to_request;
+use crate::params::ElicitRequestParams;
+use crate::request::Request;
+use crate::rfc3339;
+use crate::schema::RequestedSchema;
+use crate::secrets;
+use crate::validate::{self, ContentOptions};
+use crate::value::{Map, Value};
+
+/// How a [`Session`] behaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionOptions {
+    modes: Modes,
+    max_pending: usize,
+    time_to_live_ms: Option<u64>,
+    apply_defaults: bool,
+    content: ContentOptions,
+    reject_secrets: bool,
+}
+
+impl SessionOptions {
+    /// Both modes; at most 64 pending requests; no expiry; content checked strictly as
+    /// given, without filling defaults; forms that look like they ask for secrets allowed
+    /// (their fields are flagged by the form model).
+    pub const DEFAULT: SessionOptions = SessionOptions {
+        modes: Modes::ALL,
+        max_pending: 64,
+        time_to_live_ms: None,
+        apply_defaults: false,
+        content: ContentOptions::STRICT,
+        reject_secrets: false,
+    };
+
+    /// The modes the host supports; a request for another is refused with
+    /// [`ErrorKind::ModeNotSupported`].
+    pub const fn with_modes(mut self, modes: Modes) -> SessionOptions {
+        self.modes = modes;
+        self
+    }
+
+    /// The most requests that may wait at once (URL requests waiting for their completion
+    /// notification count too).
+    pub const fn with_max_pending(mut self, max: usize) -> SessionOptions {
+        self.max_pending = max;
+        self
+    }
+
+    /// How long a request may wait for its answer, in milliseconds; each request then carries
+    /// `expiresAt`.
+    pub const fn with_time_to_live_ms(mut self, ttl: Option<u64>) -> SessionOptions {
+        self.time_to_live_ms = ttl;
+        self
+    }
+
+    /// Whether accepted form content has absent properties filled from their `default`
+    /// before it is checked (see [`validate::prepare_content`]).
+    pub const fn with_apply_defaults(mut self, apply: bool) -> SessionOptions {
+        self.apply_defaults = apply;
+        self
+    }
+
+    /// How strictly accepted form content is checked.
+    pub const fn with_content_options(mut self, content: ContentOptions) -> SessionOptions {
+        self.content = content;
+        self
+    }
+
+    /// Whether a form that seems to ask for a secret is refused at `begin` with
+    /// [`ErrorKind::SensitiveField`] (see [`secrets::reject_secrets`]).
+    pub const fn with_reject_secrets(mut self, reject: bool) -> SessionOptions {
+        self.reject_secrets = reject;
+        self
+    }
+
+    /// The modes the host supports.
+    pub const fn modes(&self) -> Modes {
+        self.modes
+    }
+
+    /// The most requests that may wait at once.
+    pub const fn max_pending(&self) -> usize {
+        self.max_pending
+    }
+
+    /// How long a request may wait, in milliseconds.
+    pub const fn time_to_live_ms(&self) -> Option<u64> {
+        self.time_to_live_ms
+    }
+}
+
+impl Default for SessionOptions {
+    fn default() -> SessionOptions {
+        SessionOptions::DEFAULT
+    }
+}
+
+/// What a pending request needs to judge its answer.
+#[derive(Debug, Clone)]
+enum Pending {
+    Form(RequestedSchema),
+    Url { elicitation_id: Option<String> },
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    request: Request,
+    pending: Pending,
+    expires_at_ms: Option<u64>,
+}
+
+/// A URL request the person consented to open, waiting for the server to say the
+/// interaction is complete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AwaitingCompletion {
+    request_id: String,
+    elicitation_id: String,
+}
+
+impl AwaitingCompletion {
+    /// The id of the request that was accepted.
+    pub fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    /// The server's `elicitationId` for it.
+    pub fn elicitation_id(&self) -> &str {
+        &self.elicitation_id
+    }
+}
+
+/// The requests a host has been asked and not yet answered, and the rules for answering them.
+#[derive(Debug, Clone)]
+pub struct Session {
+    options: SessionOptions,
+    entries: Vec<Entry>,
+    awaiting: Vec<AwaitingCompletion>,
+}
+
+impl Session {
+    /// An empty session.
+    pub fn new(options: SessionOptions) -> Session {
+        Session {
+            options,
+            entries: Vec::new(),
+            awaiting: Vec::new(),
+        }
+    }
+
+    /// The session's options.
+    pub fn options(&self) -> &SessionOptions {
+        &self.options
+    }
+
+    /// Starts the request `id` for `params`, received at `now_ms`: the [`Request`] to hand to
+    /// the host.
+    ///
+    /// Refused, with nothing changed, when the mode is not one the host supports
+    /// ([`ErrorKind::ModeNotSupported`] at `/mode`), `id` is pending already
+    /// ([`ErrorKind::DuplicateRequest`]), the session is full ([`ErrorKind::TooManyPending`]),
+    /// a form's `requestedSchema` cannot be read (its error, under `/requestedSchema`), or the
+    /// reject-secrets policy refuses the form ([`ErrorKind::SensitiveField`], under
+    /// `/requestedSchema`).
+    pub fn begin(
+        &mut self,
+        params: &ElicitRequestParams,
+        id: &str,
+        now_ms: u64,
+    ) -> Result<Request, Error> {
+        let mode = match params {
+            ElicitRequestParams::Form(_) => "form",
+            ElicitRequestParams::Url(_) => "url",
+        };
+        if !self.options.modes.supports(mode) {
+            return Err(Error::new(
+                ErrorKind::ModeNotSupported,
+                "/mode",
+                format!(
+                    "the server asked for {mode} mode, but this client supports {}",
+                    self.options.modes.describe()
+                ),
+            ));
+        }
+        if self.is_pending(id) || self.awaiting.iter().any(|a| a.request_id == id) {
+            return Err(Error::new(
+                ErrorKind::DuplicateRequest,
+                "",
+                format!("a request with the id {id:?} is already pending"),
+            ));
+        }
+        if self.entries.len().saturating_add(self.awaiting.len()) >= self.options.max_pending {
+            return Err(Error::new(
+                ErrorKind::TooManyPending,
+                "",
+                format!(
+                    "{} requests are waiting already, the most this session allows",
+                    self.options.max_pending
+                ),
+            ));
+        }
+        let pending = match params {
+            ElicitRequestParams::Form(form) => {
+                let schema = form.schema().map_err(|e| e.within("/requestedSchema"))?;
+                if self.options.reject_secrets {
+                    secrets::reject_secrets(&schema).map_err(|e| e.within("/requestedSchema"))?;
+                }
+                Pending::Form(schema)
+            }
+            ElicitRequestParams::Url(url) => Pending::Url {
+                elicitation_id: url.elicitation_id().map(String::from),
+            },
+        };
+        let mut request = elicitation_to_request(params, id)?;
+        let expires_at_ms = self
+            .options
+            .time_to_live_ms
+            .map(|ttl| now_ms.saturating_add(ttl));
+        if let Some(at) = expires_at_ms {
+            request = request.with_expires_at(rfc3339::format_unix_ms(at))?;
+        }
+        self.entries.push(Entry {
+            request: request.clone(),
+            pending,
+            expires_at_ms,
+        });
+        Ok(request)
+    }
+
+    /// Resolves a pending request with the host's `answer`, given at `now_ms`: the
+    /// [`ElicitResult`] to send to the server. See the [module](self) for the rules.
+    pub fn resolve(&mut self, answer: &Answer, now_ms: u64) -> Result<ElicitResult, Error> {
+        let Some(index) = self
+            .entries
+            .iter()
+            .position(|e| e.request.id() == answer.id())
+        else {
+            return Err(Error::new(
+                ErrorKind::UnknownRequest,
+                "/id",
+                format!(
+                    "no request with the id {:?} is pending: it was never begun, or it was \
+                     answered, expired or cancelled already",
+                    answer.id()
+                ),
+            ));
+        };
+        let entry = self
+            .entries
+            .get(index)
+            .ok_or_else(|| Error::new(ErrorKind::UnknownRequest, "/id", "the request vanished"))?;
+        if entry.expires_at_ms.is_some_and(|at| now_ms > at) {
+            self.entries.remove(index);
+            return Ok(ElicitResult::cancel());
+        }
+        if !answer.ok() {
+            self.entries.remove(index);
+            return Ok(match answer.reason() {
+                Some(Reason::Declined) => ElicitResult::decline(),
+                _ => ElicitResult::cancel(),
+            });
+        }
+        let result = match &entry.pending {
+            Pending::Form(schema) => ElicitResult::accept(Some(self.form_content(schema, answer)?)),
+            Pending::Url { elicitation_id } => {
+                if let Some(eid) = elicitation_id {
+                    self.awaiting.push(AwaitingCompletion {
+                        request_id: String::from(answer.id()),
+                        elicitation_id: eid.clone(),
+                    });
+                }
+                // Accepting a URL means consent to open it, not that anything was entered.
+                ElicitResult::accept(None)
+            }
+        };
+        self.entries.remove(index);
+        Ok(result)
+    }
+
+    /// The content to send for a form accepted with `answer`, or every violation of it.
+    fn form_content(&self, schema: &RequestedSchema, answer: &Answer) -> Result<Content, Error> {
+        let data = answer.data().cloned().unwrap_or_default();
+        let data = Value::Object(data);
+        let content: Map = if self.options.apply_defaults {
+            validate::prepare_content(schema, &data, &self.options.content)
+                .map_err(invalid_content)?
+        } else {
+            let violations = validate::validate_content(schema, &data, &self.options.content);
+            if !violations.is_empty() {
+                return Err(invalid_content(violations));
+            }
+            match data {
+                Value::Object(map) => map,
+                _ => Map::new(),
+            }
+        };
+        Content::from_map(content).map_err(|e| e.within("/data"))
+    }
+
+    /// The requests waiting for an answer, in the order they began.
+    pub fn pending(&self) -> Vec<&Request> {
+        self.entries.iter().map(|e| &e.request).collect()
+    }
+
+    /// Whether the request `id` is waiting for an answer.
+    pub fn is_pending(&self, id: &str) -> bool {
+        self.entries.iter().any(|e| e.request.id() == id)
+    }
+
+    /// The pending request `id`, if there is one.
+    pub fn get(&self, id: &str) -> Option<&Request> {
+        self.entries
+            .iter()
+            .find(|e| e.request.id() == id)
+            .map(|e| &e.request)
+    }
+
+    /// The URL requests accepted and waiting for the server's completion notification.
+    pub fn awaiting_completion(&self) -> &[AwaitingCompletion] {
+        &self.awaiting
+    }
+
+    /// Takes the server's `notifications/elicitation/complete` for `elicitation_id`: the id of
+    /// the request it completes, so the host can close its UI, or `None` for an id that is
+    /// unknown or completed already (which the specification says to ignore). A URL request
+    /// still pending (not yet answered) is completed too: it leaves the session, and the host
+    /// should send no answer for it.
+    pub fn complete(&mut self, elicitation_id: &str) -> Option<String> {
+        if let Some(i) = self
+            .awaiting
+            .iter()
+            .position(|a| a.elicitation_id == elicitation_id)
+        {
+            return Some(self.awaiting.remove(i).request_id);
+        }
+        let i = self.entries.iter().position(|e| {
+            matches!(&e.pending, Pending::Url { elicitation_id: Some(eid) } if eid == elicitation_id)
+        })?;
+        Some(String::from(self.entries.remove(i).request.id()))
+    }
+
+    /// Removes every request whose time to live has lapsed at `now_ms`, each with the cancel
+    /// to send for it, in the order they began.
+    pub fn expire(&mut self, now_ms: u64) -> Vec<(String, ElicitResult)> {
+        let (lapsed, kept): (Vec<Entry>, Vec<Entry>) = core::mem::take(&mut self.entries)
+            .into_iter()
+            .partition(|e| e.expires_at_ms.is_some_and(|at| now_ms > at));
+        self.entries = kept;
+        lapsed
+            .into_iter()
+            .map(|e| (String::from(e.request.id()), ElicitResult::cancel()))
+            .collect()
+    }
+
+    /// Answers every pending request with cancel, for shutdown: each id with the result to
+    /// send, in the order they began. URL requests waiting for completion are forgotten.
+    pub fn cancel_all(&mut self) -> Vec<(String, ElicitResult)> {
+        self.awaiting.clear();
+        core::mem::take(&mut self.entries)
+            .into_iter()
+            .map(|e| (String::from(e.request.id()), ElicitResult::cancel()))
+            .collect()
+    }
+}
+
+fn invalid_content(violations: Vec<validate::Violation>) -> Error {
+    let message = match violations.as_slice() {
+        [only] => format!("the content breaks the form: {}", only.message()),
+        many => format!(
+            "the content breaks the form in {} ways; the first: {}",
+            many.len(),
+            many.first().map_or("", |v| v.message())
+        ),
+    };
+    Error::invalid_content("/data", message, violations)
+}
