@@ -106,6 +106,15 @@ pub enum Op {
     RejectSecrets,
     /// Input: the URL as a JSON string; output: the review, findings without messages.
     ReviewUrl,
+    /// Input: a script `{"options"?, "steps"}` run against one session; output: each step's
+    /// outcome (see `ops/session.rs` and the README).
+    Session,
+    /// Input: a script of JSON-RPC messages and answers for the 2025 reverse request;
+    /// output: each step's outcome (see `ops/reverse.rs` and the README).
+    ReverseRequest,
+    /// Input: a multi round-trip script (2026-07-28); output: each step's outcome (see
+    /// `ops/mrtr.rs` and the README).
+    Mrtr,
 }
 
 /// A piece of a generated input.
@@ -290,6 +299,9 @@ pub fn run_op(case: &Case, input: &[u8]) -> Result<Result<String, Error>, String
         }
         Op::CheckSchema => ops::schema_check::run(case, input, &limits)?,
         Op::ReviewUrl => ops::url::run(case, input, &limits)?,
+        Op::Session => ops::session::run(case, input, &limits)?,
+        Op::ReverseRequest => ops::reverse::run(case, input, &limits)?,
+        Op::Mrtr => ops::mrtr::run(case, input, &limits)?,
         Op::ValidateContent
         | Op::ApplyDefaults
         | Op::PrepareContent
