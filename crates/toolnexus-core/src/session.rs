@@ -256,7 +256,8 @@ impl Session {
         }
         let pending = match params {
             ElicitRequestParams::Form(form) => {
-                let schema = form.schema().map_err(|e| e.within("/requestedSchema"))?;
+                // Errors reading the schema already point under `/requestedSchema`.
+                let schema = form.schema()?;
                 if self.options.reject_secrets {
                     secrets::reject_secrets(&schema).map_err(|e| e.within("/requestedSchema"))?;
                 }
