@@ -308,24 +308,17 @@ fn string_violations(
     // JSON Schema counts characters as Unicode code points: "é" is one whether it takes two
     // bytes in UTF-8 or one unit in UTF-16, and an emoji outside the BMP is one, not two.
     let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
-    if let Some(min) = schema.min_length() {
-        if length < min {
-            out.push(Violation::new(
-                at,
-                "minLength",
-                format!("{label} must be at least {}", characters(min)),
-            ));
-        }
-    }
-    if let Some(max) = schema.max_length() {
-        if length > max {
-            out.push(Violation::new(
-                at,
-                "maxLength",
-                format!("{label} must be at most {}", characters(max)),
-            ));
-        }
-    }
+    check_count(
+        out,
+        at,
+        length,
+        (schema.min_length(), "minLength", &|n| {
+            format!("{label} must be at least {}", characters(n))
+        }),
+        (schema.max_length(), "maxLength", &|n| {
+            format!("{label} must be at most {}", characters(n))
+        }),
+    );
     if let Some(f) = schema.format() {
         if !format::matches(f, text) {
             out.push(Violation::new(
@@ -344,6 +337,26 @@ fn format_description(format: StringFormat) -> &'static str {
         StringFormat::Uri => "an absolute URI such as https://example.com/page",
         StringFormat::Date => "a date such as 2024-02-29",
         StringFormat::DateTime => "a date and time with an offset, such as 2024-02-29T17:30:00Z",
+    }
+}
+
+/// One inclusive bound on a count: the limit, its keyword, and the message for a count that
+/// breaks it.
+type CountBound<'a> = (Option<u64>, &'static str, &'a dyn Fn(u64) -> String);
+
+/// Appends a violation for each bound `count` (a length or a number of items) breaks.
+fn check_count(
+    out: &mut Vec<Violation>,
+    at: &str,
+    count: u64,
+    (min, min_keyword, too_few): CountBound<'_>,
+    (max, max_keyword, too_many): CountBound<'_>,
+) {
+    if let Some(min) = min.filter(|&min| count < min) {
+        out.push(Violation::new(at, min_keyword, too_few(min)));
+    }
+    if let Some(max) = max.filter(|&max| count > max) {
+        out.push(Violation::new(at, max_keyword, too_many(max)));
     }
 }
 
@@ -445,24 +458,17 @@ fn multi_select_violations(
         return;
     };
     let count = u64::try_from(items.len()).unwrap_or(u64::MAX);
-    if let Some(min) = schema.min_items() {
-        if count < min {
-            out.push(Violation::new(
-                at,
-                "minItems",
-                format!("{label} needs at least {}", choices(min)),
-            ));
-        }
-    }
-    if let Some(max) = schema.max_items() {
-        if count > max {
-            out.push(Violation::new(
-                at,
-                "maxItems",
-                format!("{label} allows at most {}", choices(max)),
-            ));
-        }
-    }
+    check_count(
+        out,
+        at,
+        count,
+        (schema.min_items(), "minItems", &|n| {
+            format!("{label} needs at least {}", choices(n))
+        }),
+        (schema.max_items(), "maxItems", &|n| {
+            format!("{label} allows at most {}", choices(n))
+        }),
+    );
     let keyword = match schema.shape() {
         EnumShape::Titled => "anyOf",
         _ => "enum",
