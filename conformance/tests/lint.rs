@@ -84,11 +84,18 @@ fn every_flag_is_explained_and_every_note_used() {
 
 #[test]
 fn every_error_kind_is_covered() {
-    let seen: BTreeSet<String> = suite()
-        .iter()
-        .flat_map(|f| f.file.cases.iter())
-        .filter_map(|c| c.expect.error.as_ref().map(|e| e.kind.clone()))
-        .collect();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for case in suite().iter().flat_map(|f| f.file.cases.iter()) {
+        if let Some(e) = &case.expect.error {
+            seen.insert(e.kind.clone());
+        }
+        // Script operations report each step's error inside their output.
+        if let Some(output) = &case.expect.output {
+            if let Ok(value) = serde_json::from_str::<serde_json::Value>(output) {
+                collect_step_error_kinds(&value, &mut seen);
+            }
+        }
+    }
     for kind in ErrorKind::ALL {
         assert!(
             seen.contains(kind.as_str()),
@@ -100,6 +107,26 @@ fn every_error_kind_is_covered() {
             ErrorKind::from_name(kind).is_some(),
             "unknown error kind {kind}"
         );
+    }
+}
+
+/// The `kind` of every `{"error": {"kind": ...}}` step outcome within `value`.
+fn collect_step_error_kinds(value: &serde_json::Value, seen: &mut BTreeSet<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            if let Some(kind) = map
+                .get("error")
+                .and_then(|e| e.get("kind"))
+                .and_then(|k| k.as_str())
+            {
+                seen.insert(kind.to_owned());
+            }
+            map.values().for_each(|v| collect_step_error_kinds(v, seen));
+        }
+        serde_json::Value::Array(items) => {
+            items.iter().for_each(|v| collect_step_error_kinds(v, seen));
+        }
+        _ => {}
     }
 }
 
