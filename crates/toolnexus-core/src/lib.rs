@@ -43,10 +43,18 @@
 //! flags fields that look like they ask for a secret, which forms must not. For URL mode,
 //! [`review_url`] says what to show before the person consents to open a link.
 //!
-//! The crate is `no_std` (it needs `alloc`) and sans-I/O: it reads no clock and does no I/O.
-//! Every input is untrusted: it is read within [`Limits`], and anything wrong with it is a
-//! typed [`Error`] with a kind, a JSON pointer and a message. The `std` feature adds
-//! `id::next_id`, a clock-based id generator.
+//! The two mappings are used as a pair through a [`Session`], which remembers each request
+//! until it is answered: answers must name a pending request, each resolves once, invalid
+//! content keeps it pending, URL accepts carry no content, requests expire. On the wire,
+//! [`ReverseBridge`] speaks MCP 2025-06-18 and 2025-11-25 (the server's JSON-RPC
+//! `elicitation/create` and the client's response) and [`InputRound`] speaks 2026-07-28 (a
+//! result with `resultType: "input_required"`, answered by retrying the original request with
+//! `inputResponses`).
+//!
+//! The crate is `no_std` (it needs `alloc`) and sans-I/O: it reads no clock and does no I/O;
+//! where time matters the caller passes `now`. Every input is untrusted: it is read within
+//! [`Limits`], and anything wrong with it is a typed [`Error`] with a kind, a JSON pointer and
+//! a message. The `std` feature adds `id::next_id`, a clock-based id generator.
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -98,8 +106,11 @@ pub use error::{Error, ErrorKind};
 pub use form::{FormField, Widget, form_fields, parse_field_input};
 pub use limits::Limits;
 pub use mapping::{answer_to_elicit_result, elicitation_to_request};
+pub use mrtr::{InputRequired, InputRound, ServerResult};
 pub use params::{ElicitRequestParams, FormParams, UrlParams};
 pub use request::Request;
+pub use reverse::{IgnoreReason, Incoming, ReverseBridge};
+pub use rpc::{ErrorCode, RpcId};
 pub use secrets::{SecretKind, reject_secrets, sensitive_fields};
 pub use session::{Session, SessionOptions};
 pub use url_review::{FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url};
