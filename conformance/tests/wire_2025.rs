@@ -150,8 +150,8 @@ fn spec_examples() -> Vec<(String, Json)> {
         .into_iter()
         .map(|path| {
             let text = fs::read_to_string(&path).unwrap();
-            let value = serde_json::from_str(&text)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             (text, value)
         })
         .collect()

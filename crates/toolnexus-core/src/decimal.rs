@@ -1,5 +1,5 @@
-//! Exact reasoning about JSON numbers from their decimal spelling: order, integrality and
-//! whether a value fits a finite `f64`.
+//! Exact reasoning about JSON numbers from their decimal spelling: order, integrality, floor,
+//! the value of a count and whether a value fits a finite `f64`.
 //!
 //! A spelling such as `-12.50e3` is never rounded: it is read into a [`Decimal`], the sign
 //! (negative), the significant digits without leading or trailing zeros (`125`) and the
@@ -15,8 +15,13 @@
 //! is larger. Clamping each written exponent to a bound on its own would not be exact, however
 //! long spellings are: with a bound of 10¹⁵, `1e1000000000000001` (10 to the 10¹⁵ + 1) would
 //! read as `1e1000000000000000` and compare equal to `10e999999999999999` (10 to the 10¹⁵).
+//! The floor and the count of a number are read from the same exponents, so they are exact on
+//! the same terms.
 
+use alloc::string::String;
+use alloc::vec::Vec;
 use core::cmp::Ordering;
+use core::iter;
 
 use crate::value::Number;
 
@@ -30,6 +35,38 @@ pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
 /// nor `1e-400`), decided exactly from the spelling.
 pub(crate) fn is_integer(n: &Number) -> bool {
     Decimal::of(n).is_integer()
+}
+
+/// The largest integer not above `n` (`1.8` → `1`, `-1.2` → `-2`, `1e-400` → `0`), decided
+/// exactly from the spelling. An integer is its own floor, spelt as given (`1.20e1`). `None`
+/// only if `n` is not spelt as a JSON number, which a [`Number`] always is.
+pub(crate) fn floor(n: &Number) -> Option<Number> {
+    let decimal = Decimal::parse(n.as_str())?;
+    if decimal.is_integer() {
+        return Some(n.clone());
+    }
+    let negative = decimal.sign == Sign::Negative;
+    let mut whole: Vec<u8> = decimal.truncated_digits().collect();
+    if negative {
+        // Below zero the floor is one further from zero than the truncated value.
+        increment(&mut whole);
+    }
+    if whole.is_empty() {
+        whole.push(b'0');
+    }
+    let mut text = String::with_capacity(whole.len().saturating_add(1));
+    if negative {
+        text.push('-');
+    }
+    text.extend(whole.into_iter().map(char::from));
+    Number::from_spelling(&text)
+}
+
+/// The value of the non-negative integer spelt `spelling` (`120`, `1.20e2`, `0.0012e5`, `-0`;
+/// leading zeros are tolerated), saturating at `u64::MAX`; `None` if the value is negative or
+/// has a fractional part, or if `spelling` is not a number.
+pub(crate) fn saturating_u64(spelling: &str) -> Option<u64> {
+    Decimal::parse(spelling)?.saturating_u64()
 }
 
 /// Whether the number rounds to a finite `f64` (`1.7976931348623157e308` and `1e-400` do,
@@ -163,6 +200,45 @@ impl<'a> Decimal<'a> {
         // digits subtracted here, so its sign is still the sign of the exact result.
         self.exponent.saturating().saturating_sub(below_first) >= 0
     }
+
+    /// The digits of the integer part of a number that is not an integer, without leading
+    /// zeros (none when the number is between −1 and 1).
+    fn truncated_digits(&self) -> impl Iterator<Item = u8> + 'a {
+        // Not an integer, so the first digit's exponent is below the digit count and exact.
+        // A first digit below exponent 0 leaves no integer digits: the count is 0 or
+        // negative, and a negative one fails `try_from` and becomes 0.
+        let count = usize::try_from(self.exponent.saturating().saturating_add(1)).unwrap_or(0);
+        self.digits.iter().take(count)
+    }
+
+    /// The value as a `u64` if it is a non-negative integer, saturating at `u64::MAX`.
+    fn saturating_u64(&self) -> Option<u64> {
+        match self.sign {
+            Sign::Zero => return Some(0),
+            Sign::Negative => return None,
+            Sign::Positive if !self.is_integer() => return None,
+            Sign::Positive => {}
+        }
+        // A first digit at exponent 20 or above makes at least 10²⁰, beyond `u64::MAX`; a
+        // saturated exponent is far beyond it, so the test is exact.
+        let first = self.exponent.saturating();
+        if first >= 20 {
+            return Some(u64::MAX);
+        }
+        // An integer's last significant digit is at exponent 0 or above: zeros fill the rest.
+        let places = usize::try_from(first.saturating_add(1)).unwrap_or(0);
+        let value = self
+            .digits
+            .iter()
+            .chain(iter::repeat(b'0'))
+            .take(places)
+            .try_fold(0_u64, |value, b| {
+                value
+                    .checked_mul(10)?
+                    .checked_add(u64::from(b.wrapping_sub(b'0')))
+            });
+        Some(value.unwrap_or(u64::MAX))
+    }
 }
 
 /// The significant digits of a number, first and last non-zero, as ASCII bytes. They may
@@ -294,6 +370,19 @@ fn saturating_subtract(larger: &[u8], smaller: &[u8]) -> i128 {
             .filter(|&p| p <= SATURATION);
     }
     result
+}
+
+/// Adds one to the decimal digits in `digits` (empty is zero).
+fn increment(digits: &mut Vec<u8>) {
+    for d in digits.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d = d.saturating_add(1);
+            return;
+        }
+    }
+    digits.insert(0, b'1');
 }
 
 /// The value of a magnitude's digits, saturating at [`SATURATION`].
@@ -506,6 +595,61 @@ mod tests {
         }
     }
 
+    #[test]
+    fn floor_is_exact() {
+        for (spelling, floor_of) in [
+            ("1.8", "1"),
+            ("-1.2", "-2"),
+            ("0.5", "0"),
+            ("-0.5", "-1"),
+            ("12e-1", "1"),
+            ("-9.5", "-10"),
+            ("-99.01", "-100"),
+            ("1e-400", "0"),
+            ("-1e-400", "-1"),
+            ("123.456e1", "1234"),
+            ("-9.9999e3", "-10000"),
+            // Exponents far beyond any machine integer.
+            ("0.5e-1000000000000000001", "0"),
+            ("-0.5e-1000000000000000001", "-1"),
+            ("-1e-99999999999999999999999999999999999999999", "-1"),
+        ] {
+            assert_eq!(
+                floor(&number(spelling)).unwrap().as_str(),
+                floor_of,
+                "{spelling}"
+            );
+        }
+        // Integers are their own floor, spelled as given.
+        let huge = format!("1.5e{}", "9".repeat(100));
+        for spelling in ["3", "3.0", "0.3e1", "1e400", "-0", "-7", "1.20e1", &huge] {
+            assert_eq!(floor(&number(spelling)).unwrap().as_str(), spelling);
+        }
+    }
+
+    #[test]
+    fn counts_at_the_edge_of_u64() {
+        for (spelling, value) in [
+            ("0", Some(0)),
+            ("-0e-999999999999999999999", Some(0)),
+            ("1e19", Some(10_000_000_000_000_000_000)),
+            ("1.8446744073709551615e19", Some(u64::MAX)),
+            ("18446744073709551615000e-3", Some(u64::MAX)),
+            ("18446744073709551616e0", Some(u64::MAX)),
+            ("9.9999999999999999999e19", Some(u64::MAX)),
+            ("1e20", Some(u64::MAX)),
+            (
+                "1e99999999999999999999999999999999999999999",
+                Some(u64::MAX),
+            ),
+            ("1.8446744073709551615e18", None),
+            ("1e-99999999999999999999999999999999999999999", None),
+            ("-1e19", None),
+        ] {
+            assert_eq!(saturating_u64(spelling), value, "{spelling}");
+        }
+    }
+
     /// 2^1024 − 2^970: halfway between `f64::MAX` and 2^1024, written out in full.
     const HALFWAY_ABOVE_MAX: &str = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
 
@@ -625,6 +769,22 @@ mod tests {
                 dyadic_value(m, k).fract() == 0.0,
                 "{}", spelling
             );
+        }
+
+        #[test]
+        fn floor_agrees_with_f64_on_exact_values((m, k, s, p) in dyadic()) {
+            let spelling = dyadic_spelling(m, k, s, p);
+            let floor_of = floor(&number(&spelling)).unwrap();
+            let expected = format!("{}", dyadic_value(m, k).floor());
+            prop_assert_eq!(cmp(floor_of.as_str(), &expected), Ordering::Equal, "{}", spelling);
+        }
+
+        #[test]
+        fn counts_agree_with_u64_on_exact_values((m, k, s, p) in dyadic()) {
+            let spelling = dyadic_spelling(m, k, s, p);
+            let divisor = 1_u64 << k;
+            let expected = u64::try_from(m).ok().filter(|v| v % divisor == 0).map(|v| v / divisor);
+            prop_assert_eq!(saturating_u64(&spelling), expected, "{}", spelling);
         }
 
         /// Shortest round-trip spellings lie inside their doubles' disjoint rounding
