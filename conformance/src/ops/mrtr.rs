@@ -4,10 +4,10 @@
 use toolnexus_core::mrtr::{ClientRequest, InputRequired, InputRound, ServerResult};
 use toolnexus_core::rpc::RpcId;
 use toolnexus_core::session::SessionOptions;
-use toolnexus_core::{Answer, ElicitResult, Error, ErrorKind, Limits, Map, Request, Value, json};
+use toolnexus_core::{Answer, ElicitResult, Error, ErrorKind, Limits, Request, Value, json};
 
 use crate::Case;
-use crate::ops::session::{ok, outcome_value, parse_json, session_options};
+use crate::ops::session::{object, ok, outcome_value, parse_json, run_steps, session_options};
 
 /// Runs the script in `input`: `{"options"?, "steps": [...]}`; the output is the array of
 /// step outcomes.
@@ -26,15 +26,7 @@ pub(crate) fn run(
         round: None,
         last_retry: None,
     };
-    let steps = script
-        .get("steps")
-        .and_then(Value::as_array)
-        .ok_or("the script needs a `steps` array")?;
-    let mut out = Vec::with_capacity(steps.len());
-    for (i, step) in steps.iter().enumerate() {
-        out.push(runner.step(step).map_err(|e| format!("step {i}: {e}"))?);
-    }
-    Ok(Ok(Value::Array(out).to_json()))
+    run_steps(&script, |step| runner.step(step)).map(Ok)
 }
 
 /// Which text of a `start` step an error points into.
@@ -97,9 +89,7 @@ impl Runner {
                 ServerResult::Complete(_) => Value::from("complete"),
                 ServerResult::InputRequired(_) => Value::from("input_required"),
                 ServerResult::Unknown { result_type, .. } => {
-                    let mut m = Map::new();
-                    m.insert("unknown", Value::from(result_type));
-                    Value::Object(m)
+                    object([("unknown", Value::from(result_type))])
                 }
             });
             return Ok(outcome_value(outcome));
@@ -218,34 +208,34 @@ fn round_value(round: &InputRound, requests: &[(String, Request)]) -> Value {
     let requests = requests
         .iter()
         .map(|(key, request)| {
-            let mut m = Map::new();
-            m.insert("key", Value::from(key.as_str()));
-            m.insert("request", parse_json(&request.to_json()));
-            Value::Object(m)
+            object([
+                ("key", Value::from(key.as_str())),
+                ("request", parse_json(&request.to_json())),
+            ])
         })
         .collect();
     let unhandled = round
         .unhandled()
         .into_iter()
         .map(|r| {
-            let mut m = Map::new();
-            m.insert("key", Value::from(r.key()));
-            m.insert("method", Value::from(r.method()));
-            Value::Object(m)
+            object([
+                ("key", Value::from(r.key())),
+                ("method", Value::from(r.method())),
+            ])
         })
         .collect();
-    let mut m = Map::new();
-    m.insert("requests", Value::Array(requests));
-    m.insert("unhandled", Value::Array(unhandled));
-    m.insert("requestState", Value::Bool(round.request_state().is_some()));
-    Value::Object(m)
+    object([
+        ("requests", Value::Array(requests)),
+        ("unhandled", Value::Array(unhandled)),
+        ("requestState", Value::Bool(round.request_state().is_some())),
+    ])
 }
 
 fn keyed(key: &str, result: &ElicitResult) -> Value {
-    let mut m = Map::new();
-    m.insert("key", Value::from(key));
-    m.insert("result", parse_json(&result.to_json()));
-    Value::Object(m)
+    object([
+        ("key", Value::from(key)),
+        ("result", parse_json(&result.to_json())),
+    ])
 }
 
 fn keyed_list(list: Vec<(String, ElicitResult)>) -> Value {

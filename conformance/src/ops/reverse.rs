@@ -5,7 +5,7 @@ use toolnexus_core::reverse::{Incoming, ReverseBridge};
 use toolnexus_core::{Answer, Error, Limits, Map, Value, json};
 
 use crate::Case;
-use crate::ops::session::{ok, outcome_value, parse_json, session_options};
+use crate::ops::session::{ok, outcome_value, parse_json, run_steps, session_options};
 
 /// Runs the script in `input`: `{"options"?, "steps": [...]}`; the output is the array of
 /// step outcomes. The script is read within the default limits; the case's limits apply to
@@ -20,15 +20,7 @@ pub(crate) fn run(
         Err(e) => return Ok(Err(e)),
     };
     let mut bridge = ReverseBridge::new(session_options(script.get("options"))?);
-    let steps = script
-        .get("steps")
-        .and_then(Value::as_array)
-        .ok_or("the script needs a `steps` array")?;
-    let mut out = Vec::with_capacity(steps.len());
-    for (i, step) in steps.iter().enumerate() {
-        out.push(run_step(&mut bridge, step, limits).map_err(|e| format!("step {i}: {e}"))?);
-    }
-    Ok(Ok(Value::Array(out).to_json()))
+    run_steps(&script, |step| run_step(&mut bridge, step, limits)).map(Ok)
 }
 
 fn run_step(bridge: &mut ReverseBridge, step: &Value, limits: &Limits) -> Result<Value, String> {

@@ -20,15 +20,34 @@ pub(crate) fn run(
     };
     let options = session_options(script.get("options"))?;
     let mut session = Session::new(options);
+    run_steps(&script, |step| run_step(&mut session, step)).map(Ok)
+}
+
+/// Runs each of the script's `steps` with `run`: the JSON array of their outcomes, or which
+/// step is broken and why.
+pub(crate) fn run_steps(
+    script: &Value,
+    mut run: impl FnMut(&Value) -> Result<Value, String>,
+) -> Result<String, String> {
     let steps = script
         .get("steps")
         .and_then(Value::as_array)
         .ok_or("the script needs a `steps` array")?;
     let mut out = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
-        out.push(run_step(&mut session, step).map_err(|e| format!("step {i}: {e}"))?);
+        out.push(run(step).map_err(|e| format!("step {i}: {e}"))?);
     }
-    Ok(Ok(Value::Array(out).to_json()))
+    Ok(Value::Array(out).to_json())
+}
+
+/// The object with `members`, in order.
+pub(crate) fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (String::from(k), v))
+            .collect(),
+    )
 }
 
 fn run_step(session: &mut Session, step: &Value) -> Result<Value, String> {
@@ -62,10 +81,10 @@ fn run_step(session: &mut Session, step: &Value) -> Result<Value, String> {
             .awaiting_completion()
             .iter()
             .map(|a| {
-                let mut m = Map::new();
-                m.insert("requestId", Value::from(a.request_id()));
-                m.insert("elicitationId", Value::from(a.elicitation_id()));
-                Value::Object(m)
+                object([
+                    ("requestId", Value::from(a.request_id())),
+                    ("elicitationId", Value::from(a.elicitation_id())),
+                ])
             })
             .collect();
         return Ok(ok(Value::Array(list)));
@@ -94,10 +113,10 @@ fn cancelled(list: Vec<(String, toolnexus_core::ElicitResult)>) -> Value {
     Value::Array(
         list.into_iter()
             .map(|(id, result)| {
-                let mut m = Map::new();
-                m.insert("id", Value::from(id));
-                m.insert("result", parse_json(&result.to_json()));
-                Value::Object(m)
+                object([
+                    ("id", Value::from(id)),
+                    ("result", parse_json(&result.to_json())),
+                ])
             })
             .collect(),
     )
@@ -148,25 +167,21 @@ pub(crate) fn outcome_value(outcome: Result<Value, Error>) -> Value {
                     .violations()
                     .iter()
                     .map(|v| {
-                        let mut m = Map::new();
-                        m.insert("pointer", Value::from(v.pointer()));
-                        m.insert("keyword", Value::from(v.keyword()));
-                        Value::Object(m)
+                        object([
+                            ("pointer", Value::from(v.pointer())),
+                            ("keyword", Value::from(v.keyword())),
+                        ])
                     })
                     .collect();
                 err.insert("violations", Value::Array(list));
             }
-            let mut m = Map::new();
-            m.insert("error", Value::Object(err));
-            Value::Object(m)
+            object([("error", Value::Object(err))])
         }
     }
 }
 
 pub(crate) fn ok(value: Value) -> Value {
-    let mut m = Map::new();
-    m.insert("ok", value);
-    Value::Object(m)
+    object([("ok", value)])
 }
 
 /// Text the core wrote, read back as a value to nest in an outcome (it is always JSON).
