@@ -1,0 +1,349 @@
+//! JSON values between the core and Python, exactly and within bounds.
+//!
+//! Core to Python: `null`, booleans, strings, arrays and objects become `None`, `bool`, `str`,
+//! `list` and `dict` (member order kept). A number spelt as an integer becomes an `int` (exact,
+//! any size); any other spelling becomes a `toolnexus.Number`, a `float` that keeps the
+//! spelling, so it comes back out as it went in. `-0` is a `Number` too, since the `int` 0 has
+//! no sign, and so is an integer longer than Python agrees to read from decimal text.
+//!
+//! Python to core: the same types back, `bool` before `int`, a `Number` as its spelling, any
+//! other `float` as `repr(float)`, tuples as arrays. Anything else is a typed error located by
+//! JSON pointer: a non-finite float, a key that is not a `str`, a string holding a lone
+//! surrogate, a value of another type, and nesting, objects or arrays beyond the [`Limits`]
+//! (so a structure that contains itself is `too_deep`, never a crash).
+
+use pyo3::exceptions::{PyUnicodeEncodeError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use toolnexus_core::{Error, ErrorKind, Limits, Map, Number, Value};
+
+use crate::errors::Fault;
+
+/// The class `toolnexus.Number`.
+static NUMBER: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+fn number_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    NUMBER.import(py, "toolnexus._number", "Number")
+}
+
+/// `value` as a Python object.
+pub(crate) fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => number_to_python(py, n)?,
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_python(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => map_to_python(py, map)?.into_any(),
+    })
+}
+
+/// `map` as a `dict`, its members in order.
+pub(crate) fn map_to_python<'py>(py: Python<'py>, map: &Map) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, value) in map {
+        dict.set_item(key, to_python(py, value)?)?;
+    }
+    Ok(dict)
+}
+
+fn number_to_python<'py>(py: Python<'py>, number: &Number) -> PyResult<Bound<'py, PyAny>> {
+    let spelling = number.as_str();
+    if is_integer_spelling(spelling) {
+        if let Ok(small) = spelling.parse::<i64>() {
+            return Ok(small.into_pyobject(py)?.into_any());
+        }
+        // Python refuses to read integers longer than `sys.get_int_max_str_digits()` from
+        // decimal text; such a number stays a `Number`, which keeps every digit.
+        if let Ok(big) = py.get_type::<PyInt>().call1((spelling,)) {
+            return Ok(big);
+        }
+    }
+    number_class(py)?.call1((spelling,))
+}
+
+/// Whether `spelling` (a JSON number) is an integer an `int` gives back exactly: digits with
+/// an optional minus, except `-0`, whose sign an `int` would lose.
+fn is_integer_spelling(spelling: &str) -> bool {
+    let digits = spelling.strip_prefix('-').unwrap_or(spelling);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && spelling != "-0"
+}
+
+/// Reads a Python object as a JSON value within `limits`.
+///
+/// An error is made where it is found with the pointer `""` and located on the way back out,
+/// each container prefixing its key or index: reading pays nothing for pointers that only an
+/// error needs.
+pub(crate) struct Reader<'a, 'py> {
+    py: Python<'py>,
+    limits: &'a Limits,
+    /// Where the value read sits: `None` for a whole input, `Some(key)` for the member `key` of
+    /// an object at the root of one.
+    member: Option<&'a str>,
+}
+
+impl<'a, 'py> Reader<'a, 'py> {
+    /// A reader of a whole input, bounded by `limits`.
+    pub(crate) fn new(py: Python<'py>, limits: &'a Limits) -> Reader<'a, 'py> {
+        Reader {
+            py,
+            limits,
+            member: None,
+        }
+    }
+
+    /// A reader of the member `key` of an object at the root of an input, bounded by
+    /// `limits`: its errors point into that member, and it may nest one level less.
+    pub(crate) fn member(py: Python<'py>, limits: &'a Limits, key: &'a str) -> Reader<'a, 'py> {
+        Reader {
+            py,
+            limits,
+            member: Some(key),
+        }
+    }
+
+    /// `object` as a JSON value.
+    pub(crate) fn read(self, object: &Bound<'py, PyAny>) -> Result<Value, Fault> {
+        match self.member {
+            None => self.value(object, 0),
+            Some(key) => self
+                .value(object, 1)
+                .map_err(|fault| fault.within(&key_pointer(key))),
+        }
+    }
+
+    /// `object`, which sits inside containers nested `depth` deep.
+    fn value(&self, object: &Bound<'py, PyAny>, depth: usize) -> Result<Value, Fault> {
+        // The exact types first, one comparison each; subclasses are rarer and cost more.
+        if let Ok(s) = object.cast_exact::<PyString>() {
+            Ok(Value::String(self.string(s)?))
+        } else if let Ok(dict) = object.cast_exact::<PyDict>() {
+            self.object(dict, depth + 1)
+        } else if let Ok(list) = object.cast_exact::<PyList>() {
+            self.array(list.iter(), list.len(), depth + 1)
+        } else {
+            self.value_of_any_type(object, depth)
+        }
+    }
+
+    fn value_of_any_type(&self, object: &Bound<'py, PyAny>, depth: usize) -> Result<Value, Fault> {
+        if object.is_none() {
+            Ok(Value::Null)
+        } else if let Ok(b) = object.cast::<PyBool>() {
+            Ok(Value::Bool(b.is_true()))
+        } else if let Ok(i) = object.cast::<PyInt>() {
+            self.int(i)
+        } else if let Ok(f) = object.cast::<PyFloat>() {
+            self.float(f)
+        } else if let Ok(s) = object.cast::<PyString>() {
+            Ok(Value::String(self.string(s)?))
+        } else if let Ok(dict) = object.cast::<PyDict>() {
+            self.object(dict, depth + 1)
+        } else if let Ok(list) = object.cast::<PyList>() {
+            self.array(list.iter(), list.len(), depth + 1)
+        } else if let Ok(tuple) = object.cast::<PyTuple>() {
+            self.array(tuple.iter(), tuple.len(), depth + 1)
+        } else {
+            let type_name = object.get_type().name()?;
+            Err(error(
+                ErrorKind::WrongType,
+                format!(
+                    "a {} is not a JSON value (give None, bool, int, float, str, list, tuple \
+                     or dict)",
+                    type_name.to_cow()?
+                ),
+            ))
+        }
+    }
+
+    fn string(&self, s: &Bound<'py, PyString>) -> Result<String, Fault> {
+        match s.to_cow() {
+            Ok(text) => Ok(text.into_owned()),
+            Err(e) if e.is_instance_of::<PyUnicodeEncodeError>(self.py) => Err(error(
+                ErrorKind::LoneSurrogate,
+                "the string holds a lone surrogate, which JSON text in UTF-8 cannot carry",
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn int(&self, int: &Bound<'py, PyInt>) -> Result<Value, Fault> {
+        if let Ok(small) = int.extract::<i64>() {
+            return Ok(Value::Number(small.into()));
+        }
+        // `int.__repr__` rather than `repr()`: a subclass (an `IntEnum`) may write itself
+        // otherwise.
+        let written = self
+            .py
+            .get_type::<PyInt>()
+            .call_method1(intern!(self.py, "__repr__"), (int,));
+        match written {
+            Ok(text) => spelt(
+                &text
+                    .cast_into::<PyString>()
+                    .map_err(PyErr::from)?
+                    .to_cow()?,
+            ),
+            Err(e) if e.is_instance_of::<PyValueError>(self.py) => Err(error(
+                ErrorKind::InvalidValue,
+                "the integer has more digits than Python writes in decimal \
+                 (see sys.set_int_max_str_digits)",
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn float(&self, float: &Bound<'py, PyFloat>) -> Result<Value, Fault> {
+        let exact = float.is_exact_instance_of::<PyFloat>();
+        if !exact && float.is_instance(number_class(self.py)?)? {
+            let spelling = float.getattr(intern!(self.py, "spelling"))?;
+            return match spelling.cast::<PyString>() {
+                Ok(s) => spelt(&self.string(s)?),
+                Err(_) => Err(error(
+                    ErrorKind::WrongType,
+                    "the spelling of a toolnexus.Number must be a str",
+                )),
+            };
+        }
+        let value = float.value();
+        if !value.is_finite() {
+            return Err(error(
+                ErrorKind::InvalidValue,
+                format!("{value} has no JSON spelling (JSON numbers are finite)"),
+            ));
+        }
+        // A subclass may write itself otherwise: `repr` of the plain float of the same value.
+        let written = if exact {
+            float.repr()?
+        } else {
+            PyFloat::new(self.py, value).repr()?
+        };
+        spelt(&written.to_cow()?)
+    }
+
+    fn object(&self, dict: &Bound<'py, PyDict>, depth: usize) -> Result<Value, Fault> {
+        self.enter(depth)?;
+        if dict.len() > self.limits.max_object_members() {
+            return Err(error(
+                ErrorKind::TooManyMembers,
+                format!(
+                    "the dict has {} members, more than the limit of {}",
+                    dict.len(),
+                    self.limits.max_object_members()
+                ),
+            ));
+        }
+        // Iterate a private copy: should code of the caller's run while a value is read (a
+        // `Number` subclass's `spelling`) and change the dict, reading stays sound.
+        let members = dict.copy()?;
+        let mut map = Map::new();
+        for (key, value) in members.iter() {
+            let Ok(key) = key.cast::<PyString>() else {
+                let type_name = key.get_type().name()?;
+                return Err(error(
+                    ErrorKind::WrongType,
+                    format!(
+                        "JSON object keys are strings, and this dict has a key of type {}",
+                        type_name.to_cow()?
+                    ),
+                ));
+            };
+            let key = self.string(key)?;
+            let value = match self.value(&value, depth) {
+                Ok(value) => value,
+                Err(fault) => return Err(fault.within(&key_pointer(&key))),
+            };
+            // Only `str` subclasses that compare unlike their text can make a dict hold one
+            // key twice; the core refuses that in JSON text, and so here.
+            if map.contains_key(&key) {
+                return Err(Fault::Invalid(Error::new(
+                    ErrorKind::DuplicateKey,
+                    key_pointer(&key),
+                    "two keys of the dict are the same string",
+                )));
+            }
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+
+    fn array(
+        &self,
+        items: impl Iterator<Item = Bound<'py, PyAny>>,
+        len: usize,
+        depth: usize,
+    ) -> Result<Value, Fault> {
+        self.enter(depth)?;
+        if len > self.limits.max_array_items() {
+            return Err(error(
+                ErrorKind::TooManyItems,
+                format!(
+                    "the list has {len} items, more than the limit of {}",
+                    self.limits.max_array_items()
+                ),
+            ));
+        }
+        let mut values = Vec::with_capacity(len);
+        for (index, item) in items.enumerate() {
+            match self.value(&item, depth) {
+                Ok(value) => values.push(value),
+                Err(fault) => return Err(fault.within(&format!("/{index}"))),
+            }
+        }
+        Ok(Value::Array(values))
+    }
+
+    /// Refuses a container at `depth` deeper than the limit.
+    fn enter(&self, depth: usize) -> Result<(), Fault> {
+        if depth > self.limits.max_depth() {
+            Err(error(
+                ErrorKind::TooDeep,
+                format!(
+                    "lists and dicts nest deeper than the limit of {} (does one contain itself?)",
+                    self.limits.max_depth()
+                ),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// An error of `kind` at the value being read (the caller's containers locate it).
+fn error(kind: ErrorKind, message: impl Into<String>) -> Fault {
+    Fault::Invalid(Error::new(kind, "", message))
+}
+
+/// The number spelt `text`, checked by the core.
+fn spelt(text: &str) -> Result<Value, Fault> {
+    Number::from_spelling(text)
+        .map(Value::Number)
+        .ok_or_else(|| {
+            error(
+                ErrorKind::InvalidValue,
+                format!("{text:?} is not a JSON number"),
+            )
+        })
+}
+
+/// The pointer `/key`, escaping `~` as `~0` and `/` as `~1` (RFC 6901).
+fn key_pointer(key: &str) -> String {
+    let mut pointer = String::with_capacity(key.len() + 1);
+    pointer.push('/');
+    for c in key.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+    pointer
+}
