@@ -1,0 +1,215 @@
+"""The shared conformance suite (``conformance/v1/``), run through the public Python API.
+
+Each case's input goes in as JSON text, as ``str`` and again as ``bytes`` (bytes that are not
+UTF-8 only as bytes); the output must be the exact text the case gives, errors must have its
+kind and path. Operations the Python API does not offer yet are listed in ``NOT_COVERED`` and
+counted; the suite must hold exactly those, so none is skipped unnoticed.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Union
+
+import pytest
+
+import toolnexus
+
+SUITE = Path(__file__).resolve().parents[3] / "conformance" / "v1"
+
+Text = Union[str, bytes]
+
+
+def _format_id(case: dict[str, Any], _text: Text, _limits: toolnexus.Limits) -> str:
+    args = case["args"]
+    return json.dumps(toolnexus.format_id(args["unixMs"], args["sequence"]))
+
+
+RUNNERS: dict[str, Callable[[dict[str, Any], Text, toolnexus.Limits], str]] = {
+    "elicitation_to_request": lambda case, text, limits: toolnexus.elicitation_to_request(
+        text, id=case["args"]["id"], limits=limits
+    ).to_json(),
+    "answer_to_elicit_result": lambda case, text, limits: toolnexus.answer_to_elicit_result(
+        text, limits=limits
+    ).to_json(),
+    "request": lambda case, text, limits: toolnexus.Request.from_json(
+        text, limits=limits
+    ).to_json(),
+    "answer": lambda case, text, limits: toolnexus.Answer.from_json(
+        text, limits=limits
+    ).to_json(),
+    "elicit_result": lambda case, text, limits: toolnexus.ElicitResult.from_json(
+        text, limits=limits
+    ).to_json(),
+    "format_id": _format_id,
+}
+"""How each operation runs through the Python API: JSON text in, JSON text out."""
+
+NOT_COVERED: dict[str, str] = {
+    "check_schema": "schema checks are not exposed in Python yet",
+    "validate_content": "content validation is not exposed in Python yet",
+    "apply_defaults": "content defaults are not exposed in Python yet",
+    "prepare_content": "content defaults are not exposed in Python yet",
+    "form_fields": "the form model is not exposed in Python yet",
+    "parse_field_input": "the form model is not exposed in Python yet",
+    "sensitive_fields": "secret detection is not exposed in Python yet",
+    "reject_secrets": "secret detection is not exposed in Python yet",
+    "review_url": "URL review is not exposed in Python yet",
+    "session": "the elicitation session is not exposed in Python yet",
+    "reverse_request": "the 2025 JSON-RPC wire is not exposed in Python yet",
+    "mrtr": "the 2026-07-28 multi round-trip wire is not exposed in Python yet",
+}
+"""Operations of the suite the Python API does not offer yet, with why."""
+
+EXPECTED_FAILURES: dict[int, str] = {}
+"""Cases this runner is known to fail, by id, with the reason. Kept here, never in the cases."""
+
+LIMIT_NAMES = {
+    "maxInputBytes": "max_input_bytes",
+    "maxDepth": "max_depth",
+    "maxObjectMembers": "max_object_members",
+    "maxArrayItems": "max_array_items",
+}
+
+
+@dataclass
+class Loaded:
+    """One case and the file it came from."""
+
+    path: str
+    case: dict[str, Any]
+
+
+def load_suite() -> list[Loaded]:
+    """Every case of every ``<area>/*.json`` file, sorted by path."""
+    files = sorted(SUITE.glob("*/*.json"))
+    assert files, f"no case files under {SUITE}"
+    return [
+        Loaded(str(path.relative_to(SUITE)), case)
+        for path in files
+        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]
+    ]
+
+
+def inputs(case: dict[str, Any]) -> list[Text]:
+    """The case's input as ``str`` and as ``bytes``; only bytes when it is not UTF-8."""
+    if "inputBase64" in case:
+        raw = base64.b64decode(case["inputBase64"])
+        try:
+            return [raw.decode("utf-8"), raw]
+        except UnicodeDecodeError:
+            return [raw]
+    if "inputParts" in case:
+        text = "".join(part["text"] * part.get("times", 1) for part in case["inputParts"])
+    else:
+        text = case.get("input", "")
+    return [text, text.encode("utf-8")]
+
+
+def limits_of(case: dict[str, Any]) -> toolnexus.Limits:
+    given = case.get("limits", {})
+    return toolnexus.Limits(**{LIMIT_NAMES[key]: value for key, value in given.items()})
+
+
+def check(case: dict[str, Any]) -> str | None:
+    """Why the case fails, or ``None`` when it passes."""
+    run = RUNNERS[case["op"]]
+    limits = limits_of(case)
+    expect = case["expect"]
+    for text in inputs(case):
+        shown = "bytes" if isinstance(text, bytes) else "str"
+        try:
+            output = run(case, text, limits)
+        except toolnexus.Error as error:
+            if "error" not in expect:
+                return f"({shown}) expected output {expect['output']}\n    got {error!r}: {error}"
+            want = expect["error"]
+            if (error.kind, error.path) != (want["kind"], want["pointer"]):
+                return (
+                    f"({shown}) expected error {want['kind']} at {want['pointer']!r}\n"
+                    f"    got {error.kind} at {error.path!r}: {error.message}"
+                )
+            continue
+        if "output" not in expect:
+            want = expect["error"]
+            return f"({shown}) expected error {want['kind']} at {want['pointer']!r}\n    got output {output[:200]}"
+        if output != expect["output"]:
+            return f"({shown}) output differs\n    want: {expect['output']}\n    got:  {output}"
+    return None
+
+
+def test_suite_through_the_python_api(capsys: pytest.CaptureFixture[str]) -> None:
+    passed, failures, known, not_covered = 0, [], 0, 0
+    for loaded in load_suite():
+        case = loaded.case
+        if case["op"] in NOT_COVERED:
+            not_covered += 1
+            continue
+        why = check(case)
+        expected_to_fail = case["id"] in EXPECTED_FAILURES
+        if why is None and not expected_to_fail:
+            passed += 1
+        elif why is not None and expected_to_fail:
+            known += 1
+        elif why is None:
+            failures.append(f"#{case['id']} {case['description']} ({loaded.path}): listed as an expected failure but passes")
+        else:
+            failures.append(f"#{case['id']} {case['description']} ({loaded.path})\n    {why}")
+    ops = ", ".join(sorted(NOT_COVERED))
+    with capsys.disabled():
+        for failure in failures:
+            print(f"\nFAIL {failure}")
+        if known:
+            print(f"\nconformance (python): {known} known failures listed in EXPECTED_FAILURES")
+        print(
+            f"\nconformance (python): {passed} passed, {len(failures)} failed, "
+            f"{not_covered} not covered (ops: {ops})"
+        )
+    assert passed > 0
+    assert not failures, f"{len(failures)} conformance cases failed"
+
+
+def test_not_covered_is_exactly_what_the_suite_holds_beyond_the_api() -> None:
+    in_suite = {loaded.case["op"] for loaded in load_suite()}
+    assert set(RUNNERS) <= in_suite, f"runners for ops with no case: {set(RUNNERS) - in_suite}"
+    assert not set(RUNNERS) & set(NOT_COVERED)
+    assert in_suite - set(RUNNERS) == set(NOT_COVERED), (
+        f"ops in the suite the Python runner neither runs nor lists: {in_suite - set(RUNNERS) - set(NOT_COVERED)}; "
+        f"listed but no longer in the suite: {set(NOT_COVERED) - in_suite}"
+    )
+
+
+ROUND_TRIPS: dict[str, Callable[[str], str]] = {
+    "request": lambda out: toolnexus.Request.from_dict(
+        toolnexus.Request.from_json(out).to_dict()
+    ).to_json(),
+    "answer": lambda out: toolnexus.Answer.from_dict(
+        toolnexus.Answer.from_json(out).to_dict()
+    ).to_json(),
+    "elicit_result": lambda out: toolnexus.ElicitResult.from_dict(
+        toolnexus.ElicitResult.from_json(out).to_dict()
+    ).to_json(),
+    "elicitation_to_request": lambda out: toolnexus.Request.from_dict(
+        toolnexus.Request.from_json(out).to_dict()
+    ).to_json(),
+    "answer_to_elicit_result": lambda out: toolnexus.ElicitResult.from_dict(
+        toolnexus.ElicitResult.from_json(out).to_dict()
+    ).to_json(),
+}
+
+
+def test_every_expected_output_survives_a_trip_through_python_objects() -> None:
+    """``to_dict`` then ``from_dict`` keeps every byte: member order and number spelling."""
+    tried = 0
+    for loaded in load_suite():
+        case = loaded.case
+        trip = ROUND_TRIPS.get(case["op"])
+        output = case["expect"].get("output")
+        if trip is None or output is None:
+            continue
+        assert trip(output) == output, f"#{case['id']} {case['description']}"
+        tried += 1
+    assert tried > 50
