@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod python;
+
 /// The steps of `cargo xtask test`, in the order they run.
 const STEPS: &[(&str, &str)] = &[
     ("fmt", "rustfmt agrees with every file"),
@@ -22,6 +24,10 @@ const STEPS: &[(&str, &str)] = &[
         "rustdoc of the core, with and without std, warnings denied",
     ),
     ("nostd", "the no_std probe links and runs without std"),
+    (
+        "python",
+        "the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy",
+    ),
 ];
 
 /// The examples `cargo xtask demo` runs, in order: the mappings, then the checks a host runs
@@ -109,6 +115,7 @@ fn test(only: &[String]) -> ExitCode {
                     .env("RUSTDOCFLAGS", "-D warnings"))
             }),
             "nostd" => nostd(),
+            "python" => python::python(&root()),
             _ => false,
         };
         results.push((*name, ok, started.elapsed().as_secs_f32()));

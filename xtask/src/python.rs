@@ -1,0 +1,216 @@
+//! The `python` step: builds the `toolnexus` wheel in a virtual environment and tests it.
+//!
+//! On a fresh machine it makes `target/python-venv` (installing Debian's `python3-venv` first
+//! when the interpreter has no `venv`, which needs root), installs the pinned tools, builds the
+//! abi3 wheel with maturin, installs that wheel and runs pytest (the conformance suite
+//! included), `mypy.stubtest` against the built module and `mypy --strict` on the package and
+//! its tests. Anything that cannot run fails the step with a message saying what to do.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use super::run;
+
+/// The tools the step installs into the environment, pinned.
+const REQUIREMENTS: &str = "maturin==1.16.0\npytest==9.2.0\nmypy==2.4.1\n";
+
+/// Runs the whole step; `false` if any part fails.
+pub(crate) fn python(root: &Path) -> bool {
+    let venv = root.join("target/python-venv");
+    let package = root.join("bindings/python");
+    let wheels = root.join("target/python-wheels");
+    let python = venv.join("bin/python");
+    let mypy_cache = root.join("target/python-mypy-cache");
+    let parts: [(&str, &dyn Fn() -> bool); 6] = [
+        ("environment", &|| ensure_venv(&venv)),
+        ("tools", &|| ensure_tools(&venv)),
+        ("wheel", &|| build_wheel(&venv, &package, &wheels)),
+        ("pytest", &|| {
+            run(Command::new(&python)
+                .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+                .current_dir(&package))
+        }),
+        ("stubtest", &|| {
+            // From `target/`: stubtest leaves a `.mypy_cache` in its working directory.
+            run(Command::new(&python)
+                .args(["-m", "mypy.stubtest", "toolnexus._native"])
+                .current_dir(root.join("target")))
+        }),
+        // The package as users type-check against it, and the tests, whose deliberate misuses
+        // must each be refused by the stubs (`--strict` flags an unneeded `type: ignore`).
+        ("mypy", &|| {
+            [["-p", "toolnexus"], ["--", "tests"]].iter().all(|target| {
+                run(Command::new(&python)
+                    .args(["-m", "mypy", "--strict"])
+                    .args(target)
+                    .env("MYPY_CACHE_DIR", &mypy_cache)
+                    .current_dir(&package))
+            })
+        }),
+    ];
+    for (name, part) in parts {
+        let started = Instant::now();
+        let ok = part();
+        println!(
+            "python: {name:<11} {:<6} {:>5.1}s",
+            if ok { "ok" } else { "FAILED" },
+            started.elapsed().as_secs_f32()
+        );
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// Makes the virtual environment unless a working one is there; when `python3` or its `venv`
+/// module is missing (Debian ships `venv` apart), installs them and tries again.
+fn ensure_venv(venv: &Path) -> bool {
+    if is_working(venv) {
+        return true;
+    }
+    if make_venv(venv) {
+        return true;
+    }
+    println!("python: `python3 -m venv` did not work");
+    if !install_venv_module() {
+        return false;
+    }
+    let made = make_venv(venv);
+    if !made {
+        eprintln!("xtask: `python3 -m venv {}` failed", venv.display());
+    }
+    made
+}
+
+fn is_working(venv: &Path) -> bool {
+    venv.join("bin/python").is_file() && venv.join("bin/pip").is_file()
+}
+
+/// `python3 -m venv`, over whatever half-made environment an earlier failure left.
+fn make_venv(venv: &Path) -> bool {
+    if venv.exists() {
+        if let Err(e) = fs::remove_dir_all(venv) {
+            eprintln!("xtask: cannot remove the broken {}: {e}", venv.display());
+            return false;
+        }
+    }
+    run(Command::new("python3").arg("-m").arg("venv").arg(venv)) && is_working(venv)
+}
+
+/// Installs Debian's `python3` and `python3-venv` with apt-get, which needs root.
+fn install_venv_module() -> bool {
+    let is_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|out| out.stdout.trim_ascii() == b"0");
+    if !is_root {
+        eprintln!(
+            "xtask: python3 with the venv module is needed; as root run \
+             `apt-get install -y python3 python3-venv` (or install Python 3.9+ another way)"
+        );
+        return false;
+    }
+    println!("python: installing python3-venv with apt-get");
+    let apt = |args: &[&str]| {
+        run(Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive"))
+    };
+    let installed = apt(&["update", "-q"])
+        && apt(&[
+            "install",
+            "-y",
+            "-q",
+            "--no-install-recommends",
+            "python3",
+            "python3-venv",
+        ]);
+    if !installed {
+        eprintln!("xtask: could not install python3-venv with apt-get");
+    }
+    installed
+}
+
+/// Installs the pinned tools, unless the environment already has exactly these pins.
+fn ensure_tools(venv: &Path) -> bool {
+    let stamp = venv.join("toolnexus-requirements.txt");
+    if fs::read_to_string(&stamp).is_ok_and(|installed| installed == REQUIREMENTS) {
+        return true;
+    }
+    if let Err(e) = fs::write(&stamp, "") {
+        eprintln!("xtask: cannot write {}: {e}", stamp.display());
+        return false;
+    }
+    let mut pip = Command::new(venv.join("bin/python"));
+    pip.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]);
+    pip.args(REQUIREMENTS.lines());
+    if !run(&mut pip) {
+        eprintln!(
+            "xtask: pip could not install {}",
+            REQUIREMENTS.replace('\n', " ")
+        );
+        return false;
+    }
+    match fs::write(&stamp, REQUIREMENTS) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("xtask: cannot write {}: {e}", stamp.display());
+            false
+        }
+    }
+}
+
+/// Builds the release wheel into `wheels` and installs it into the environment.
+fn build_wheel(venv: &Path, package: &Path, wheels: &Path) -> bool {
+    if wheels.exists() {
+        if let Err(e) = fs::remove_dir_all(wheels) {
+            eprintln!("xtask: cannot empty {}: {e}", wheels.display());
+            return false;
+        }
+    }
+    let built = run(Command::new(venv.join("bin/maturin"))
+        .args(["build", "--release", "--locked", "--quiet", "--interpreter"])
+        .arg(venv.join("bin/python"))
+        .arg("--out")
+        .arg(wheels)
+        .current_dir(package));
+    if !built {
+        eprintln!("xtask: maturin could not build the wheel");
+        return false;
+    }
+    let Some(wheel) = the_wheel(wheels) else {
+        eprintln!("xtask: expected one wheel in {}", wheels.display());
+        return false;
+    };
+    run(Command::new(venv.join("bin/python"))
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--force-reinstall",
+        ])
+        .arg(wheel))
+}
+
+/// The one `.whl` file in `dir`.
+fn the_wheel(dir: &Path) -> Option<PathBuf> {
+    let mut wheels = fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "whl"));
+    let wheel = wheels.next()?;
+    wheels.next().is_none().then_some(wheel)
+}
