@@ -16,14 +16,24 @@
     clippy::panic
 )]
 
+mod content;
 mod contract;
 mod convert;
 mod errors;
+mod form;
 mod input;
+mod json_text;
 mod limits;
 mod mapping;
+mod mrtr;
 mod repr;
+mod reverse;
+mod secrets;
+mod session;
+mod text;
+mod url_review;
 mod violation;
+mod wire;
 
 use pyo3::prelude::*;
 
@@ -42,6 +52,31 @@ mod native {
     use crate::mapping::{answer_to_elicit_result, elicitation_to_request, format_id, next_id};
     #[pymodule_export]
     use crate::violation::PyViolation;
+
+    // Schemas, content, forms, secrets and URL review.
+    #[pymodule_export]
+    use crate::content::{
+        PySchemaProblem, apply_defaults, check_schema, prepare_content, validate_content,
+    };
+    #[pymodule_export]
+    use crate::form::{PyConstraints, PyFieldOption, PyFormField, form_fields, parse_field_input};
+    #[pymodule_export]
+    use crate::json_text::{from_json, to_json};
+    #[pymodule_export]
+    use crate::secrets::{PySensitiveField, reject_secrets, sensitive_fields};
+    #[pymodule_export]
+    use crate::url_review::{PyUrlFinding, PyUrlReview, review_url};
+
+    // The session and the two wires.
+    #[pymodule_export]
+    use crate::mrtr::{
+        PyClientRequest, PyInputRequest, PyInputRequired, PyInputRound, PyServerResult,
+        classify_result, with_client_capabilities,
+    };
+    #[pymodule_export]
+    use crate::reverse::{PyIncoming, PyReverseBridge};
+    #[pymodule_export]
+    use crate::session::PySession;
 
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {

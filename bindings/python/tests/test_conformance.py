@@ -17,6 +17,8 @@ from typing import Any, Callable, Union
 import pytest
 
 import toolnexus
+from conformance_content import CONTENT_RUNNERS
+from conformance_wire import WIRE_RUNNERS
 
 SUITE = Path(__file__).resolve().parents[3] / "conformance" / "v1"
 
@@ -45,23 +47,12 @@ RUNNERS: dict[str, Callable[[dict[str, Any], Text, toolnexus.Limits], str]] = {
         text, limits=limits
     ).to_json(),
     "format_id": _format_id,
+    **CONTENT_RUNNERS,
+    **WIRE_RUNNERS,
 }
 """How each operation runs through the Python API: JSON text in, JSON text out."""
 
-NOT_COVERED: dict[str, str] = {
-    "check_schema": "schema checks are not exposed in Python yet",
-    "validate_content": "content validation is not exposed in Python yet",
-    "apply_defaults": "content defaults are not exposed in Python yet",
-    "prepare_content": "content defaults are not exposed in Python yet",
-    "form_fields": "the form model is not exposed in Python yet",
-    "parse_field_input": "the form model is not exposed in Python yet",
-    "sensitive_fields": "secret detection is not exposed in Python yet",
-    "reject_secrets": "secret detection is not exposed in Python yet",
-    "review_url": "URL review is not exposed in Python yet",
-    "session": "the elicitation session is not exposed in Python yet",
-    "reverse_request": "the 2025 JSON-RPC wire is not exposed in Python yet",
-    "mrtr": "the 2026-07-28 multi round-trip wire is not exposed in Python yet",
-}
+NOT_COVERED: dict[str, str] = {}
 """Operations of the suite the Python API does not offer yet, with why."""
 
 EXPECTED_FAILURES: dict[int, str] = {}

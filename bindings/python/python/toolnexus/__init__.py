@@ -53,6 +53,39 @@ from ._native import (
     format_id,
     next_id,
 )
+from ._native import (
+    Constraints,
+    FieldOption,
+    FormField,
+    SchemaProblem,
+    SensitiveField,
+    UrlFinding,
+    UrlReview,
+    apply_defaults,
+    check_schema,
+    form_fields,
+    from_json,
+    parse_field_input,
+    prepare_content,
+    reject_secrets,
+    review_url,
+    sensitive_fields,
+    to_json,
+    validate_content,
+)
+from ._native import (
+    ClientRequest,
+    Incoming,
+    InputRequest,
+    InputRequired,
+    InputRound,
+    ReverseBridge,
+    ServerResult,
+    Session,
+    classify_result,
+    with_client_capabilities,
+)
+from ._literals import Severity, Verdict, Widget
 from ._number import Number
 
 __all__ = [
@@ -68,6 +101,41 @@ __all__ = [
     "Limits",
     "Number",
     "Violation",
+    "from_json",
+    "to_json",
+    # Schemas and content.
+    "check_schema",
+    "SchemaProblem",
+    "validate_content",
+    "apply_defaults",
+    "prepare_content",
+    # Forms and secrets.
+    "form_fields",
+    "parse_field_input",
+    "FormField",
+    "FieldOption",
+    "Constraints",
+    "Widget",
+    "sensitive_fields",
+    "reject_secrets",
+    "SensitiveField",
+    # URL mode.
+    "review_url",
+    "UrlReview",
+    "UrlFinding",
+    "Verdict",
+    "Severity",
+    # The session, the 2025 JSON-RPC wire and the 2026-07-28 multi round-trip.
+    "Session",
+    "ReverseBridge",
+    "Incoming",
+    "InputRound",
+    "ClientRequest",
+    "InputRequired",
+    "InputRequest",
+    "ServerResult",
+    "classify_result",
+    "with_client_capabilities",
     # Errors: the base class, then one per kind.
     "Error",
     "InvalidJsonError",

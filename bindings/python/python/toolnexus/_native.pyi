@@ -4,6 +4,10 @@ from typing import Any, Callable, ClassVar, Final, Literal, Protocol, final
 
 from typing_extensions import TypeAlias
 
+from collections.abc import Iterable
+
+from ._number import Number as _RpcNumber
+
 __all__ = [
     "Answer",
     "ERROR_KINDS",
@@ -16,6 +20,36 @@ __all__ = [
     "format_id",
     "next_id",
     "__version__",
+    # Schemas, content, forms, secrets and URL review.
+    "Constraints",
+    "FieldOption",
+    "FormField",
+    "SchemaProblem",
+    "SensitiveField",
+    "UrlFinding",
+    "UrlReview",
+    "apply_defaults",
+    "check_schema",
+    "form_fields",
+    "from_json",
+    "parse_field_input",
+    "prepare_content",
+    "reject_secrets",
+    "review_url",
+    "sensitive_fields",
+    "to_json",
+    "validate_content",
+    # The session and the two wires.
+    "ClientRequest",
+    "Incoming",
+    "InputRequest",
+    "InputRequired",
+    "InputRound",
+    "ReverseBridge",
+    "ServerResult",
+    "Session",
+    "classify_result",
+    "with_client_capabilities",
 ]
 
 __version__: Final[str]
@@ -187,3 +221,430 @@ def format_id(unix_ms: int, sequence: int) -> str:
 
 def next_id() -> str:
     """A fresh id from the system clock and a process-wide sequence."""
+
+# Schemas, content, forms, secrets and URL review.
+
+from ._literals import Severity as _Severity
+from ._literals import Verdict as _Verdict
+from ._literals import Widget as _Widget
+from ._number import Number as _Number
+
+_Schema: TypeAlias = _JsonObject | _JsonText
+"""A ``requestedSchema``: a dict, or JSON text read within the limits."""
+
+@final
+class SchemaProblem:
+    """One problem with a schema: a stable kind, a JSON pointer into the schema, a message."""
+
+    KINDS: ClassVar[tuple[str, ...]]
+    def __new__(cls, kind: str, path: str, message: str) -> SchemaProblem: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    def to_dict(self) -> dict[str, str]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[SchemaProblem], tuple[str, str, str]]: ...
+
+def check_schema(schema: Any, *, limits: Limits | None = None) -> list[SchemaProblem]:
+    """Every problem with ``schema`` as an MCP ``requestedSchema``; empty when well-formed."""
+
+def validate_content(
+    schema: _Schema,
+    content: Any,
+    *,
+    allow_unknown: bool = False,
+    limits: Limits | None = None,
+) -> list[Violation]:
+    """Every way ``content`` breaks ``schema``; empty when the content is valid."""
+
+def apply_defaults(
+    schema: _Schema, content: _JsonObject | _JsonText, *, limits: Limits | None = None
+) -> _JsonObject:
+    """``content`` with every absent property filled from its ``default``."""
+
+def prepare_content(
+    schema: _Schema,
+    content: Any,
+    *,
+    allow_unknown: bool = False,
+    limits: Limits | None = None,
+) -> _JsonObject:
+    """Defaults filled in, then validated; raises ``InvalidContentError`` listing violations."""
+
+@final
+class FieldOption:
+    """One choice of a select field: the value content holds and the label to show."""
+
+    def __new__(cls, value: str, label: str) -> FieldOption: ...
+    @property
+    def value(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    def to_dict(self) -> dict[str, str]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[FieldOption], tuple[str, str]]: ...
+
+@final
+class Constraints:
+    """The limits a field's value must keep; those not set are ``None``."""
+
+    @property
+    def min_length(self) -> int | None: ...
+    @property
+    def max_length(self) -> int | None: ...
+    @property
+    def minimum(self) -> int | _Number | None: ...
+    @property
+    def maximum(self) -> int | _Number | None: ...
+    @property
+    def min_items(self) -> int | None: ...
+    @property
+    def max_items(self) -> int | None: ...
+    def to_dict(self) -> dict[str, int | _Number]: ...
+    def __bool__(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class FormField:
+    """One field of a form, ready for a UI; made by ``form_fields``."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def required(self) -> bool: ...
+    @property
+    def widget(self) -> _Widget: ...
+    @property
+    def options(self) -> list[FieldOption]: ...
+    @property
+    def constraints(self) -> Constraints: ...
+    @property
+    def default(self) -> Any: ...
+    @property
+    def sensitive(self) -> bool: ...
+    def to_dict(self) -> _JsonObject: ...
+    def to_json(self) -> str: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def form_fields(schema: _Schema, *, limits: Limits | None = None) -> list[FormField]:
+    """The fields of ``schema``'s form, in the order of its properties."""
+
+def parse_field_input(field: FormField, text: str) -> Any:
+    """The value typed ``text`` gives ``field``, or ``None`` for a blank optional field."""
+
+@final
+class SensitiveField:
+    """A field that seems to ask for a secret: its name and the kind of secret."""
+
+    def __new__(cls, name: str, kind: str) -> SensitiveField: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    def to_dict(self) -> dict[str, str]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[SensitiveField], tuple[str, str]]: ...
+
+def sensitive_fields(schema: _Schema, *, limits: Limits | None = None) -> list[SensitiveField]:
+    """Every property of ``schema`` that seems to ask for a secret, in schema order."""
+
+def reject_secrets(schema: _Schema, *, limits: Limits | None = None) -> None:
+    """Raises ``SensitiveFieldError`` at the first property that seems to ask for a secret."""
+
+@final
+class UrlFinding:
+    """One thing a URL review found: a stable code, its severity and a message."""
+
+    CODES: ClassVar[tuple[str, ...]]
+    def __new__(cls, code: str, message: str) -> UrlFinding: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def severity(self) -> _Severity: ...
+    @property
+    def message(self) -> str: ...
+    def to_dict(self) -> dict[str, str]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[UrlFinding], tuple[str, str]]: ...
+
+@final
+class UrlReview:
+    """What to show a person before they consent to open a URL; made by ``review_url``."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def scheme(self) -> str | None: ...
+    @property
+    def host(self) -> str | None: ...
+    @property
+    def host_ascii(self) -> str | None: ...
+    @property
+    def port(self) -> int | None: ...
+    @property
+    def verdict(self) -> _Verdict: ...
+    @property
+    def findings(self) -> list[UrlFinding]: ...
+    def has(self, code: str) -> bool: ...
+    def to_dict(self) -> _JsonObject: ...
+    def to_json(self) -> str: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def review_url(url: str) -> UrlReview:
+    """Reviews ``url`` before consent: what to show and what to warn about."""
+
+def from_json(text: _JsonText, *, limits: Limits | None = None) -> Any:
+    """Reads JSON text exactly as toolnexus does: ``int``, ``Number``, ordered ``dict``."""
+
+def to_json(value: Any, *, limits: Limits | None = None) -> str:
+    """Writes a JSON-able value as compact JSON with the core's exact rules."""
+
+# The session and the two wires.
+
+_Modes: TypeAlias = str | Iterable[str]
+"""Elicitation modes by name: ``"form"``, ``"url"``, or an iterable of them."""
+
+_RpcId: TypeAlias = str | int | _RpcNumber
+"""A JSON-RPC id: a ``str`` or an ``int`` (a ``Number`` for an integer spelt otherwise)."""
+
+_AnswerArg: TypeAlias = Answer | _JsonObject | _JsonText
+"""An ``Answer``, its dict or its JSON text."""
+
+@final
+class Session:
+    """The requests a host has been asked and not yet answered, and the rules for answering
+    them; safe to share between threads."""
+
+    def __new__(
+        cls,
+        *,
+        modes: _Modes = ...,  # both modes
+        max_pending: int = 64,
+        ttl_ms: int | None = None,
+        apply_defaults: bool = False,
+        allow_unknown: bool = False,
+        reject_secrets: bool = False,
+    ) -> Session: ...
+    def begin(
+        self,
+        params: _JsonObject | _JsonText | _ModelDump,
+        id: str | None,
+        now_ms: int,
+        *,
+        limits: Limits | None = None,
+    ) -> Request: ...
+    def resolve(
+        self, answer: _AnswerArg, now_ms: int, *, limits: Limits | None = None
+    ) -> ElicitResult: ...
+    def pending(self) -> list[Request]: ...
+    def get(self, id: str) -> Request | None: ...
+    def __contains__(self, id: str, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def awaiting_completion(self) -> list[tuple[str, str]]: ...
+    def complete(self, elicitation_id: str) -> str | None: ...
+    def expire(self, now_ms: int) -> list[tuple[str, ElicitResult]]: ...
+    def cancel_all(self) -> list[tuple[str, ElicitResult]]: ...
+    @property
+    def modes(self) -> tuple[str, ...]: ...
+    @property
+    def max_pending(self) -> int: ...
+    @property
+    def ttl_ms(self) -> int | None: ...
+
+@final
+class Incoming:
+    """What a message from the server asks of the host; ``type`` says which fields are set."""
+
+    @property
+    def type(self) -> Literal["elicit", "reply", "completed", "withdrawn", "ignored"]: ...
+    @property
+    def rpc_id(self) -> _RpcId | None: ...
+    @property
+    def request(self) -> Request | None: ...
+    @property
+    def reply(self) -> str | None: ...
+    @property
+    def request_id(self) -> str | None: ...
+    @property
+    def reason(
+        self,
+    ) -> (
+        Literal[
+            "response",
+            "notification",
+            "unknown_elicitation",
+            "unknown_request",
+            "malformed_notification",
+        ]
+        | None
+    ): ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class ReverseBridge:
+    """One client's end of the 2025 elicitation wire (JSON-RPC ``elicitation/create``)."""
+
+    def __new__(
+        cls,
+        *,
+        modes: _Modes = ...,  # both modes
+        max_pending: int = 64,
+        ttl_ms: int | None = None,
+        apply_defaults: bool = False,
+        allow_unknown: bool = False,
+        reject_secrets: bool = False,
+    ) -> ReverseBridge: ...
+    def receive(
+        self, message: _JsonText, now_ms: int, *, limits: Limits | None = None
+    ) -> Incoming: ...
+    def respond(
+        self, answer: _AnswerArg, now_ms: int, *, limits: Limits | None = None
+    ) -> str | None: ...
+    def fail(self, request_id: str, message: str = "") -> str | None: ...
+    def url_required(
+        self, error_response: _JsonText, now_ms: int, *, limits: Limits | None = None
+    ) -> list[Request]: ...
+    def capabilities(self) -> _JsonObject: ...
+    def cancel_all(self) -> list[str]: ...
+    def expire(self, now_ms: int) -> list[str]: ...
+    def pending(self) -> list[Request]: ...
+    def awaiting_completion(self) -> list[tuple[str, str]]: ...
+    def rpc_id(self, request_id: str) -> _RpcId | None: ...
+    @property
+    def modes(self) -> tuple[str, ...]: ...
+
+@final
+class ClientRequest:
+    """A JSON-RPC request the client sends, every member kept as received."""
+
+    @classmethod
+    def from_json(cls, text: _JsonText, *, limits: Limits | None = None) -> ClientRequest: ...
+    @classmethod
+    def from_dict(cls, value: _JsonObject, *, limits: Limits | None = None) -> ClientRequest: ...
+    @property
+    def id(self) -> _RpcId: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def params(self) -> _JsonObject | None: ...
+    def with_client_capabilities(self, *, modes: _Modes = ...) -> ClientRequest: ...
+    def to_json(self) -> str: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class InputRequest:
+    """One entry of ``inputRequests``."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def params(self) -> _JsonObject | None: ...
+    @property
+    def is_elicitation(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class InputRequired:
+    """A result with ``resultType: "input_required"``."""
+
+    @classmethod
+    def from_json(cls, text: _JsonText, *, limits: Limits | None = None) -> InputRequired: ...
+    @classmethod
+    def from_dict(cls, value: _JsonObject, *, limits: Limits | None = None) -> InputRequired: ...
+    @property
+    def input_requests(self) -> list[InputRequest]: ...
+    @property
+    def request_state(self) -> str | None: ...
+    @property
+    def response_id(self) -> _RpcId | None: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class ServerResult:
+    """What a server's result is, by its ``resultType``; ``type`` says which."""
+
+    @property
+    def type(self) -> Literal["complete", "input_required", "unknown"]: ...
+    @property
+    def result(self) -> _JsonObject | None: ...
+    @property
+    def result_type(self) -> str | None: ...
+    @property
+    def input_required(self) -> InputRequired | None: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class InputRound:
+    """One round of a 2026-07-28 multi round-trip request; safe to share between threads."""
+
+    @staticmethod
+    def start(
+        request: ClientRequest | _JsonObject | _JsonText,
+        response: InputRequired | _JsonObject | _JsonText,
+        now_ms: int,
+        *,
+        modes: _Modes = ...,  # both modes
+        max_pending: int = 64,
+        ttl_ms: int | None = None,
+        apply_defaults: bool = False,
+        allow_unknown: bool = False,
+        reject_secrets: bool = False,
+        limits: Limits | None = None,
+    ) -> tuple[InputRound, list[tuple[str, Request]]]: ...
+    def next_round(
+        self,
+        response: InputRequired | _JsonObject | _JsonText,
+        now_ms: int,
+        *,
+        limits: Limits | None = None,
+    ) -> tuple[InputRound, list[tuple[str, Request]]]: ...
+    def resolve(
+        self, answer: _AnswerArg, now_ms: int, *, limits: Limits | None = None
+    ) -> tuple[str, ElicitResult]: ...
+    def supply(self, key: str, result: _JsonObject, *, limits: Limits | None = None) -> None: ...
+    def unhandled(self) -> list[InputRequest]: ...
+    def missing(self) -> list[str]: ...
+    def pending(self) -> list[tuple[str, Request]]: ...
+    @property
+    def request_state(self) -> str | None: ...
+    @property
+    def input_required(self) -> InputRequired: ...
+    @property
+    def answered_id(self) -> _RpcId: ...
+    def retry(self, id: _RpcId, *, partial: bool = False) -> str: ...
+    def expire(self, now_ms: int) -> list[tuple[str, ElicitResult]]: ...
+    def cancel_pending(self) -> list[tuple[str, ElicitResult]]: ...
+
+def classify_result(
+    response: _JsonObject | _JsonText, *, limits: Limits | None = None
+) -> ServerResult:
+    """Tells a server's result apart by its ``resultType``."""
+
+def with_client_capabilities(
+    request: ClientRequest | _JsonObject | _JsonText,
+    *,
+    modes: _Modes = ...,  # both modes
+    limits: Limits | None = None,
+) -> str:
+    """Stamps the ``elicitation`` capability for ``modes`` onto a JSON-RPC request."""

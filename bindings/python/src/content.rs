@@ -1,0 +1,256 @@
+//! Schemas and content: `check_schema` and `SchemaProblem`, `validate_content`,
+//! `apply_defaults` and `prepare_content`.
+//!
+//! Schemas come from servers and content from people, so both are read within the limits and
+//! every verdict is the core's: the same problems and violations, in the same order, as every
+//! other binding reports.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use toolnexus_core::check::{self, SchemaProblemKind};
+use toolnexus_core::schema::RequestedSchema;
+use toolnexus_core::validate::{self, ContentOptions, Violation};
+use toolnexus_core::{Error, ErrorKind, Limits, Map, Value};
+
+use crate::convert::map_to_python;
+use crate::errors::{Fault, OrRaise, to_py_err};
+use crate::input::read_json;
+use crate::limits::PyLimits;
+use crate::repr::Repr;
+use crate::violation::PyViolation;
+
+/// A `requestedSchema` given as a `dict` or JSON text, read by the core's typed reading.
+pub(crate) fn read_schema(
+    schema: &Bound<'_, PyAny>,
+    limits: &Limits,
+) -> Result<RequestedSchema, Fault> {
+    let value = read_json(schema, limits)?;
+    Ok(RequestedSchema::from_value(&value)?)
+}
+
+/// Content given as a `dict` or JSON text, which must be a JSON object.
+fn read_content_object(content: &Bound<'_, PyAny>, limits: &Limits) -> Result<Map, Fault> {
+    match read_json(content, limits)? {
+        Value::Object(map) => Ok(map),
+        other => Err(Fault::Invalid(Error::new(
+            ErrorKind::WrongType,
+            "",
+            format!(
+                "the content must be a JSON object, not {}",
+                json_type_name(&other)
+            ),
+        ))),
+    }
+}
+
+fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn content_options(allow_unknown: bool) -> ContentOptions {
+    ContentOptions::STRICT.allow_unknown(allow_unknown)
+}
+
+fn violation_list<'py>(py: Python<'py>, found: &[Violation]) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, found.iter().map(PyViolation::from_core))
+}
+
+/// Every problem with `schema` as an MCP `requestedSchema`, in the core's fixed order; an
+/// empty list when it is well-formed.
+///
+/// `schema` is any JSON value as a `dict` (or other Python value) or JSON text: a schema that
+/// is not an object is a problem, not an exception. Only input that is not JSON, or exceeds
+/// `limits`, raises.
+#[pyfunction]
+#[pyo3(signature = (schema, *, limits = None))]
+pub(crate) fn check_schema(
+    schema: &Bound<'_, PyAny>,
+    limits: Option<&Bound<'_, PyLimits>>,
+) -> PyResult<Vec<PySchemaProblem>> {
+    let py = schema.py();
+    let value = read_json(schema, &PyLimits::or_default(limits)).or_raise(py)?;
+    Ok(check::check_schema(&value)
+        .iter()
+        .map(PySchemaProblem::from_core)
+        .collect())
+}
+
+/// Every way `content` breaks `schema`, in the core's fixed order; an empty list when the
+/// content is valid.
+///
+/// Content that is not a JSON object is one `type` violation at `""`. Members the schema does
+/// not declare are violations unless `allow_unknown` (then each must still hold a string,
+/// number, boolean or list of strings). A schema the core cannot read raises.
+#[pyfunction]
+#[pyo3(signature = (schema, content, *, allow_unknown = false, limits = None))]
+pub(crate) fn validate_content<'py>(
+    schema: &Bound<'py, PyAny>,
+    content: &Bound<'py, PyAny>,
+    allow_unknown: bool,
+    limits: Option<&Bound<'py, PyLimits>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let py = schema.py();
+    let limits = PyLimits::or_default(limits);
+    let schema = read_schema(schema, &limits).or_raise(py)?;
+    let content = read_json(content, &limits).or_raise(py)?;
+    let found = validate::validate_content(&schema, &content, &content_options(allow_unknown));
+    violation_list(py, &found)
+}
+
+/// `content` (a JSON object) with every absent property filled from its `default`, in schema
+/// order after the members already there; a present value is never replaced, and a member
+/// holding `None` counts as absent.
+#[pyfunction]
+#[pyo3(signature = (schema, content, *, limits = None))]
+pub(crate) fn apply_defaults<'py>(
+    schema: &Bound<'py, PyAny>,
+    content: &Bound<'py, PyAny>,
+    limits: Option<&Bound<'py, PyLimits>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let py = schema.py();
+    let limits = PyLimits::or_default(limits);
+    let schema = read_schema(schema, &limits).or_raise(py)?;
+    let content = read_content_object(content, &limits).or_raise(py)?;
+    map_to_python(py, &validate::apply_defaults(&schema, &content))
+}
+
+/// What a host sends back on accept: `content` with defaults filled in, then validated.
+///
+/// Returns the completed content; raises `InvalidContentError` whose `violations` lists every
+/// way the completed content breaks `schema`.
+#[pyfunction]
+#[pyo3(signature = (schema, content, *, allow_unknown = false, limits = None))]
+pub(crate) fn prepare_content<'py>(
+    schema: &Bound<'py, PyAny>,
+    content: &Bound<'py, PyAny>,
+    allow_unknown: bool,
+    limits: Option<&Bound<'py, PyLimits>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let py = schema.py();
+    let limits = PyLimits::or_default(limits);
+    let schema = read_schema(schema, &limits).or_raise(py)?;
+    let content = read_json(content, &limits).or_raise(py)?;
+    validate::prepare_content(&schema, &content, &content_options(allow_unknown))
+        .map_err(invalid_content)
+        .or_raise(py)
+        .and_then(|filled| map_to_python(py, &filled))
+}
+
+/// The `invalid_content` error carrying every violation, its message led by the first.
+fn invalid_content(violations: Vec<Violation>) -> Error {
+    let message = match violations.as_slice() {
+        [only] => format!("the content breaks the form: {}", only.message()),
+        many => format!(
+            "the content breaks the form in {} ways; the first: {}",
+            many.len(),
+            many.first().map_or("", |v| v.message())
+        ),
+    };
+    Error::invalid_content("", message, violations)
+}
+
+/// One problem with a schema: what is wrong (`kind`, a stable snake_case name such as
+/// `"unknown_required"`), where (`path`, a JSON pointer into the schema) and how to put it
+/// right (`message`).
+#[pyclass(frozen, eq, hash, module = "toolnexus", name = "SchemaProblem")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PySchemaProblem {
+    kind: SchemaProblemKind,
+    path: String,
+    message: String,
+}
+
+impl PySchemaProblem {
+    fn from_core(problem: &check::SchemaProblem) -> PySchemaProblem {
+        PySchemaProblem {
+            kind: problem.kind(),
+            path: problem.pointer().to_owned(),
+            message: problem.message().to_owned(),
+        }
+    }
+}
+
+#[pymethods]
+impl PySchemaProblem {
+    /// A problem of `kind`, which must be one the core reports (see `KINDS`).
+    #[new]
+    fn new(py: Python<'_>, kind: &str, path: String, message: String) -> PyResult<Self> {
+        let Some(kind) = SchemaProblemKind::from_name(kind) else {
+            let message = format!("{kind:?} is not a kind of schema problem");
+            return Err(to_py_err(
+                py,
+                &Error::new(ErrorKind::InvalidValue, "", message),
+            ));
+        };
+        Ok(PySchemaProblem {
+            kind,
+            path,
+            message,
+        })
+    }
+
+    /// The name of every kind of problem, in the core's order.
+    #[classattr]
+    #[pyo3(name = "KINDS")]
+    fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+        PyTuple::new(py, SchemaProblemKind::ALL.map(SchemaProblemKind::as_str))
+    }
+
+    /// What is wrong: `"wrong_type"`, `"missing_keyword"`, `"unknown_required"`, …
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.kind.as_str()
+    }
+
+    /// The JSON pointer of the keyword at fault, relative to the schema (`""` is the schema);
+    /// for an absent keyword, where it belongs.
+    #[getter]
+    fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What is wrong and how to fix it, in words.
+    #[getter]
+    fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The problem as the JSON object `{"kind", "pointer", "message"}`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("kind", self.kind.as_str())?;
+        dict.set_item("pointer", &self.path)?;
+        dict.set_item("message", &self.message)?;
+        Ok(dict)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("SchemaProblem")
+            .field("kind", self.kind.as_str(), py)?
+            .field("path", &self.path, py)?
+            .field("message", &self.message, py)?
+            .finish())
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.get();
+        let arguments = PyTuple::new(
+            py,
+            [
+                PyString::new(py, this.kind.as_str()),
+                PyString::new(py, &this.path),
+                PyString::new(py, &this.message),
+            ],
+        )?;
+        let class: Bound<'py, PyType> = slf.get_type();
+        PyTuple::new(py, [class.into_any(), arguments.into_any()])
+    }
+}

@@ -1,0 +1,348 @@
+//! The form model: `form_fields` with `FormField`, `FieldOption` and `Constraints`, and
+//! `parse_field_input`, which turns what a person typed into content.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use toolnexus_core::Value;
+use toolnexus_core::form::{self, Constraints, FieldOption, FormField};
+
+use crate::content::read_schema;
+use crate::convert::to_python;
+use crate::errors::OrRaise;
+use crate::limits::PyLimits;
+use crate::repr::Repr;
+use crate::text::read_str;
+
+/// The fields of `schema`'s form, in the order of its properties.
+///
+/// `schema` is a `dict` or JSON text; one the core cannot read as a `requestedSchema` raises
+/// (run `check_schema` first to list every problem).
+#[pyfunction]
+#[pyo3(signature = (schema, *, limits = None))]
+pub(crate) fn form_fields(
+    schema: &Bound<'_, PyAny>,
+    limits: Option<&Bound<'_, PyLimits>>,
+) -> PyResult<Vec<PyFormField>> {
+    let py = schema.py();
+    let schema = read_schema(schema, &PyLimits::or_default(limits)).or_raise(py)?;
+    Ok(form::form_fields(&schema)
+        .into_iter()
+        .map(PyFormField)
+        .collect())
+}
+
+/// Turns what a person typed into `field` into the value content holds.
+///
+/// Returns the typed value (a `str`, `int`, `Number`, `bool` or list of `str`), or `None` for
+/// blank text in a field that is optional or has a default (leave it out of the content).
+/// Raises `MissingFieldError` for blank text in a required field without a default, and
+/// `InvalidValueError` for text the field refuses; either's `path` is the field's pointer
+/// (`/age`) and its `message` is meant to be shown next to the field.
+#[pyfunction]
+pub(crate) fn parse_field_input<'py>(
+    field: &Bound<'py, PyFormField>,
+    text: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = field.py();
+    let text = read_str(text, "text").or_raise(py)?;
+    match form::parse_field_input(&field.get().0, &text).or_raise(py)? {
+        Some(value) => to_python(py, &value),
+        None => Ok(py.None().into_bound(py)),
+    }
+}
+
+/// One field of a form, ready for a UI: made by `form_fields`.
+///
+/// `widget` names the control to show: `"text"`, `"email"`, `"uri"`, `"date"`, `"date-time"`,
+/// `"number"`, `"integer"`, `"toggle"`, `"single-select"` or `"multi-select"`.
+#[pyclass(frozen, eq, module = "toolnexus", name = "FormField")]
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PyFormField(FormField);
+
+#[pymethods]
+impl PyFormField {
+    /// The property's name: its key in content.
+    #[getter]
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    /// What to show as the field's label: the `title`, or else the name.
+    #[getter]
+    fn label(&self) -> &str {
+        self.0.label()
+    }
+
+    /// Longer help text, if the schema gives a `description`.
+    #[getter]
+    fn description(&self) -> Option<&str> {
+        self.0.description()
+    }
+
+    /// Whether the schema's `required` lists the field.
+    #[getter]
+    fn required(&self) -> bool {
+        self.0.required()
+    }
+
+    /// The control to show (see the class documentation for the names).
+    #[getter]
+    fn widget(&self) -> &'static str {
+        self.0.widget().as_str()
+    }
+
+    /// The choices of a select, in schema order; empty for other widgets.
+    #[getter]
+    fn options(&self) -> Vec<PyFieldOption> {
+        self.0
+            .options()
+            .iter()
+            .map(PyFieldOption::from_core)
+            .collect()
+    }
+
+    /// The limits the value must keep (each `None` when not set).
+    #[getter]
+    fn constraints(&self) -> PyConstraints {
+        PyConstraints(self.0.constraints().clone())
+    }
+
+    /// The value to start from, as content would hold it, or `None` without a `default`.
+    #[getter]
+    fn default<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.0.default_value() {
+            Some(value) => to_python(py, &value),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// Whether the field seems to ask for a secret, which servers must not do in a form.
+    #[getter]
+    fn sensitive(&self) -> bool {
+        self.0.sensitive()
+    }
+
+    /// The field as the core's JSON object: `{"name", "label", "description"?, "required",
+    /// "widget", "options"?, "constraints"?, "default"?, "sensitive"}`, optional members only
+    /// when set (`options` for selects, `constraints` when one is set).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.to_value())
+    }
+
+    /// [`to_dict`] as compact JSON: the exact text of the core.
+    fn to_json(&self) -> String {
+        self.0.to_value().to_json()
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.to_json().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("FormField")
+            .field("name", self.0.name(), py)?
+            .field("label", self.0.label(), py)?
+            .field("required", self.0.required(), py)?
+            .field("widget", self.0.widget().as_str(), py)?
+            .field("sensitive", self.0.sensitive(), py)?
+            .finish())
+    }
+}
+
+/// One choice of a select field: the `value` content holds and the `label` to show.
+#[pyclass(frozen, eq, hash, module = "toolnexus", name = "FieldOption")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PyFieldOption {
+    value: String,
+    label: String,
+}
+
+impl PyFieldOption {
+    fn from_core(option: &FieldOption) -> PyFieldOption {
+        PyFieldOption {
+            value: option.value().to_owned(),
+            label: option.label().to_owned(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyFieldOption {
+    #[new]
+    fn new(value: String, label: String) -> PyFieldOption {
+        PyFieldOption { value, label }
+    }
+
+    /// What content holds when this option is chosen.
+    #[getter]
+    fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// What to show: the option's title, or else its value.
+    #[getter]
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The option as the JSON object `{"value", "label"}`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("value", &self.value)?;
+        dict.set_item("label", &self.label)?;
+        Ok(dict)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("FieldOption")
+            .field("value", &self.value, py)?
+            .field("label", &self.label, py)?
+            .finish())
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.get();
+        let arguments = PyTuple::new(
+            py,
+            [
+                PyString::new(py, &this.value),
+                PyString::new(py, &this.label),
+            ],
+        )?;
+        let class: Bound<'py, PyType> = slf.get_type();
+        PyTuple::new(py, [class.into_any(), arguments.into_any()])
+    }
+}
+
+/// The limits a field's value must keep, for a UI to show or enforce while typing: the
+/// lengths of text (in code points), the bounds of a number (inclusive, exact: an `int`, or a
+/// `Number` spelt as in the schema) and the counts of a multi-select. Only those that apply
+/// to the field's widget can be set; the others are `None`.
+#[pyclass(frozen, eq, module = "toolnexus", name = "Constraints")]
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PyConstraints(Constraints);
+
+impl PyConstraints {
+    fn number<'py>(
+        py: Python<'py>,
+        number: Option<&toolnexus_core::Number>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match number {
+            Some(n) => to_python(py, &Value::Number(n.clone())),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// The set constraints with their wire names, in the core's order.
+    fn members<'py>(&self, py: Python<'py>) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
+        let c = &self.0;
+        let counts = [("minLength", c.min_length()), ("maxLength", c.max_length())];
+        let bounds = [("minimum", c.minimum()), ("maximum", c.maximum())];
+        let items = [("minItems", c.min_items()), ("maxItems", c.max_items())];
+        let mut members = Vec::new();
+        for (key, n) in counts {
+            if let Some(n) = n {
+                members.push((key, n.into_pyobject(py)?.into_any()));
+            }
+        }
+        for (key, n) in bounds {
+            if n.is_some() {
+                members.push((key, Self::number(py, n)?));
+            }
+        }
+        for (key, n) in items {
+            if let Some(n) = n {
+                members.push((key, n.into_pyobject(py)?.into_any()));
+            }
+        }
+        Ok(members)
+    }
+}
+
+#[pymethods]
+impl PyConstraints {
+    /// The fewest characters (Unicode code points) text may have.
+    #[getter]
+    fn min_length(&self) -> Option<u64> {
+        self.0.min_length()
+    }
+
+    /// The most characters (Unicode code points) text may have.
+    #[getter]
+    fn max_length(&self) -> Option<u64> {
+        self.0.max_length()
+    }
+
+    /// The smallest number allowed (inclusive), exact.
+    #[getter]
+    fn minimum<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Self::number(py, self.0.minimum())
+    }
+
+    /// The largest number allowed (inclusive), exact.
+    #[getter]
+    fn maximum<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Self::number(py, self.0.maximum())
+    }
+
+    /// The fewest options a multi-select needs.
+    #[getter]
+    fn min_items(&self) -> Option<u64> {
+        self.0.min_items()
+    }
+
+    /// The most options a multi-select allows.
+    #[getter]
+    fn max_items(&self) -> Option<u64> {
+        self.0.max_items()
+    }
+
+    /// The set constraints as a `dict` with the wire names (`minLength`, `maxLength`,
+    /// `minimum`, `maximum`, `minItems`, `maxItems`), in that order; `{}` when none is set.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (key, value) in self.members(py)? {
+            dict.set_item(key, value)?;
+        }
+        Ok(dict)
+    }
+
+    /// Whether any constraint is set.
+    fn __bool__(&self) -> bool {
+        !self.0.is_empty()
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        let members = self.members(py)?;
+        let items = PyList::empty(py);
+        for (key, value) in members {
+            items.append((key, value))?;
+        }
+        PyTuple::new(py, items)?.hash()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let mut repr = Repr::new("Constraints");
+        let names = [
+            ("minLength", "min_length"),
+            ("maxLength", "max_length"),
+            ("minimum", "minimum"),
+            ("maximum", "maximum"),
+            ("minItems", "min_items"),
+            ("maxItems", "max_items"),
+        ];
+        for (key, value) in self.members(py)? {
+            let name = names
+                .iter()
+                .find(|(wire, _)| *wire == key)
+                .map_or(key, |(_, name)| name);
+            repr = repr.field(name, value, py)?;
+        }
+        Ok(repr.finish())
+    }
+}

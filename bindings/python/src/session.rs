@@ -1,0 +1,235 @@
+//! `toolnexus.Session`: each elicitation a server makes paired with the answer its host gives,
+//! under the core's rules, safe to share between threads.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use toolnexus_core::session::Session;
+use toolnexus_core::{Answer, ElicitRequestParams, ElicitResult, Request, id};
+
+use crate::contract::{PyAnswer, PyElicitResult, PyRequest};
+use crate::errors::OrRaise;
+use crate::input::{read_json, read_model_or_json};
+use crate::limits::PyLimits;
+use crate::repr::Repr;
+use crate::wire::{ModesArg, Shared, modes_tuple, pairs, session_options};
+
+/// The requests a host has been asked and not yet answered, and the rules for answering them.
+///
+/// `begin` turns `elicitation/create` params into a `Request` and remembers what its answer
+/// needs; `resolve` turns the host's `Answer` into the `ElicitResult` to send. An answer must
+/// name a pending request, and each resolves once (`UnknownRequestError`); accepted form
+/// content that breaks the schema raises `InvalidContentError` with every violation and
+/// leaves the request pending for a correction; a URL accept carries no content and waits for
+/// the server's completion notification (`complete`); with `ttl_ms`, requests carry
+/// `expiresAt` and an answer after it is a cancel. Time is given by the caller, in
+/// milliseconds since 1970 (`now_ms`).
+///
+/// One session may be used from several threads: each call holds an internal lock only
+/// while the core works, never while Python code runs.
+#[pyclass(frozen, module = "toolnexus", name = "Session")]
+pub(crate) struct PySession {
+    inner: Shared<Session>,
+}
+
+/// Reads an `Answer` argument: the class, its `dict` or JSON text.
+pub(crate) fn read_answer(
+    answer: &Bound<'_, PyAny>,
+    limits: Option<&Bound<'_, PyLimits>>,
+) -> PyResult<Answer> {
+    let py = answer.py();
+    match answer.cast::<PyAnswer>() {
+        Ok(answer) => Ok(answer.get().0.clone()),
+        Err(_) => {
+            let value = read_json(answer, &PyLimits::or_default(limits)).or_raise(py)?;
+            Answer::from_value(value).or_raise(py)
+        }
+    }
+}
+
+/// `requests` as a list of `Request`.
+pub(crate) fn request_list<'py>(
+    py: Python<'py>,
+    requests: Vec<Request>,
+) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, requests.into_iter().map(PyRequest))
+}
+
+/// `(id, result)` pairs as a list of tuples.
+pub(crate) fn result_pairs<'py>(
+    py: Python<'py>,
+    results: Vec<(String, ElicitResult)>,
+) -> PyResult<Bound<'py, PyList>> {
+    pairs(py, results, |result| {
+        Ok(Bound::new(py, PyElicitResult(result))?.into_any())
+    })
+}
+
+#[pymethods]
+impl PySession {
+    #[new]
+    #[pyo3(signature = (
+        *,
+        modes = ModesArg::ALL,
+        max_pending = 64,
+        ttl_ms = None,
+        apply_defaults = false,
+        allow_unknown = false,
+        reject_secrets = false,
+    ))]
+    fn new(
+        modes: ModesArg,
+        max_pending: usize,
+        ttl_ms: Option<u64>,
+        apply_defaults: bool,
+        allow_unknown: bool,
+        reject_secrets: bool,
+    ) -> PySession {
+        let options = session_options(
+            modes,
+            max_pending,
+            ttl_ms,
+            apply_defaults,
+            allow_unknown,
+            reject_secrets,
+        );
+        PySession {
+            inner: Shared::new(Session::new(options)),
+        }
+    }
+
+    /// Starts the request `id` (a fresh `elc-…` id when `None`) for `params` (a `dict`, JSON
+    /// text or an `mcp` params model), received at `now_ms`: the `Request` for the host.
+    ///
+    /// Raises, with nothing changed: `ModeNotSupportedError` (at `/mode`),
+    /// `DuplicateRequestError`, `TooManyPendingError`, the schema's own errors (under
+    /// `/requestedSchema`), `SensitiveFieldError` when `reject_secrets` refuses the form.
+    #[pyo3(signature = (params, id, now_ms, *, limits = None))]
+    fn begin(
+        &self,
+        py: Python<'_>,
+        params: &Bound<'_, PyAny>,
+        id: Option<&str>,
+        now_ms: u64,
+        limits: Option<&Bound<'_, PyLimits>>,
+    ) -> PyResult<PyRequest> {
+        let value = read_model_or_json(params, &PyLimits::or_default(limits)).or_raise(py)?;
+        let params = ElicitRequestParams::from_value(value).or_raise(py)?;
+        let id = id.map_or_else(id::next_id, str::to_owned);
+        self.inner
+            .with(py, |session| session.begin(&params, &id, now_ms))
+            .or_raise(py)
+            .map(PyRequest)
+    }
+
+    /// Resolves a pending request with the host's `answer` (an `Answer`, its `dict` or JSON
+    /// text), given at `now_ms`: the `ElicitResult` to send to the server.
+    ///
+    /// Raises `UnknownRequestError` (at `/id`) for an id not pending, and
+    /// `InvalidContentError` (at `/data`, with `violations`) for accepted content that breaks
+    /// the form, after which the request stays pending.
+    #[pyo3(signature = (answer, now_ms, *, limits = None))]
+    fn resolve(
+        &self,
+        py: Python<'_>,
+        answer: &Bound<'_, PyAny>,
+        now_ms: u64,
+        limits: Option<&Bound<'_, PyLimits>>,
+    ) -> PyResult<PyElicitResult> {
+        let answer = read_answer(answer, limits)?;
+        self.inner
+            .with(py, |session| session.resolve(&answer, now_ms))
+            .or_raise(py)
+            .map(PyElicitResult)
+    }
+
+    /// The requests waiting for an answer, in the order they began.
+    fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let requests = self.inner.with(py, |session| {
+            session.pending().into_iter().cloned().collect::<Vec<_>>()
+        });
+        request_list(py, requests)
+    }
+
+    /// The pending request `id`, or `None`.
+    fn get(&self, py: Python<'_>, id: &str) -> Option<PyRequest> {
+        self.inner
+            .with(py, |session| session.get(id).cloned())
+            .map(PyRequest)
+    }
+
+    /// Whether the request `id` is waiting for an answer.
+    fn __contains__(&self, py: Python<'_>, id: &str) -> bool {
+        self.inner.with(py, |session| session.is_pending(id))
+    }
+
+    /// How many requests wait for an answer.
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.inner.with(py, |session| session.pending().len())
+    }
+
+    /// The URL requests accepted and waiting for the server's completion notification, as
+    /// `(request_id, elicitation_id)` pairs.
+    fn awaiting_completion<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let awaiting = self.inner.with(py, |session| {
+            session
+                .awaiting_completion()
+                .iter()
+                .map(|a| (a.request_id().to_owned(), a.elicitation_id().to_owned()))
+                .collect::<Vec<_>>()
+        });
+        pairs(py, awaiting, |eid| Ok(eid.into_pyobject(py)?.into_any()))
+    }
+
+    /// Takes the server's `notifications/elicitation/complete` for `elicitation_id`: the id of
+    /// the request it completes, or `None` for one unknown or completed already. A URL request
+    /// not answered yet leaves the session too, and gets no answer.
+    fn complete(&self, py: Python<'_>, elicitation_id: &str) -> Option<String> {
+        self.inner
+            .with(py, |session| session.complete(elicitation_id))
+    }
+
+    /// Removes every request whose time to live lapsed at `now_ms`: `(id, cancel)` pairs to
+    /// send, in the order they began.
+    fn expire<'py>(&self, py: Python<'py>, now_ms: u64) -> PyResult<Bound<'py, PyList>> {
+        let lapsed = self.inner.with(py, |session| session.expire(now_ms));
+        result_pairs(py, lapsed)
+    }
+
+    /// Answers every pending request with cancel, for shutdown: `(id, cancel)` pairs, in the
+    /// order they began. URL requests awaiting completion are forgotten.
+    fn cancel_all<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let cancelled = self.inner.with(py, Session::cancel_all);
+        result_pairs(py, cancelled)
+    }
+
+    /// The modes the host supports, as `("form", "url")` or one of them.
+    #[getter]
+    fn modes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let modes = self.inner.with(py, |session| session.options().modes());
+        modes_tuple(py, modes)
+    }
+
+    /// The most requests that may wait at once.
+    #[getter]
+    fn max_pending(&self, py: Python<'_>) -> usize {
+        self.inner
+            .with(py, |session| session.options().max_pending())
+    }
+
+    /// How long a request may wait, in milliseconds, or `None`.
+    #[getter]
+    fn ttl_ms(&self, py: Python<'_>) -> Option<u64> {
+        self.inner
+            .with(py, |session| session.options().time_to_live_ms())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let (modes, pending) = self.inner.with(py, |session| {
+            (session.options().modes(), session.pending().len())
+        });
+        Ok(Repr::new("Session")
+            .field("modes", modes_tuple(py, modes)?, py)?
+            .field("pending", pending, py)?
+            .finish())
+    }
+}

@@ -1,0 +1,117 @@
+"""Runners for the content, form, secret and URL-review operations of the conformance suite.
+
+Each runs one operation through the public API and writes its output with ``toolnexus.to_json``
+(or a ``to_json()`` of the result), so numbers keep their spelling. Inputs that hold both a
+schema and content are read with ``toolnexus.from_json``; their parts then go in as Python
+values when the case's input is a ``str`` and as JSON text when it is ``bytes``, so both ways
+of passing an argument are held to the exact outputs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Union
+
+import toolnexus
+
+Text = Union[str, bytes]
+Runner = Callable[[dict[str, Any], Text, toolnexus.Limits], str]
+
+
+def _argument(value: Any, text: Text, limits: toolnexus.Limits) -> Any:
+    """``value`` as an argument: as JSON text for ``bytes`` input (or where a ``str`` would be
+    read as JSON text), else as the Python value itself."""
+    if isinstance(text, bytes):
+        return toolnexus.to_json(value, limits=limits).encode("utf-8")
+    if isinstance(value, str):
+        return toolnexus.to_json(value, limits=limits)
+    return value
+
+
+def _schema_and_content(text: Text, limits: toolnexus.Limits) -> tuple[Any, Any]:
+    """The ``schema`` and ``content`` members of the case's input, as arguments."""
+    whole = toolnexus.from_json(text, limits=limits)
+    assert isinstance(whole, dict) and {"schema", "content"} <= whole.keys(), (
+        "the input must be an object with `schema` and `content`"
+    )
+    return _argument(whole["schema"], text, limits), _argument(whole["content"], text, limits)
+
+
+def _violations(violations: list[toolnexus.Violation]) -> list[dict[str, str]]:
+    """Violations as the suite pins them: pointer and keyword (messages are wording)."""
+    return [{"pointer": v.path, "keyword": v.keyword} for v in violations]
+
+
+def check_schema(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    problems = toolnexus.check_schema(text, limits=limits)
+    return toolnexus.to_json([{"kind": p.kind, "pointer": p.path} for p in problems])
+
+
+def validate_content(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    schema, content = _schema_and_content(text, limits)
+    allow_unknown = case.get("args", {}).get("allowUnknown", False)
+    found = toolnexus.validate_content(schema, content, allow_unknown=allow_unknown, limits=limits)
+    return toolnexus.to_json(_violations(found))
+
+
+def apply_defaults(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    schema, content = _schema_and_content(text, limits)
+    return toolnexus.to_json(toolnexus.apply_defaults(schema, content, limits=limits))
+
+
+def prepare_content(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    schema, content = _schema_and_content(text, limits)
+    allow_unknown = case.get("args", {}).get("allowUnknown", False)
+    try:
+        prepared: dict[str, Any] | None = toolnexus.prepare_content(
+            schema, content, allow_unknown=allow_unknown, limits=limits
+        )
+        violations: list[toolnexus.Violation] = []
+    except toolnexus.InvalidContentError as error:
+        prepared, violations = None, error.violations
+    return toolnexus.to_json({"content": prepared, "violations": _violations(violations)})
+
+
+def form_fields(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    fields = toolnexus.form_fields(text, limits=limits)
+    return "[" + ",".join(field.to_json() for field in fields) + "]"
+
+
+def parse_field_input(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    args = case["args"]
+    fields = {field.name: field for field in toolnexus.form_fields(text, limits=limits)}
+    value = toolnexus.parse_field_input(fields[args["field"]], args["text"])
+    return toolnexus.to_json(value)
+
+
+def sensitive_fields(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    found = toolnexus.sensitive_fields(text, limits=limits)
+    return toolnexus.to_json([field.to_dict() for field in found])
+
+
+def reject_secrets(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    toolnexus.reject_secrets(text, limits=limits)
+    return "null"
+
+
+def review_url(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    url = toolnexus.from_json(text, limits=limits)
+    if not isinstance(url, str):
+        raise toolnexus.WrongTypeError("review_url takes the URL as a JSON string")
+    review = toolnexus.review_url(url).to_dict()
+    for finding in review["findings"]:
+        del finding["message"]
+    return toolnexus.to_json(review)
+
+
+CONTENT_RUNNERS: dict[str, Runner] = {
+    "check_schema": check_schema,
+    "validate_content": validate_content,
+    "apply_defaults": apply_defaults,
+    "prepare_content": prepare_content,
+    "form_fields": form_fields,
+    "parse_field_input": parse_field_input,
+    "sensitive_fields": sensitive_fields,
+    "reject_secrets": reject_secrets,
+    "review_url": review_url,
+}
+"""The operations this module runs, by name."""

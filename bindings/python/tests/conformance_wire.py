@@ -1,0 +1,312 @@
+"""Runners of the suite's scripted operations (``session``, ``reverse_request``, ``mrtr``)
+through the public Python API.
+
+Each runner reads the case's script with ``toolnexus.from_json`` (numbers keep their
+spelling), runs every step against one ``Session``, ``ReverseBridge`` or ``InputRound``, and
+writes the array of step outcomes with ``toolnexus.to_json``: ``{"ok": value}`` or
+``{"error": {"kind", "pointer", "violations"?}}``, each violation as ``{"pointer",
+"keyword"}``. JSON-RPC text the API emits is carried as a string and so compared byte for
+byte; requests and results go in through their ``to_dict()``, which keeps member order and
+number spelling.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Union
+
+import toolnexus
+
+Text = Union[str, bytes]
+Runner = Callable[[dict[str, Any], Text, toolnexus.Limits], str]
+
+OPTION_NAMES = {
+    "maxPending": "max_pending",
+    "ttlMs": "ttl_ms",
+    "applyDefaults": "apply_defaults",
+    "allowUnknown": "allow_unknown",
+    "rejectSecrets": "reject_secrets",
+}
+
+MODES: dict[str, tuple[str, ...]] = {"form": ("form",), "url": ("url",), "all": ("form", "url")}
+
+
+class BrokenScript(Exception):
+    """The case's script is not one the runner can run: a fault of the case, not the API."""
+
+
+def options_of(script: dict[str, Any]) -> dict[str, Any]:
+    """The script's ``options`` as the keyword arguments of ``Session`` and its kin."""
+    options: dict[str, Any] = {}
+    for key, value in script.get("options", {}).items():
+        if key == "modes":
+            options["modes"] = MODES[value]
+        elif key in OPTION_NAMES:
+            options[OPTION_NAMES[key]] = value
+        else:
+            raise BrokenScript(f"unknown option {key!r}")
+    return options
+
+
+def now_of(step: dict[str, Any]) -> int:
+    now = step.get("now", 0)
+    assert isinstance(now, int)
+    return now
+
+
+def ok(value: Any) -> dict[str, Any]:
+    return {"ok": value}
+
+
+def failed(error: toolnexus.Error) -> dict[str, Any]:
+    """The outcome of a step that raised."""
+    described: dict[str, Any] = {"kind": error.kind, "pointer": error.path}
+    if error.violations:
+        described["violations"] = [
+            {"pointer": v.path, "keyword": v.keyword} for v in error.violations
+        ]
+    return {"error": described}
+
+
+def outcome(step: Callable[[], Any]) -> dict[str, Any]:
+    """``{"ok": step()}``, or the error it raised."""
+    try:
+        return ok(step())
+    except toolnexus.Error as error:
+        return failed(error)
+
+
+def run_script(
+    text: Text,
+    limits: toolnexus.Limits,
+    make_step: Callable[[dict[str, Any]], Callable[[dict[str, Any]], dict[str, Any]]],
+) -> str:
+    """Reads the script within ``limits`` and writes the outcome of each of its steps."""
+    script = toolnexus.from_json(text, limits=limits)
+    run_step = make_step(script)
+    return toolnexus.to_json([run_step(step) for step in script["steps"]])
+
+
+def cancelled(pairs: list[tuple[str, toolnexus.ElicitResult]]) -> list[dict[str, Any]]:
+    return [{"id": id, "result": result.to_dict()} for id, result in pairs]
+
+
+# The elicitation session.
+
+
+def run_session(_case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    def make(script: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        session = toolnexus.Session(**options_of(script))
+        return lambda step: session_step(session, step)
+
+    return run_script(text, limits, make)
+
+
+def session_step(session: toolnexus.Session, step: dict[str, Any]) -> dict[str, Any]:
+    if "begin" in step:
+        return outcome(lambda: session.begin(step["begin"], step["id"], now_of(step)).to_dict())
+    if "resolve" in step:
+        return outcome(lambda: session.resolve(step["resolve"], now_of(step)).to_dict())
+    if "pending" in step:
+        return ok([request.id for request in session.pending()])
+    if "awaiting" in step:
+        return ok(
+            [
+                {"requestId": request_id, "elicitationId": elicitation_id}
+                for request_id, elicitation_id in session.awaiting_completion()
+            ]
+        )
+    if "complete" in step:
+        return ok(session.complete(step["complete"]))
+    if "expire" in step:
+        return ok(cancelled(session.expire(step["expire"])))
+    if "cancelAll" in step:
+        return ok(cancelled(session.cancel_all()))
+    raise BrokenScript(f"unknown step {step!r}")
+
+
+# The 2025 JSON-RPC wire.
+
+
+def run_reverse(_case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    # The script is read within the default limits; the case's limits apply to the messages
+    # its steps carry, as they would to messages off the wire.
+    def make(script: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        bridge = toolnexus.ReverseBridge(**options_of(script))
+        return lambda step: reverse_step(bridge, step, limits)
+
+    return run_script(text, toolnexus.Limits(), make)
+
+
+def reverse_step(
+    bridge: toolnexus.ReverseBridge, step: dict[str, Any], limits: toolnexus.Limits
+) -> dict[str, Any]:
+    now = now_of(step)
+    if "receive" in step:
+        return ok(incoming_value(bridge.receive(step["receive"], now, limits=limits)))
+    if "answer" in step:
+        return outcome(lambda: bridge.respond(step["answer"], now))
+    if "fail" in step:
+        return outcome(lambda: bridge.fail(step["fail"], step.get("message", "")))
+    if "urlRequired" in step:
+        return outcome(
+            lambda: [
+                request.to_dict()
+                for request in bridge.url_required(step["urlRequired"], now, limits=limits)
+            ]
+        )
+    if "cancelAll" in step:
+        return ok(bridge.cancel_all())
+    if "expire" in step:
+        return ok(bridge.expire(step["expire"]))
+    if "capabilities" in step:
+        return ok(bridge.capabilities())
+    if "pending" in step:
+        listed = []
+        for request in bridge.pending():
+            entry: dict[str, Any] = {"requestId": request.id}
+            rpc_id = bridge.rpc_id(request.id)
+            if rpc_id is not None:
+                entry["rpcId"] = rpc_id
+            listed.append(entry)
+        return ok(listed)
+    raise BrokenScript(f"unknown step {step!r}")
+
+
+def incoming_value(incoming: toolnexus.Incoming) -> dict[str, Any]:
+    """What a received message asked of the host, keyed by its type."""
+    if incoming.type == "elicit":
+        assert incoming.request is not None
+        return {"elicit": {"rpcId": incoming.rpc_id, "request": incoming.request.to_dict()}}
+    if incoming.type == "reply":
+        return {"reply": incoming.reply}
+    if incoming.type == "completed":
+        completed: dict[str, Any] = {"requestId": incoming.request_id}
+        if incoming.reply is not None:
+            completed["reply"] = incoming.reply
+        return {"completed": completed}
+    if incoming.type == "withdrawn":
+        return {"withdrawn": incoming.request_id}
+    return {"ignored": incoming.reason}
+
+
+# The 2026-07-28 multi round-trip.
+
+
+class MrtrScript:
+    """One ``mrtr`` script's state: its options, the current round and the last retry."""
+
+    def __init__(self, options: dict[str, Any], limits: toolnexus.Limits) -> None:
+        self.options = options
+        self.limits = limits
+        self.round: toolnexus.InputRound | None = None
+        self.last_retry: str | None = None
+
+    def current(self) -> toolnexus.InputRound:
+        if self.round is None:
+            raise BrokenScript("no round was started")
+        return self.round
+
+    def step(self, step: dict[str, Any]) -> dict[str, Any]:
+        now = now_of(step)
+        if "start" in step:
+            return self.start(step["start"], now)
+        if "again" in step:
+            return self.begun(lambda: self.current().next_round(step["again"], now, limits=self.limits))
+        if "answer" in step:
+            return outcome(lambda: keyed(*self.current().resolve(step["answer"], now)))
+        if "supply" in step:
+            supply = step["supply"]
+            return outcome(lambda: self.current().supply(supply["key"], supply.get("result")))
+        if "retry" in step:
+            return self.retry(step["retry"])
+        if "stamp" in step:
+            modes = self.options.get("modes", ("form", "url"))
+            return outcome(
+                lambda: toolnexus.with_client_capabilities(step["stamp"], modes=modes, limits=self.limits)
+            )
+        if "classify" in step:
+            return outcome(lambda: classified(toolnexus.classify_result(step["classify"], limits=self.limits)))
+        if "missing" in step:
+            return ok(self.current().missing())
+        if "pending" in step:
+            return ok([key for key, _ in self.current().pending()])
+        if "expire" in step:
+            return ok([keyed(key, result) for key, result in self.current().expire(step["expire"])])
+        if "cancelPending" in step:
+            return ok([keyed(key, result) for key, result in self.current().cancel_pending()])
+        raise BrokenScript(f"unknown step {step!r}")
+
+    def start(self, start: dict[str, Any], now: int) -> dict[str, Any]:
+        text = start.get("request", self.last_retry)
+        if text is None:
+            raise BrokenScript("start without `request` needs an earlier retry")
+        try:
+            request = toolnexus.ClientRequest.from_json(text, limits=self.limits)
+        except toolnexus.Error as error:
+            return located(error, "request")
+        response = start["response"]
+        return self.begun(
+            lambda: toolnexus.InputRound.start(request, response, now, limits=self.limits, **self.options)
+        )
+
+    def begun(
+        self, start: Callable[[], tuple[toolnexus.InputRound, list[tuple[str, toolnexus.Request]]]]
+    ) -> dict[str, Any]:
+        """The outcome of starting a round; a round started replaces the current one."""
+        try:
+            round, requests = start()
+        except toolnexus.Error as error:
+            return located(error, "response")
+        self.round = round
+        return ok(
+            {
+                "requests": [{"key": key, "request": request.to_dict()} for key, request in requests],
+                "unhandled": [{"key": r.key, "method": r.method} for r in round.unhandled()],
+                "requestState": round.request_state is not None,
+            }
+        )
+
+    def retry(self, retry: dict[str, Any]) -> dict[str, Any]:
+        round = self.current()
+        missing = round.missing()
+        try:
+            text = round.retry(retry["id"], partial=retry.get("partial", False))
+        except toolnexus.Error as error:
+            failure = failed(error)
+            if error.kind == "missing_responses":
+                failure["error"]["missing"] = missing
+            return failure
+        self.last_retry = text
+        return ok(text)
+
+
+def run_mrtr(_case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    def make(script: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        return MrtrScript(options_of(script), limits).step
+
+    return run_script(text, limits, make)
+
+
+def keyed(key: str, result: toolnexus.ElicitResult) -> dict[str, Any]:
+    return {"key": key, "result": result.to_dict()}
+
+
+def classified(result: toolnexus.ServerResult) -> Any:
+    if result.type == "unknown":
+        return {"unknown": result.result_type}
+    return result.type
+
+
+def located(error: toolnexus.Error, text: str) -> dict[str, Any]:
+    """An error outcome saying which text of a ``start`` step its pointer is in."""
+    failure = failed(error)
+    failure["error"]["in"] = text
+    return failure
+
+
+WIRE_RUNNERS: dict[str, Runner] = {
+    "session": run_session,
+    "reverse_request": run_reverse,
+    "mrtr": run_mrtr,
+}
+"""The scripted operations, by the suite's name."""
