@@ -13,8 +13,9 @@ use std::time::Instant;
 
 use super::run;
 
-/// The tools the step installs into the environment, pinned.
-const REQUIREMENTS: &str = "maturin==1.16.0\npytest==9.2.0\nmypy==2.4.1\n";
+/// The tools the step installs into the environment, pinned; `mcp` is the official MCP SDK the
+/// `toolnexus.mcp` integration plugs into (its tests run a server built with it).
+const REQUIREMENTS: &str = "maturin==1.16.0\npytest==9.2.0\nmypy==2.4.1\nmcp==2.3.0\n";
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn python(root: &Path) -> bool {

@@ -24,9 +24,10 @@ pub(crate) fn elicitation_to_request(
     let py = params.py();
     let value = read_model_or_json(params, &PyLimits::or_default(limits)).or_raise(py)?;
     let params = ElicitRequestParams::from_value(value).or_raise(py)?;
+    // The params were read for this call alone: the request takes their schema over.
     let request = match id {
-        Some(id) => toolnexus_core::elicitation_to_request(&params, id),
-        None => toolnexus_core::elicitation_to_request(&params, &id::next_id()),
+        Some(id) => toolnexus_core::elicitation_into_request(params, id),
+        None => toolnexus_core::elicitation_into_request(params, &id::next_id()),
     };
     request.or_raise(py).map(PyRequest)
 }
