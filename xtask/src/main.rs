@@ -1,6 +1,7 @@
 //! `cargo xtask`: the one entry point that builds, checks and tests the workspace.
 //!
 //! `cargo xtask test` runs every suite; `cargo xtask test STEP…` runs some of them;
+//! `cargo xtask bench python` measures the Python binding against the `mcp` package;
 //! `cargo xtask demo` maps the sample elicitations and checks untrusted input. Each step says
 //! what it ran and the run ends with a summary; any failed step fails the command.
 
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod bench;
 mod python;
 
 /// The steps of `cargo xtask test`, in the order they run.
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
     };
     match command.as_str() {
         "test" => test(rest),
+        "bench" => bench(rest),
         "demo" => exit(DEMOS.iter().all(|example| {
             run(cargo().args([
                 "run",
@@ -71,6 +74,11 @@ fn usage() {
     eprintln!("usage: cargo xtask <command>\n");
     eprintln!("  test [STEP…]   run every step, or the named ones:");
     for (name, what) in STEPS {
+        eprintln!("                   {name:<8} {what}");
+    }
+    eprintln!("  bench [NAME…]  run every benchmark, or the named ones (timings are reported,");
+    eprintln!("                 never enforced):");
+    for (name, what) in bench::TARGETS {
         eprintln!("                   {name:<8} {what}");
     }
     eprintln!(
@@ -131,6 +139,17 @@ fn test(only: &[String]) -> ExitCode {
     let failed = results.iter().filter(|(_, ok, _)| !ok).count();
     println!("xtask: {} passed, {failed} failed", results.len() - failed);
     exit(failed == 0)
+}
+
+fn bench(only: &[String]) -> ExitCode {
+    for name in only {
+        if !bench::TARGETS.iter().any(|(t, _)| t == name) {
+            eprintln!("xtask: unknown benchmark {name:?}");
+            usage();
+            return ExitCode::FAILURE;
+        }
+    }
+    exit(bench::bench(&root(), only))
 }
 
 /// Builds the probe in its own workspace, with LTO and `panic = "abort"`, and runs it.

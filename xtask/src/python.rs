@@ -68,7 +68,7 @@ pub(crate) fn python(root: &Path) -> bool {
 
 /// Makes the virtual environment unless a working one is there; when `python3` or its `venv`
 /// module is missing (Debian ships `venv` apart), installs them and tries again.
-fn ensure_venv(venv: &Path) -> bool {
+pub(crate) fn ensure_venv(venv: &Path) -> bool {
     if is_working(venv) {
         return true;
     }
@@ -136,7 +136,7 @@ fn install_venv_module() -> bool {
 }
 
 /// Installs the pinned tools, unless the environment already has exactly these pins.
-fn ensure_tools(venv: &Path) -> bool {
+pub(crate) fn ensure_tools(venv: &Path) -> bool {
     let stamp = venv.join("toolnexus-requirements.txt");
     if fs::read_to_string(&stamp).is_ok_and(|installed| installed == REQUIREMENTS) {
         return true;
@@ -171,7 +171,7 @@ fn ensure_tools(venv: &Path) -> bool {
 }
 
 /// Builds the release wheel into `wheels` and installs it into the environment.
-fn build_wheel(venv: &Path, package: &Path, wheels: &Path) -> bool {
+pub(crate) fn build_wheel(venv: &Path, package: &Path, wheels: &Path) -> bool {
     if wheels.exists() {
         if let Err(e) = fs::remove_dir_all(wheels) {
             eprintln!("xtask: cannot empty {}: {e}", wheels.display());

@@ -171,14 +171,13 @@ def measure(jobs: list[Comparison], rounds: int) -> list[Timings]:
     timings = [Timings([], []) for _ in jobs]
     for round_ in range(rounds):
         for job, (ours_calls, theirs_calls), timing in zip(jobs, counts, timings):
-            ours = lambda: per_call_ns(job.ours, job.ours_arg, ours_calls)  # noqa: E731
-            theirs = lambda: per_call_ns(job.theirs, job.theirs_arg, theirs_calls)  # noqa: E731
-            if round_ % 2 == 0:
-                timing.ours.append(ours())
-                timing.theirs.append(theirs())
-            else:
-                timing.theirs.append(theirs())
-                timing.ours.append(ours())
+            turns = [
+                (timing.ours, job.ours, job.ours_arg, ours_calls),
+                (timing.theirs, job.theirs, job.theirs_arg, theirs_calls),
+            ]
+            # Each route goes first in every other round, so neither always follows the other.
+            for times, route, arg, calls in turns if round_ % 2 == 0 else reversed(turns):
+                times.append(per_call_ns(route, arg, calls))
     return timings
 
 
@@ -210,7 +209,7 @@ def growth(n: int) -> str:
 
 
 def memory(payload: Payload, calls: int) -> None:
-    routes = [
+    routes: list[tuple[str, Route, object]] = [
         ("from JSON text", ours_from_json, payload.text),
         ("from a dict", ours_from_dict, payload.params),
         ("answer to JSON", ours_result_json, toolnexus.Answer("elc-1", True, payload.content)),
@@ -222,8 +221,8 @@ def memory(payload: Payload, calls: int) -> None:
         for _ in repeat(None, WARM_UP_CALLS):
             route(arg)
     warm = settled_rss()
-    print(f"  before warm-up {mib(before):>11}")
-    print(f"  after warm-up  {mib(warm):>11}   ({WARM_UP_CALLS:,} calls of each route)")
+    print(f"  {'before warm-up':<26}{mib(before):>10}")
+    print(f"  {'after warm-up':<26}{mib(warm):>10}   ({WARM_UP_CALLS:,} calls of each route)")
     worst = 0
     for what, route, arg in routes:
         started = time.perf_counter()
@@ -233,7 +232,7 @@ def memory(payload: Payload, calls: int) -> None:
         now = settled_rss()
         worst = max(worst, now - warm)
         print(
-            f"  after {what:<15} {mib(now):>9}   ({growth(now - warm)} since warm-up, "
+            f"  {'after ' + what:<26}{mib(now):>10}   ({growth(now - warm)} since warm-up, "
             f"{seconds:.1f} s)"
         )
     verdict = "flat" if worst < 2**20 else "GROWING"
@@ -242,7 +241,7 @@ def memory(payload: Payload, calls: int) -> None:
 
 def describe_machine() -> None:
     print(
-        f"toolnexus {toolnexus.__version__}, mcp {metadata.version('mcp')}, "
+        f"toolnexus {metadata.version('toolnexus')}, mcp {metadata.version('mcp')}, "
         f"pydantic {metadata.version('pydantic')}, pydantic-core "
         f"{metadata.version('pydantic-core')}"
     )
@@ -266,7 +265,7 @@ def report(payload: Payload, jobs: list[Comparison], timings: list[Timings]) -> 
             verdict = f">= {job.target:g}x met"
         else:
             verdict = f">= {job.target:g}x MISSED"
-            missed.append(f"{payload.name}, {job.what}: {ratio:.1f}x < {job.target:g}x")
+            missed.append(f"{payload.name}, {job.what}: {ratio:.2f}x < {job.target:g}x")
         print(
             f"  {job.what:<29}"
             f"{statistics.median(timing.ours) / 1000:>9.2f}us"

@@ -245,6 +245,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         // `Number` subclass's `spelling`) and change the dict, reading stays sound.
         let members = dict.copy()?;
         let mut map = Map::new();
+        let mut subclass_keys = false;
         for (key, value) in members.iter() {
             let Ok(key) = key.cast::<PyString>() else {
                 let type_name = key.get_type().name()?;
@@ -256,14 +257,18 @@ impl<'a, 'py> Reader<'a, 'py> {
                     ),
                 ));
             };
+            let exact_key = key.is_exact_instance_of::<PyString>();
             let key = self.string(key)?;
             let value = match self.value(&value, depth) {
                 Ok(value) => value,
                 Err(fault) => return Err(fault.within(&key_pointer(&key))),
             };
             // Only `str` subclasses that compare unlike their text can make a dict hold one
-            // key twice; the core refuses that in JSON text, and so here.
-            if map.contains_key(&key) {
+            // key twice (keys of the exact `str` type are unique by their text); the core
+            // refuses that in JSON text, and so here. From the first such key on, every key
+            // is looked for among those read.
+            subclass_keys |= !exact_key;
+            if subclass_keys && map.contains_key(&key) {
                 return Err(Fault::Invalid(Error::new(
                     ErrorKind::DuplicateKey,
                     key_pointer(&key),

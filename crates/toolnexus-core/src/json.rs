@@ -225,8 +225,27 @@ impl Reader<'_> {
     /// Reads a string whose opening quote is at `pos`.
     fn string(&mut self) -> Result<String, Error> {
         self.pos += 1; // '"'
+        let start = self.pos;
+        // Most strings hold no escape: find where the plain text ends in one pass, and when
+        // that is the closing quote, copy the text once into a string of its exact size.
+        let rest = self.text.as_bytes().get(start..).unwrap_or_default();
+        let plain = rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(rest.len());
+        self.pos = start.saturating_add(plain);
+        if self.peek() == Some(b'"') {
+            let text = String::from(self.run(start)?);
+            self.pos += 1;
+            return Ok(text);
+        }
+        self.string_with_escapes(start)
+    }
+
+    /// Reads the rest of a string that started at `run_start`, from the first byte at `pos`
+    /// that is not plain text (an escape, a control character or the end of the input).
+    fn string_with_escapes(&mut self, mut run_start: usize) -> Result<String, Error> {
         let mut out = String::new();
-        let mut run_start = self.pos;
         loop {
             match self.peek() {
                 None => return Err(self.syntax("unterminated string")),

@@ -105,7 +105,7 @@ pub use elicit_result::{Action, Content, ContentValue, ElicitResult};
 pub use error::{Error, ErrorKind};
 pub use form::{FormField, Widget, form_fields, parse_field_input};
 pub use limits::Limits;
-pub use mapping::{answer_to_elicit_result, elicitation_to_request};
+pub use mapping::{answer_to_elicit_result, elicitation_into_request, elicitation_to_request};
 pub use mrtr::{InputRequired, InputRound, ServerResult};
 pub use params::{ElicitRequestParams, FormParams, UrlParams};
 pub use request::Request;

@@ -39,6 +39,11 @@ impl FormParams {
     pub fn meta(&self) -> Option<&Map> {
         self.meta.as_ref()
     }
+
+    /// The message and the `requestedSchema`, given up without a copy.
+    pub(crate) fn into_message_and_schema(self) -> (String, Map) {
+        (self.message, self.requested_schema)
+    }
 }
 
 /// URL mode: `{mode: "url", message, url, elicitationId?, _meta?}`.
@@ -69,6 +74,11 @@ impl UrlParams {
     /// The `_meta` object, if any.
     pub fn meta(&self) -> Option<&Map> {
         self.meta.as_ref()
+    }
+
+    /// The message and the URL, given up without a copy.
+    pub(crate) fn into_message_and_url(self) -> (String, String) {
+        (self.message, self.url)
     }
 }
 

@@ -1,0 +1,50 @@
+//! `cargo xtask bench`: benchmarks, which report and never fail on a number.
+//!
+//! `bench python` sets up the environment of the `python` test step (the venv, the pinned
+//! tools with the `mcp` package, the release wheel), then runs `bindings/python/bench/run.py`:
+//! toolnexus against the `mcp` package's own route, side by side in one process, and the
+//! resident memory over a million calls. The targets are printed, not enforced, since
+//! timings depend on the machine: the command fails only when the benchmark cannot run.
+
+use std::path::Path;
+use std::process::Command;
+
+use super::{python, run};
+
+/// What `cargo xtask bench` can measure.
+pub(crate) const TARGETS: &[(&str, &str)] = &[(
+    "python",
+    "the Python binding against the mcp package's route: speed, and memory over 1M calls",
+)];
+
+/// Runs the benchmarks named in `only` (every one when it is empty); `false` if one could not
+/// run.
+pub(crate) fn bench(root: &Path, only: &[String]) -> bool {
+    TARGETS
+        .iter()
+        .filter(|(name, _)| only.is_empty() || only.iter().any(|o| o == name))
+        .all(|(name, what)| {
+            println!("\n==> bench {name}: {what}");
+            match *name {
+                "python" => bench_python(root),
+                _ => false,
+            }
+        })
+}
+
+fn bench_python(root: &Path) -> bool {
+    let venv = root.join("target/python-venv");
+    let package = root.join("bindings/python");
+    // Apart from the test step's wheels, so that the two can run side by side.
+    let wheels = root.join("target/python-bench-wheels");
+    let ready = python::ensure_venv(&venv)
+        && python::ensure_tools(&venv)
+        && python::build_wheel(&venv, &package, &wheels);
+    if !ready {
+        eprintln!("xtask: the Python environment for the benchmark could not be set up");
+        return false;
+    }
+    run(Command::new(venv.join("bin/python"))
+        .arg("bench/run.py")
+        .current_dir(&package))
+}
