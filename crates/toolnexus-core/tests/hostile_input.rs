@@ -1,10 +1,16 @@
-//! Untrusted input never panics the core, and the JSON reader agrees with serde_json.
+//! Untrusted input never panics the core — contract types, schemas, links and every wire
+//! form — and the JSON reader agrees with serde_json.
 
 use proptest::prelude::*;
+use toolnexus_core::mrtr::ClientRequest;
 use toolnexus_core::{
-    Answer, ElicitRequestParams, ElicitResult, Limits, Request, answer_to_elicit_result,
-    elicitation_to_request, json,
+    Answer, ElicitRequestParams, ElicitResult, InputRequired, InputRound, Limits, Request,
+    ReverseBridge, ServerResult, SessionOptions, answer_to_elicit_result, check_schema,
+    elicitation_to_request, form_fields, json, review_url,
 };
+
+/// A client request for multi round-trip inputs to answer.
+const CALL: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#;
 
 /// Every entry point that takes untrusted bytes, run on `input`; returns whether any accepted.
 fn feed_everything(input: &[u8]) -> bool {
@@ -30,6 +36,29 @@ fn feed_everything(input: &[u8]) -> bool {
     if let Ok(result) = ElicitResult::from_json(input, &limits) {
         accepted = true;
         let _ = result.to_json();
+    }
+    if let Ok(value) = json::parse(input, &limits) {
+        let _ = check_schema(&value);
+        if let Ok(schema) = toolnexus_core::schema::RequestedSchema::from_value(&value) {
+            let _ = form_fields(&schema);
+        }
+    }
+    if let Ok(text) = core::str::from_utf8(input) {
+        let _ = review_url(text).to_value().to_json();
+    }
+    // The wire: a server's message to the 2025 bridge, and a server's result to a round.
+    let mut bridge = ReverseBridge::new(SessionOptions::DEFAULT);
+    let _ = bridge.receive(input, 0, &limits);
+    let _ = bridge.url_required(input, 0, &limits);
+    let _ = ServerResult::from_json(input, &limits);
+    let _ = ClientRequest::from_json(input, &limits);
+    if let (Ok(request), Ok(result)) = (
+        ClientRequest::from_json(CALL, &limits),
+        InputRequired::from_json(input, &limits),
+    ) {
+        if let Ok((mut round, _)) = InputRound::start(request, result, SessionOptions::DEFAULT, 0) {
+            let _ = round.retry(&toolnexus_core::RpcId::from("retry"), true);
+        }
     }
     accepted
 }
@@ -145,3 +174,29 @@ fn deep_and_huge_inputs_are_refused_not_crashed() {
         .unwrap();
     handle.join().unwrap();
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn mutated_wire_messages_never_panic(
+        seed in prop::sample::select(WIRE_SEEDS.to_vec()),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+    ) {
+        let mut bytes = seed.as_bytes().to_vec();
+        for (at, byte) in edits {
+            let at = at.index(bytes.len());
+            bytes[at] = byte;
+        }
+        feed_everything(&bytes);
+    }
+}
+
+/// Well-formed messages of every wire form, for mutations to start from.
+const WIRE_SEEDS: [&str; 5] = [
+    r#"{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{"n":{"type":"string","minLength":1}},"required":["n"]}}}"#,
+    r#"{"jsonrpc":"2.0","id":"u","method":"elicitation/create","params":{"mode":"url","message":"Log in","url":"https://example.com/","elicitationId":"e1"}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e1"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"URL required","data":{"elicitations":[{"mode":"url","message":"Log in","url":"https://example.com/","elicitationId":"e2"}]}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer"}}}}},"b":{"method":"roots/list"}},"requestState":"s"}}"#,
+];
