@@ -1,6 +1,6 @@
 //! `cargo xtask`: the one entry point that builds, checks and tests the workspace.
 //!
-//! `cargo xtask test` runs every suite; `cargo xtask test STEP…` runs some of them;
+//! `cargo xtask test` runs every suite (Rust, Python, Kotlin); `cargo xtask test STEP…` runs some of them;
 //! `cargo xtask bench python` measures the Python binding against the `mcp` package;
 //! `cargo xtask demo` maps the sample elicitations and checks untrusted input. Each step says
 //! what it ran and the run ends with a summary; any failed step fails the command.
@@ -11,6 +11,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 mod bench;
+mod kotlin;
 mod python;
 
 /// The steps of `cargo xtask test`, in the order they run.
@@ -29,6 +30,10 @@ const STEPS: &[(&str, &str)] = &[
     (
         "python",
         "the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy",
+    ),
+    (
+        "kotlin",
+        "the UniFFI Kotlin bindings on the JVM: the conformance suite through them",
     ),
 ];
 
@@ -124,6 +129,7 @@ fn test(only: &[String]) -> ExitCode {
             }),
             "nostd" => nostd(),
             "python" => python::python(&root()),
+            "kotlin" => kotlin::kotlin(&root()),
             _ => false,
         };
         results.push((*name, ok, started.elapsed().as_secs_f32()));

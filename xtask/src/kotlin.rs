@@ -1,0 +1,168 @@
+//! The `kotlin` step: generates the Kotlin bindings of `toolnexus-ffi` and runs the
+//! conformance suite through them on the JVM.
+//!
+//! It builds the cdylib and the pinned `uniffi-bindgen`, generates Kotlin in library mode,
+//! fetches `kotlinc` from the npm package `kotlin-compiler` into `target/kotlin/` and JNA from
+//! Debian (`libjna-java`, which needs root) when missing, compiles the bindings with the
+//! runner in `bindings/ffi/tests/kotlin/` and runs it. Anything that cannot run fails the step
+//! with a message saying what to do.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use super::{cargo, run};
+
+/// The Kotlin compiler release, as published on npm.
+const KOTLIN_VERSION: &str = "2.4.20";
+/// Where Debian's `libjna-java` puts JNA.
+const JNA_JAR: &str = "/usr/share/java/jna.jar";
+/// The runner's entry point: `main` in `Conformance.kt`.
+const MAIN_CLASS: &str = "ConformanceKt";
+
+/// Runs the whole step; `false` if any part fails.
+pub(crate) fn kotlin(root: &Path) -> bool {
+    let work = root.join("target/kotlin");
+    let compiler = work.join(format!("kotlin-compiler-{KOTLIN_VERSION}"));
+    let generated = work.join("generated");
+    let jar = work.join("conformance.jar");
+    let library_dir = root.join("target/debug");
+    let parts: [(&str, &dyn Fn() -> bool); 6] = [
+        ("jna", &ensure_jna),
+        ("kotlinc", &|| ensure_kotlinc(&compiler)),
+        ("cdylib", &|| {
+            // Two builds: in one, `uniffi`'s `cli` feature would reach the library too.
+            run(cargo().args(["build", "--quiet", "-p", "toolnexus-ffi"]))
+                && run(cargo().args(["build", "--quiet", "-p", "toolnexus-uniffi-bindgen"]))
+        }),
+        ("bindgen", &|| generate(root, &library_dir, &generated)),
+        ("compile", &|| compile(root, &compiler, &generated, &jar)),
+        ("run", &|| {
+            let classpath = [
+                jar.clone(),
+                PathBuf::from(JNA_JAR),
+                compiler.join("package/lib/kotlin-stdlib.jar"),
+            ];
+            run(Command::new("java")
+                .arg(format!("-Djna.library.path={}", library_dir.display()))
+                .arg("-cp")
+                .arg(join_paths(&classpath))
+                .arg(MAIN_CLASS)
+                .arg(root.join("conformance/v1")))
+        }),
+    ];
+    for (name, part) in parts {
+        let started = Instant::now();
+        let ok = part();
+        println!(
+            "kotlin: {name:<8} {:<6} {:>5.1}s",
+            if ok { "ok" } else { "FAILED" },
+            started.elapsed().as_secs_f32()
+        );
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// Installs Debian's `libjna-java` unless JNA is there; that needs root.
+fn ensure_jna() -> bool {
+    if Path::new(JNA_JAR).is_file() {
+        return true;
+    }
+    if !is_root() {
+        eprintln!("xtask: JNA is needed; as root run `apt-get install -y libjna-java`");
+        return false;
+    }
+    println!("kotlin: installing libjna-java with apt-get");
+    let apt = |args: &[&str]| {
+        run(Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive"))
+    };
+    let installed = apt(&["update", "-q"]) && apt(&["install", "-y", "-q", "libjna-java"]);
+    if !installed || !Path::new(JNA_JAR).is_file() {
+        eprintln!("xtask: could not install libjna-java with apt-get");
+        return false;
+    }
+    true
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|out| out.stdout.trim_ascii() == b"0")
+}
+
+/// Unpacks the npm package `kotlin-compiler` into `dir` unless its `kotlinc` is there.
+fn ensure_kotlinc(dir: &Path) -> bool {
+    if dir.join("package/bin/kotlinc").is_file() {
+        return true;
+    }
+    if let Err(e) = fs::create_dir_all(dir) {
+        eprintln!("xtask: cannot make {}: {e}", dir.display());
+        return false;
+    }
+    println!("kotlin: fetching kotlin-compiler@{KOTLIN_VERSION} with npm");
+    let packed = run(Command::new("npm")
+        .args(["pack", "--quiet"])
+        .arg(format!("kotlin-compiler@{KOTLIN_VERSION}"))
+        .current_dir(dir));
+    let tarball = dir.join(format!("kotlin-compiler-{KOTLIN_VERSION}.tgz"));
+    if !packed || !tarball.is_file() {
+        eprintln!("xtask: `npm pack kotlin-compiler@{KOTLIN_VERSION}` failed; is npm installed?");
+        return false;
+    }
+    let unpacked = run(Command::new("tar")
+        .arg("xzf")
+        .arg(&tarball)
+        .current_dir(dir));
+    if !unpacked || !dir.join("package/bin/kotlinc").is_file() {
+        eprintln!("xtask: {} holds no package/bin/kotlinc", tarball.display());
+        return false;
+    }
+    true
+}
+
+/// Generates the Kotlin sources from the built library into a fresh `out`.
+fn generate(root: &Path, library_dir: &Path, out: &Path) -> bool {
+    if out.exists() {
+        if let Err(e) = fs::remove_dir_all(out) {
+            eprintln!("xtask: cannot empty {}: {e}", out.display());
+            return false;
+        }
+    }
+    run(Command::new(root.join("target/debug/uniffi-bindgen"))
+        .args(["generate", "--library"])
+        .arg(library_dir.join("libtoolnexus_ffi.so"))
+        .args(["--language", "kotlin", "--no-format", "--out-dir"])
+        .arg(out)
+        .current_dir(root))
+}
+
+/// Compiles the generated bindings and the runner into `jar`.
+fn compile(root: &Path, compiler: &Path, generated: &Path, jar: &Path) -> bool {
+    let sources = [
+        generated.to_path_buf(),
+        root.join("bindings/ffi/tests/kotlin"),
+    ];
+    run(Command::new(compiler.join("package/bin/kotlinc"))
+        .args(&sources)
+        .arg("-cp")
+        .arg(JNA_JAR)
+        // The generated code warns about its own idioms; the runner's warnings are not needed.
+        .arg("-nowarn")
+        .arg("-d")
+        .arg(jar))
+}
+
+fn join_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|path| path.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":")
+}
