@@ -1,10 +1,10 @@
 //! The `kotlin` step: generates the Kotlin bindings of `toolnexus-ffi` and runs the
-//! conformance suite through them on the JVM.
+//! conformance suite and the API tests through them on the JVM.
 //!
 //! It builds the cdylib and the pinned `uniffi-bindgen`, generates Kotlin in library mode,
 //! fetches `kotlinc` from the npm package `kotlin-compiler` into `target/kotlin/` and JNA from
 //! Debian (`libjna-java`, which needs root) when missing, compiles the bindings with the
-//! runner in `bindings/ffi/tests/kotlin/` and runs it. Anything that cannot run fails the step
+//! tests in `bindings/ffi/tests/kotlin/` and runs them. Anything that cannot run fails the step
 //! with a message saying what to do.
 
 use std::fs;
@@ -18,8 +18,10 @@ use super::{cargo, run};
 const KOTLIN_VERSION: &str = "2.4.20";
 /// Where Debian's `libjna-java` puts JNA.
 const JNA_JAR: &str = "/usr/share/java/jna.jar";
-/// The runner's entry point: `main` in `Conformance.kt`.
-const MAIN_CLASS: &str = "ConformanceKt";
+/// The conformance runner's entry point: `main` in `Conformance.kt`.
+const CONFORMANCE_CLASS: &str = "ConformanceKt";
+/// The API tests' entry point: `main` in `Api.kt`.
+const API_CLASS: &str = "ApiKt";
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn kotlin(root: &Path) -> bool {
@@ -28,7 +30,20 @@ pub(crate) fn kotlin(root: &Path) -> bool {
     let generated = work.join("generated");
     let jar = work.join("conformance.jar");
     let library_dir = root.join("target/debug");
-    let parts: [(&str, &dyn Fn() -> bool); 6] = [
+    let classpath = join_paths(&[
+        jar.clone(),
+        PathBuf::from(JNA_JAR),
+        compiler.join("package/lib/kotlin-stdlib.jar"),
+    ]);
+    let java = |class: &str| {
+        let mut java = Command::new("java");
+        java.arg(format!("-Djna.library.path={}", library_dir.display()))
+            .arg("-cp")
+            .arg(&classpath)
+            .arg(class);
+        java
+    };
+    let parts: [(&str, &dyn Fn() -> bool); 7] = [
         ("jna", &ensure_jna),
         ("kotlinc", &|| ensure_kotlinc(&compiler)),
         ("cdylib", &|| {
@@ -38,19 +53,10 @@ pub(crate) fn kotlin(root: &Path) -> bool {
         }),
         ("bindgen", &|| generate(root, &library_dir, &generated)),
         ("compile", &|| compile(root, &compiler, &generated, &jar)),
-        ("run", &|| {
-            let classpath = [
-                jar.clone(),
-                PathBuf::from(JNA_JAR),
-                compiler.join("package/lib/kotlin-stdlib.jar"),
-            ];
-            run(Command::new("java")
-                .arg(format!("-Djna.library.path={}", library_dir.display()))
-                .arg("-cp")
-                .arg(join_paths(&classpath))
-                .arg(MAIN_CLASS)
-                .arg(root.join("conformance/v1")))
+        ("suite", &|| {
+            run(java(CONFORMANCE_CLASS).arg(root.join("conformance/v1")))
         }),
+        ("api", &|| run(&mut java(API_CLASS))),
     ];
     for (name, part) in parts {
         let started = Instant::now();
@@ -143,7 +149,7 @@ fn generate(root: &Path, library_dir: &Path, out: &Path) -> bool {
         .current_dir(root))
 }
 
-/// Compiles the generated bindings and the runner into `jar`.
+/// Compiles the generated bindings and the tests into `jar`.
 fn compile(root: &Path, compiler: &Path, generated: &Path, jar: &Path) -> bool {
     let sources = [
         generated.to_path_buf(),
@@ -153,7 +159,7 @@ fn compile(root: &Path, compiler: &Path, generated: &Path, jar: &Path) -> bool {
         .args(&sources)
         .arg("-cp")
         .arg(JNA_JAR)
-        // The generated code warns about its own idioms; the runner's warnings are not needed.
+        // The generated code warns about its own idioms.
         .arg("-nowarn")
         .arg("-d")
         .arg(jar))

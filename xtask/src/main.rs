@@ -33,7 +33,7 @@ const STEPS: &[(&str, &str)] = &[
     ),
     (
         "kotlin",
-        "the UniFFI Kotlin bindings on the JVM: the conformance suite through them",
+        "the UniFFI Kotlin bindings on the JVM: the conformance suite and the API tests",
     ),
 ];
 
