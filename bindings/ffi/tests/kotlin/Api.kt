@@ -91,19 +91,28 @@ object Api {
         expect("bytes that are not UTF-8 are InvalidUtf8", notUtf8?.kind == ErrorKind.INVALID_UTF8, notUtf8)
     }
 
-    /** The cost of one mapping call from Kotlin, measured after a warm-up; reported, never enforced. */
+    /**
+     * The cost of one mapping call from Kotlin, measured after a warm-up; reported, never
+     * enforced. `-Dtoolnexus.calls=N` measures over more calls.
+     */
     private fun perCallCost() {
         val answer = Answer(id = "r1", ok = true, data = """{"name":"Ada","age":36,"tags":["a","b"]}""")
-        repeat(2_000) { elicitationToRequest(FORM, id = "r1"); answerToElicitResult(answer) }
-        val calls = 10_000
+        val calls = System.getProperty("toolnexus.calls")?.toInt() ?: 10_000
+        repeat(calls / 5) { elicitationToRequest(FORM, id = "r1"); answerToElicitResult(answer) }
         val started = System.nanoTime()
         repeat(calls) { elicitationToRequest(FORM, id = "r1") }
         val middle = System.nanoTime()
         repeat(calls) { answerToElicitResult(answer) }
         val ended = System.nanoTime()
+        repeat(calls) { formatId(1uL, 2uL) }
+        val baseline = System.nanoTime()
         println(
-            "api (kotlin): elicitationToRequest %.2f µs/call, answerToElicitResult %.2f µs/call"
-                .format((middle - started) / 1e3 / calls, (ended - middle) / 1e3 / calls)
+            "api (kotlin): elicitationToRequest %.2f µs/call, answerToElicitResult %.2f µs/call, formatId %.2f µs/call"
+                .format(
+                    (middle - started) / 1e3 / calls,
+                    (ended - middle) / 1e3 / calls,
+                    (baseline - ended) / 1e3 / calls,
+                )
         )
     }
 
