@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use super::{cargo, run};
+use super::{apt, ffi, run};
 
 /// The Kotlin compiler release, as published on npm.
 const KOTLIN_VERSION: &str = "2.4.20";
@@ -29,7 +29,8 @@ pub(crate) fn kotlin(root: &Path) -> bool {
     let compiler = work.join(format!("kotlin-compiler-{KOTLIN_VERSION}"));
     let generated = work.join("generated");
     let jar = work.join("conformance.jar");
-    let library_dir = root.join("target/debug");
+    let library = ffi::library(root);
+    let library_dir = library.parent().unwrap_or(root);
     let classpath = join_paths(&[
         jar.clone(),
         PathBuf::from(JNA_JAR),
@@ -46,12 +47,8 @@ pub(crate) fn kotlin(root: &Path) -> bool {
     let parts: [(&str, &dyn Fn() -> bool); 7] = [
         ("jna", &ensure_jna),
         ("kotlinc", &|| ensure_kotlinc(&compiler)),
-        ("cdylib", &|| {
-            // Two builds: in one, `uniffi`'s `cli` feature would reach the library too.
-            run(cargo().args(["build", "--quiet", "-p", "toolnexus-ffi"]))
-                && run(cargo().args(["build", "--quiet", "-p", "toolnexus-uniffi-bindgen"]))
-        }),
-        ("bindgen", &|| generate(root, &library_dir, &generated)),
+        ("cdylib", &ffi::build),
+        ("bindgen", &|| ffi::generate(root, "kotlin", &generated)),
         ("compile", &|| compile(root, &compiler, &generated, &jar)),
         ("suite", &|| {
             run(java(CONFORMANCE_CLASS).arg(root.join("conformance/v1")))
@@ -78,29 +75,11 @@ fn ensure_jna() -> bool {
     if Path::new(JNA_JAR).is_file() {
         return true;
     }
-    if !is_root() {
-        eprintln!("xtask: JNA is needed; as root run `apt-get install -y libjna-java`");
-        return false;
+    let installed = apt::install(&["libjna-java"]) && Path::new(JNA_JAR).is_file();
+    if !installed {
+        eprintln!("xtask: JNA is needed at {JNA_JAR}");
     }
-    println!("kotlin: installing libjna-java with apt-get");
-    let apt = |args: &[&str]| {
-        run(Command::new("apt-get")
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive"))
-    };
-    let installed = apt(&["update", "-q"]) && apt(&["install", "-y", "-q", "libjna-java"]);
-    if !installed || !Path::new(JNA_JAR).is_file() {
-        eprintln!("xtask: could not install libjna-java with apt-get");
-        return false;
-    }
-    true
-}
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|out| out.stdout.trim_ascii() == b"0")
+    installed
 }
 
 /// Unpacks the npm package `kotlin-compiler` into `dir` unless its `kotlinc` is there.
@@ -131,22 +110,6 @@ fn ensure_kotlinc(dir: &Path) -> bool {
         return false;
     }
     true
-}
-
-/// Generates the Kotlin sources from the built library into a fresh `out`.
-fn generate(root: &Path, library_dir: &Path, out: &Path) -> bool {
-    if out.exists() {
-        if let Err(e) = fs::remove_dir_all(out) {
-            eprintln!("xtask: cannot empty {}: {e}", out.display());
-            return false;
-        }
-    }
-    run(Command::new(root.join("target/debug/uniffi-bindgen"))
-        .args(["generate", "--library"])
-        .arg(library_dir.join("libtoolnexus_ffi.so"))
-        .args(["--language", "kotlin", "--no-format", "--out-dir"])
-        .arg(out)
-        .current_dir(root))
 }
 
 /// Compiles the generated bindings and the tests into `jar`.

@@ -1,6 +1,6 @@
 //! `cargo xtask`: the one entry point that builds, checks and tests the workspace.
 //!
-//! `cargo xtask test` runs every suite (Rust, Python, Kotlin); `cargo xtask test STEP…` runs some of them;
+//! `cargo xtask test` runs every suite (Rust, Python, Kotlin, Swift); `cargo xtask test STEP…` runs some of them;
 //! `cargo xtask bench python` measures the Python binding against the `mcp` package;
 //! `cargo xtask demo` maps the sample elicitations and checks untrusted input. Each step says
 //! what it ran and the run ends with a summary; any failed step fails the command.
@@ -10,9 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod apt;
 mod bench;
+mod ffi;
 mod kotlin;
 mod python;
+mod swift;
 
 /// The steps of `cargo xtask test`, in the order they run.
 const STEPS: &[(&str, &str)] = &[
@@ -34,6 +37,10 @@ const STEPS: &[(&str, &str)] = &[
     (
         "kotlin",
         "the UniFFI Kotlin bindings on the JVM: the conformance suite and the API tests",
+    ),
+    (
+        "swift",
+        "the UniFFI Swift bindings with swiftc 6 in a Debian chroot: the conformance suite",
     ),
 ];
 
@@ -130,6 +137,7 @@ fn test(only: &[String]) -> ExitCode {
             "nostd" => nostd(),
             "python" => python::python(&root()),
             "kotlin" => kotlin::kotlin(&root()),
+            "swift" => swift::swift(&root()),
             _ => false,
         };
         results.push((*name, ok, started.elapsed().as_secs_f32()));
