@@ -72,24 +72,39 @@ fn ensure_chroot(chroot: &Path) -> bool {
         }
     }
     let mirror = debian_mirror();
-    println!("swift: making a {SUITE} chroot from {mirror}");
-    let made = run(Command::new("debootstrap")
-        .args(["--variant=minbase", SUITE])
-        .arg(chroot)
-        .arg(&mirror));
+    // Thousands of lines nobody reads unless something fails: they go to a log.
+    let log = chroot.with_file_name("chroot.log");
+    println!(
+        "swift: making a {SUITE} chroot from {mirror} (log: {})",
+        log.display()
+    );
+    let made = run_logged(
+        Command::new("debootstrap")
+            .args(["--variant=minbase", SUITE])
+            .arg(chroot)
+            .arg(&mirror),
+        &log,
+    );
     if !made {
-        eprintln!("xtask: debootstrap {SUITE} from {mirror} failed");
+        eprintln!(
+            "xtask: debootstrap {SUITE} from {mirror} failed; see {}",
+            log.display()
+        );
         return false;
     }
-    let installed = run(Command::new("chroot")
-        .arg(chroot)
-        .args(["apt-get", "install", "-y", "-q", "--no-install-recommends"])
-        .args(PACKAGES)
-        .env("DEBIAN_FRONTEND", "noninteractive"));
+    let installed = run_logged(
+        Command::new("chroot")
+            .arg(chroot)
+            .args(["apt-get", "install", "-y", "-q", "--no-install-recommends"])
+            .args(PACKAGES)
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+        &log,
+    );
     if !installed {
         eprintln!(
-            "xtask: apt-get in the chroot could not install {}",
-            PACKAGES.join(" ")
+            "xtask: apt-get in the chroot could not install {}; see {}",
+            PACKAGES.join(" "),
+            log.display()
         );
         return false;
     }
@@ -97,6 +112,22 @@ fn ensure_chroot(chroot: &Path) -> bool {
         Ok(()) => true,
         Err(e) => {
             eprintln!("xtask: cannot write {}: {e}", stamp.display());
+            false
+        }
+    }
+}
+
+/// Runs `command` with its output appended to `log`.
+fn run_logged(command: &mut Command, log: &Path) -> bool {
+    let opened = fs::File::options()
+        .create(true)
+        .append(true)
+        .open(log)
+        .and_then(|out| Ok((out.try_clone()?, out)));
+    match opened {
+        Ok((out, err)) => run(command.stdout(out).stderr(err)),
+        Err(e) => {
+            eprintln!("xtask: cannot write {}: {e}", log.display());
             false
         }
     }
