@@ -138,22 +138,9 @@ pub(crate) fn prepare_content<'py>(
     let schema = read_schema(schema, &limits).or_raise(py)?;
     let content = read_json(content, &limits).or_raise(py)?;
     validate::prepare_content(&schema, &content, &content_options(allow_unknown))
-        .map_err(invalid_content)
+        .map_err(|violations| Error::invalid_content("", violations))
         .or_raise(py)
         .and_then(|filled| map_to_python(py, &filled))
-}
-
-/// The `invalid_content` error carrying every violation, its message led by the first.
-fn invalid_content(violations: Vec<Violation>) -> Error {
-    let message = match violations.as_slice() {
-        [only] => format!("the content breaks the form: {}", only.message()),
-        many => format!(
-            "the content breaks the form in {} ways; the first: {}",
-            many.len(),
-            many.first().map_or("", |v| v.message())
-        ),
-    };
-    Error::invalid_content("", message, violations)
 }
 
 /// One problem with a schema: what is wrong (`kind`, a stable snake_case name such as

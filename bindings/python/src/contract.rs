@@ -50,7 +50,7 @@ impl<'py> Members<'py> {
 }
 
 /// Reads a contract object given as a `dict`, within `limits`.
-fn read_dict<T>(
+pub(crate) fn read_dict<T>(
     value: &Bound<'_, PyAny>,
     limits: Option<&Bound<'_, PyLimits>>,
     from_value: fn(Value) -> Result<T, toolnexus_core::Error>,
@@ -63,7 +63,7 @@ fn read_dict<T>(
 }
 
 /// Reads a contract object given as JSON text, within `limits`.
-fn read_json_text<T>(
+pub(crate) fn read_json_text<T>(
     text: &Bound<'_, PyAny>,
     limits: Option<&Bound<'_, PyLimits>>,
     from_value: fn(Value) -> Result<T, toolnexus_core::Error>,

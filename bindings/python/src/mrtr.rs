@@ -13,6 +13,7 @@ use toolnexus_core::mrtr::{ClientRequest, InputRequest, InputRequired, InputRoun
 use toolnexus_core::{Limits, Request, Value, json};
 
 use crate::contract::{PyElicitResult, PyRequest};
+use crate::contract::{read_dict, read_json_text};
 use crate::convert::{Reader, map_to_python};
 use crate::errors::{Fault, OrRaise};
 use crate::input::read_json;
@@ -77,10 +78,7 @@ impl PyClientRequest {
         text: &Bound<'_, PyAny>,
         limits: Option<&Bound<'_, PyLimits>>,
     ) -> PyResult<PyClientRequest> {
-        let bytes = message_bytes(text, "from_json's argument")?;
-        ClientRequest::from_json(&bytes, &PyLimits::or_default(limits))
-            .or_raise(text.py())
-            .map(PyClientRequest)
+        read_json_text(text, limits, ClientRequest::from_value).map(PyClientRequest)
     }
 
     /// Reads a request from a `dict`, as `from_json` does.
@@ -91,13 +89,7 @@ impl PyClientRequest {
         value: &Bound<'_, PyAny>,
         limits: Option<&Bound<'_, PyLimits>>,
     ) -> PyResult<PyClientRequest> {
-        let py = value.py();
-        let value = Reader::new(py, &PyLimits::or_default(limits))
-            .read(value)
-            .or_raise(py)?;
-        ClientRequest::from_value(value)
-            .or_raise(py)
-            .map(PyClientRequest)
+        read_dict(value, limits, ClientRequest::from_value).map(PyClientRequest)
     }
 
     /// The JSON-RPC id, as received (`str`, `int`, or a `Number` for an integer spelt
@@ -203,10 +195,7 @@ impl PyInputRequired {
         text: &Bound<'_, PyAny>,
         limits: Option<&Bound<'_, PyLimits>>,
     ) -> PyResult<PyInputRequired> {
-        let bytes = message_bytes(text, "from_json's argument")?;
-        InputRequired::from_json(&bytes, &PyLimits::or_default(limits))
-            .or_raise(text.py())
-            .map(PyInputRequired)
+        read_json_text(text, limits, InputRequired::from_value).map(PyInputRequired)
     }
 
     /// Reads an input-required result from a `dict`, as `from_json` does.
@@ -217,13 +206,7 @@ impl PyInputRequired {
         value: &Bound<'_, PyAny>,
         limits: Option<&Bound<'_, PyLimits>>,
     ) -> PyResult<PyInputRequired> {
-        let py = value.py();
-        let value = Reader::new(py, &PyLimits::or_default(limits))
-            .read(value)
-            .or_raise(py)?;
-        InputRequired::from_value(value)
-            .or_raise(py)
-            .map(PyInputRequired)
+        read_dict(value, limits, InputRequired::from_value).map(PyInputRequired)
     }
 
     /// The input requests, in the order the server gave them.

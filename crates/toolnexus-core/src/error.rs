@@ -142,12 +142,17 @@ impl Error {
         }
     }
 
-    /// An [`ErrorKind::InvalidContent`] error at `pointer` carrying every violation found.
-    pub fn invalid_content(
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-        violations: Vec<Violation>,
-    ) -> Error {
+    /// An [`ErrorKind::InvalidContent`] error at `pointer` carrying every violation found;
+    /// its message is led by the first violation's.
+    pub fn invalid_content(pointer: impl Into<String>, violations: Vec<Violation>) -> Error {
+        let message = match violations.as_slice() {
+            [only] => alloc::format!("the content breaks the form: {}", only.message()),
+            many => alloc::format!(
+                "the content breaks the form in {} ways; the first: {}",
+                many.len(),
+                many.first().map_or("", |v| v.message())
+            ),
+        };
         Error {
             violations,
             ..Error::new(ErrorKind::InvalidContent, pointer, message)

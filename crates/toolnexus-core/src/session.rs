@@ -420,13 +420,5 @@ impl Session {
 }
 
 fn invalid_content(violations: Vec<validate::Violation>) -> Error {
-    let message = match violations.as_slice() {
-        [only] => format!("the content breaks the form: {}", only.message()),
-        many => format!(
-            "the content breaks the form in {} ways; the first: {}",
-            many.len(),
-            many.first().map_or("", |v| v.message())
-        ),
-    };
-    Error::invalid_content("/data", message, violations)
+    Error::invalid_content("/data", violations)
 }
