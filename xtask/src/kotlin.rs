@@ -1,21 +1,25 @@
-//! The `kotlin` step: generates the Kotlin bindings of `toolnexus-ffi` and runs the
-//! conformance suite and the API tests through them on the JVM.
+//! The `kotlin` step: runs the conformance suite and the API tests on the JVM through the
+//! committed Kotlin bindings of `toolnexus-ffi`.
 //!
-//! It builds the cdylib and the pinned `uniffi-bindgen`, generates Kotlin in library mode,
-//! fetches `kotlinc` from the npm package `kotlin-compiler` into `target/kotlin/` and JNA from
-//! Debian (`libjna-java`, which needs root) when missing, compiles the bindings with the
-//! tests in `bindings/ffi/tests/kotlin/` and runs them. Anything that cannot run fails the step
-//! with a message saying what to do.
+//! It builds the cdylib and the pinned `uniffi-bindgen`, fails when the committed Kotlin source
+//! (`bindings/ffi/kotlin/`) is not what the library generates, fetches `kotlinc` from the npm
+//! package `kotlin-compiler` into `target/kotlin/` and JNA from Debian (`libjna-java`, which
+//! needs root) when missing, compiles the committed source with the tests in
+//! `bindings/ffi/tests/kotlin/` and runs them. Anything that cannot run fails the step with a
+//! message saying what to do.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use super::{apt, ffi, run};
+use super::ffi::{self, Language};
+use super::{apt, run};
 
 /// The Kotlin compiler release, as published on npm.
 const KOTLIN_VERSION: &str = "2.4.20";
+/// The Kotlin source set apps consume; its generated source is committed.
+const SOURCES: &str = "bindings/ffi/kotlin/src/main/kotlin";
 /// Where Debian's `libjna-java` puts JNA.
 const JNA_JAR: &str = "/usr/share/java/jna.jar";
 /// The conformance runner's entry point: `main` in `Conformance.kt`.
@@ -27,8 +31,7 @@ const API_CLASS: &str = "ApiKt";
 pub(crate) fn kotlin(root: &Path) -> bool {
     let work = root.join("target/kotlin");
     let compiler = work.join(format!("kotlin-compiler-{KOTLIN_VERSION}"));
-    let generated = work.join("generated");
-    let jar = work.join("conformance.jar");
+    let jar = work.join("tests.jar");
     let library = ffi::library(root);
     let library_dir = library.parent().unwrap_or(root);
     let classpath = join_paths(&[
@@ -39,6 +42,8 @@ pub(crate) fn kotlin(root: &Path) -> bool {
     let java = |class: &str| {
         let mut java = Command::new("java");
         java.arg(format!("-Djna.library.path={}", library_dir.display()))
+            // The API tests report the cost of a call, which depends on the build.
+            .arg("-Dtoolnexus.build=debug")
             .arg("-cp")
             .arg(&classpath)
             .arg(class);
@@ -48,8 +53,8 @@ pub(crate) fn kotlin(root: &Path) -> bool {
         ("jna", &ensure_jna),
         ("kotlinc", &|| ensure_kotlinc(&compiler)),
         ("cdylib", &ffi::build),
-        ("bindgen", &|| ffi::generate(root, "kotlin", &generated)),
-        ("compile", &|| compile(root, &compiler, &generated, &jar)),
+        ("bindgen", &|| ffi::is_current(root, &[Language::Kotlin])),
+        ("compile", &|| compile(root, &compiler, &jar)),
         ("suite", &|| {
             run(java(CONFORMANCE_CLASS).arg(root.join("conformance/v1")))
         }),
@@ -112,12 +117,9 @@ fn ensure_kotlinc(dir: &Path) -> bool {
     true
 }
 
-/// Compiles the generated bindings and the tests into `jar`.
-fn compile(root: &Path, compiler: &Path, generated: &Path, jar: &Path) -> bool {
-    let sources = [
-        generated.to_path_buf(),
-        root.join("bindings/ffi/tests/kotlin"),
-    ];
+/// Compiles the committed bindings and the tests into `jar`.
+fn compile(root: &Path, compiler: &Path, jar: &Path) -> bool {
+    let sources = [root.join(SOURCES), root.join("bindings/ffi/tests/kotlin")];
     run(Command::new(compiler.join("package/bin/kotlinc"))
         .args(&sources)
         .arg("-cp")

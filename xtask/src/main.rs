@@ -2,6 +2,7 @@
 //!
 //! `cargo xtask test` runs every suite (Rust, Python, Kotlin, Swift); `cargo xtask test STEP…` runs some of them;
 //! `cargo xtask bench python` measures the Python binding against the `mcp` package;
+//! `cargo xtask bindgen [--check]` writes (or checks) the committed Kotlin and Swift bindings;
 //! `cargo xtask demo` maps the sample elicitations and checks untrusted input. Each step says
 //! what it ran and the run ends with a summary; any failed step fails the command.
 
@@ -40,7 +41,7 @@ const STEPS: &[(&str, &str)] = &[
     ),
     (
         "swift",
-        "the UniFFI Swift bindings with swiftc 6 in a Debian chroot: the conformance suite",
+        "the Swift package built with SwiftPM in a Debian chroot: the conformance suite and the API tests",
     ),
 ];
 
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
     match command.as_str() {
         "test" => test(rest),
         "bench" => bench(rest),
+        "bindgen" => bindgen(rest),
         "demo" => exit(DEMOS.iter().all(|example| {
             run(cargo().args([
                 "run",
@@ -93,6 +95,11 @@ fn usage() {
     for (name, what) in bench::TARGETS {
         eprintln!("                   {name:<8} {what}");
     }
+    eprintln!("  bindgen [--check]");
+    eprintln!(
+        "                 write the committed Kotlin and Swift bindings (bindings/ffi/kotlin,"
+    );
+    eprintln!("                 bindings/ffi/swift); --check only names the stale ones and fails");
     eprintln!(
         "  demo           map sample elicitations and answers, then check a form, its content"
     );
@@ -164,6 +171,18 @@ fn bench(only: &[String]) -> ExitCode {
         }
     }
     exit(bench::bench(&root(), only))
+}
+
+fn bindgen(args: &[String]) -> ExitCode {
+    match args {
+        [] => exit(ffi::bindgen(&root(), false)),
+        [flag] if flag == "--check" => exit(ffi::bindgen(&root(), true)),
+        _ => {
+            eprintln!("xtask: bindgen takes only --check, not {args:?}");
+            usage();
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Builds the probe in its own workspace, with LTO and `panic = "abort"`, and runs it.

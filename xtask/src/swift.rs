@@ -1,18 +1,22 @@
-//! The `swift` step: generates the Swift bindings of `toolnexus-ffi` and runs the conformance
-//! suite through them, compiled with swiftc 6.
+//! The `swift` step: builds the committed Swift package (`bindings/ffi/swift`) with SwiftPM
+//! against the library built here, and runs the Swift tests (`bindings/ffi/tests/swift/
+//! ToolnexusTests`, a package that depends on it as an app does): the conformance suite, then
+//! the API tests.
 //!
-//! Swift comes from Debian trixie's `swiftlang`, installed in a minimal trixie chroot that the
+//! Swift 6 comes from Debian trixie's `swiftlang`, installed in a minimal trixie chroot that the
 //! step makes once with debootstrap and keeps under `target/swift/chroot` (about a minute and
-//! 3 GB; root needed). Each run copies the generated sources, the runner in
-//! `bindings/ffi/tests/swift/`, the host-built library and the suite into the chroot, compiles
-//! there and runs. Anything that cannot run fails the step with a message saying what to do.
+//! 3 GB; root needed). Each run first checks that the committed bindings are what the library
+//! generates, then mirrors both packages, the library and the suite into the chroot (unchanged
+//! files keep their times, so SwiftPM rebuilds only what changed), builds there and runs.
+//! Anything that cannot run fails the step with a message saying what to do.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use super::{apt, ffi, run};
+use super::ffi::{self, Language};
+use super::{apt, run};
 
 /// The Debian release whose `swiftlang` the step uses.
 const SUITE: &str = "trixie";
@@ -20,18 +24,27 @@ const SUITE: &str = "trixie";
 const PACKAGES: &[&str] = &["swiftlang", "libc6-dev", "libstdc++-14-dev"];
 /// Where the step works inside the chroot.
 const STAGE: &str = "work-toolnexus";
+/// The Swift package of the bindings.
+const PACKAGE: &str = "bindings/ffi/swift";
+/// The package of the Swift tests, which depends on [`PACKAGE`] by its relative path.
+const TESTS: &str = "bindings/ffi/tests/swift/ToolnexusTests";
+/// SwiftPM's build folder, under the stage.
+const SCRATCH: &str = "build";
+/// The test executables, in the order they run, with their arguments inside the stage.
+const RUNS: [(&str, &str); 2] = [("conformance", "suite"), ("api", "")];
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn swift(root: &Path) -> bool {
     let chroot = root.join("target/swift/chroot");
-    let generated = root.join("target/swift/generated");
     let stage = chroot.join(STAGE);
-    let parts: [(&str, &dyn Fn() -> bool); 5] = [
+    let log = root.join("target/swift/build.log");
+    let parts: [(&str, &dyn Fn() -> bool); 6] = [
         ("chroot", &|| ensure_chroot(&chroot)),
         ("cdylib", &ffi::build),
-        ("bindgen", &|| ffi::generate(root, "swift", &generated)),
-        ("stage", &|| stage_files(root, &generated, &stage)),
-        ("run", &|| with_proc(&chroot, || compile_and_run(&chroot))),
+        ("bindings", &|| ffi::is_current(root, &[Language::Swift])),
+        ("stage", &|| stage_files(root, &stage)),
+        ("build", &|| with_proc(&chroot, || build(&chroot, &log))),
+        ("run", &|| with_proc(&chroot, || run_tests(&chroot))),
     ];
     for (name, part) in parts {
         let started = Instant::now();
@@ -74,6 +87,12 @@ fn ensure_chroot(chroot: &Path) -> bool {
     let mirror = debian_mirror();
     // Thousands of lines nobody reads unless something fails: they go to a log.
     let log = chroot.with_file_name("chroot.log");
+    if let Some(parent) = log.parent() {
+        if let Err(e) = fs::create_dir_all(parent) {
+            eprintln!("xtask: cannot make {}: {e}", parent.display());
+            return false;
+        }
+    }
     println!(
         "swift: making a {SUITE} chroot from {mirror} (log: {})",
         log.display()
@@ -162,26 +181,22 @@ fn which(program: &str) -> Option<PathBuf> {
     })
 }
 
-/// Copies what the compile needs into a fresh `stage` inside the chroot.
-fn stage_files(root: &Path, generated: &Path, stage: &Path) -> bool {
+/// Mirrors the two packages, the library and the suite into `stage`. SwiftPM may miss a
+/// source file added or removed since its last build, so then its build folder starts afresh.
+fn stage_files(root: &Path, stage: &Path) -> bool {
     let copy = || -> std::io::Result<()> {
-        if stage.exists() {
-            fs::remove_dir_all(stage)?;
+        let mut reshaped = false;
+        // Each to the same path under the stage, so the relative path between them holds.
+        for package in [PACKAGE, TESTS] {
+            reshaped |= mirror(&root.join(package), &stage.join(package))?;
         }
-        fs::create_dir_all(stage.join("src"))?;
+        let scratch = stage.join(SCRATCH);
+        if reshaped && scratch.exists() {
+            fs::remove_dir_all(scratch)?;
+        }
         fs::create_dir_all(stage.join("lib"))?;
-        for entry in fs::read_dir(generated)? {
-            let path = entry?.path();
-            if let Some(name) = path.file_name() {
-                fs::copy(&path, stage.join("src").join(name))?;
-            }
-        }
-        fs::copy(
-            root.join("bindings/ffi/tests/swift/main.swift"),
-            stage.join("src/main.swift"),
-        )?;
-        fs::copy(ffi::library(root), stage.join("lib/libtoolnexus_ffi.so"))?;
-        copy_dir(&root.join("conformance/v1"), &stage.join("suite"))
+        copy_if_changed(&ffi::library(root), &stage.join("lib/libtoolnexus_ffi.so"))?;
+        mirror(&root.join("conformance/v1"), &stage.join("suite")).map(drop)
     };
     match copy() {
         Ok(()) => true,
@@ -195,21 +210,59 @@ fn stage_files(root: &Path, generated: &Path, stage: &Path) -> bool {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+/// Makes `to` hold exactly what `from` holds, writing only the files that differ; `true` when
+/// a file was added or removed. SwiftPM's own folders (`.build`, `.swiftpm`) are neither
+/// copied nor removed.
+fn mirror(from: &Path, to: &Path) -> std::io::Result<bool> {
+    let skipped = |name: &std::ffi::OsStr| name == ".build" || name == ".swiftpm";
     fs::create_dir_all(to)?;
+    let mut reshaped = false;
+    let mut names = Vec::new();
     for entry in fs::read_dir(from)? {
         let path = entry?.path();
-        let target = to.join(path.file_name().unwrap_or_default());
+        let Some(name) = path.file_name().map(ToOwned::to_owned) else {
+            continue;
+        };
+        if skipped(&name) {
+            continue;
+        }
+        let target = to.join(&name);
         if path.is_dir() {
-            copy_dir(&path, &target)?;
+            reshaped |= mirror(&path, &target)?;
         } else {
-            fs::copy(&path, &target)?;
+            reshaped |= !target.exists();
+            copy_if_changed(&path, &target)?;
+        }
+        names.push(name);
+    }
+    for entry in fs::read_dir(to)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name() else {
+            continue;
+        };
+        if skipped(name) || names.iter().any(|kept| kept == name) {
+            continue;
+        }
+        reshaped = true;
+        if path.is_dir() {
+            fs::remove_dir_all(&path)?;
+        } else {
+            fs::remove_file(&path)?;
         }
     }
-    Ok(())
+    Ok(reshaped)
 }
 
-/// Runs `body` with `/proc` mounted in the chroot (swiftc needs it), unmounting after.
+fn copy_if_changed(from: &Path, to: &Path) -> std::io::Result<()> {
+    let text = fs::read(from)?;
+    if fs::read(to).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    fs::write(to, text)
+}
+
+/// Runs `body` with `/proc` mounted in the chroot, unmounting after: the Swift tools need it,
+/// and so do Swift programs, which read their arguments from it.
 fn with_proc(chroot: &Path, body: impl Fn() -> bool) -> bool {
     let proc = chroot.join("proc");
     let mounted = fs::read_to_string("/proc/mounts").is_ok_and(|mounts| {
@@ -233,16 +286,59 @@ fn with_proc(chroot: &Path, body: impl Fn() -> bool) -> bool {
     ok && unmounted
 }
 
-/// Compiles the generated bindings with the runner inside the chroot and runs the suite.
-fn compile_and_run(chroot: &Path) -> bool {
-    let script = format!(
-        "set -e; cd /{STAGE}; \
-         swiftc -suppress-warnings -module-name Conformance \
-           -Xcc -fmodule-map-file=/{STAGE}/src/ToolnexusFFI.modulemap -I src \
-           -L lib -ltoolnexus_ffi src/Toolnexus.swift src/main.swift -o swift-conformance; \
-         LD_LIBRARY_PATH=lib ./swift-conformance suite"
+/// `swift build` of the tests package, and with it the Toolnexus package, inside the chroot,
+/// linking the staged library. The compiler's output goes to `log`; on failure its end is
+/// shown.
+fn build(chroot: &Path, log: &Path) -> bool {
+    if let Err(e) = fs::write(log, "") {
+        eprintln!("xtask: cannot write {}: {e}", log.display());
+        return false;
+    }
+    let built = run_logged(
+        Command::new("chroot").arg(chroot).args([
+            "swift",
+            "build",
+            "--package-path",
+            &format!("/{STAGE}/{TESTS}"),
+            "--scratch-path",
+            &format!("/{STAGE}/{SCRATCH}"),
+            "-Xlinker",
+            &format!("-L/{STAGE}/lib"),
+        ]),
+        log,
     );
-    run(Command::new("chroot")
-        .arg(chroot)
-        .args(["sh", "-c", &script]))
+    if !built {
+        let text = fs::read_to_string(log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        for line in lines.iter().skip(lines.len().saturating_sub(40)) {
+            eprintln!("{line}");
+        }
+        eprintln!(
+            "xtask: swift build failed; the whole output is in {}",
+            log.display()
+        );
+    }
+    built
+}
+
+/// Runs each test executable inside the chroot with the staged library; all run, and any
+/// failure (or one that cannot start) fails the step.
+fn run_tests(chroot: &Path) -> bool {
+    let mut ok = true;
+    for (name, argument) in RUNS {
+        let mut command = Command::new("chroot");
+        command
+            .arg(chroot)
+            .arg("env")
+            .arg(format!("LD_LIBRARY_PATH=/{STAGE}/lib"))
+            .arg(format!("/{STAGE}/{SCRATCH}/debug/{name}"));
+        if !argument.is_empty() {
+            command.arg(format!("/{STAGE}/{argument}"));
+        }
+        if !run(&mut command) {
+            eprintln!("xtask: the Swift {name} tests failed");
+            ok = false;
+        }
+    }
+    ok
 }

@@ -7,6 +7,7 @@ use toolnexus_core as core;
 use toolnexus_core::{Map, Number, Value};
 
 use crate::error::ToolnexusError;
+use crate::json_text::type_name;
 use crate::limits::Limits;
 
 /// A suspension the host resolves into an [`Answer`]: `{id, kind, prompt, url?, data?,
@@ -326,7 +327,7 @@ impl ElicitResult {
 }
 
 impl ContentValue {
-    fn from_core(value: core::ContentValue<'_>) -> ContentValue {
+    pub(crate) fn from_core(value: core::ContentValue<'_>) -> ContentValue {
         match value {
             core::ContentValue::String(value) => ContentValue::Text {
                 value: value.into(),
@@ -342,7 +343,7 @@ impl ContentValue {
     }
 
     /// The JSON value; a number whose spelling is not JSON is an `invalid_value` error.
-    fn to_value(&self) -> Result<Value, core::Error> {
+    pub(crate) fn to_value(&self) -> Result<Value, core::Error> {
         Ok(match self {
             ContentValue::Text { value } => Value::String(value.clone()),
             ContentValue::Number { spelling } => {
@@ -364,9 +365,16 @@ impl ContentValue {
 
 /// The core's content from entries, errors located at `/content/<name>`.
 fn content_to_core(entries: &[ContentEntry]) -> Result<core::Content, core::Error> {
+    let map = entries_to_map(entries).map_err(|e| e.within("/content"))?;
+    core::Content::from_map(map).map_err(|e| e.within("/content"))
+}
+
+/// Entries as a JSON object, in their order; errors are located at `/<name>`: a number whose
+/// spelling is not JSON (`invalid_value`), a name given twice (`duplicate_key`).
+pub(crate) fn entries_to_map(entries: &[ContentEntry]) -> Result<Map, core::Error> {
     let mut map = Map::new();
     for entry in entries {
-        let at = format!("/content/{}", escape_key(&entry.name));
+        let at = format!("/{}", escape_key(&entry.name));
         let value = entry.value.to_value().map_err(|e| e.within(&at))?;
         if map.insert(entry.name.clone(), value).is_some() {
             return Err(core::Error::new(
@@ -376,11 +384,24 @@ fn content_to_core(entries: &[ContentEntry]) -> Result<core::Content, core::Erro
             ));
         }
     }
-    core::Content::from_map(map).map_err(|e| e.within("/content"))
+    Ok(map)
+}
+
+/// A JSON object as entries; a value that is not content is a `wrong_type` error at
+/// `/<name>`.
+pub(crate) fn entries_from_map(map: Map) -> Result<Vec<ContentEntry>, core::Error> {
+    let content = core::Content::from_map(map)?;
+    Ok(content
+        .iter()
+        .map(|(name, value)| ContentEntry {
+            name: name.into(),
+            value: ContentValue::from_core(value),
+        })
+        .collect())
 }
 
 /// `key` as one RFC 6901 reference token.
-fn escape_key(key: &str) -> String {
+pub(crate) fn escape_key(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
@@ -398,16 +419,5 @@ fn read_object(text: &str, field: &str) -> Result<Map, core::Error> {
             field,
             format!("must be a JSON object, not {}", type_name(&other)),
         )),
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -86,6 +86,17 @@ pub struct Violation {
     pub message: String,
 }
 
+impl Violation {
+    /// The core's violation.
+    pub(crate) fn from_core(violation: &core::Violation) -> Violation {
+        Violation {
+            path: violation.pointer().into(),
+            keyword: violation.keyword().into(),
+            message: violation.message().into(),
+        }
+    }
+}
+
 /// A failure of any toolnexus function: its kind, where in the input it is (an RFC 6901 JSON
 /// pointer, `""` for the whole input), a message a person can read and, for
 /// `InvalidContent`, every violation.
@@ -131,11 +142,7 @@ impl From<core::Error> for ToolnexusError {
             violations: error
                 .violations()
                 .iter()
-                .map(|v| Violation {
-                    path: v.pointer().into(),
-                    keyword: v.keyword().into(),
-                    message: v.message().into(),
-                })
+                .map(Violation::from_core)
                 .collect(),
         }
     }
