@@ -1,5 +1,6 @@
 //! `cargo xtask bench`: benchmarks, which report and never fail on a number.
 //!
+//! `bench core` times the core's JSON reader beside serde_json's (`benches/json_read.rs`).
 //! `bench python` sets up the environment of the `python` test step (the venv, the pinned
 //! tools with the `mcp` package, the release wheel), then runs `bindings/python/bench/run.py`:
 //! toolnexus against the `mcp` package's own route, side by side in one process, and the
@@ -9,13 +10,19 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::{python, run};
+use super::{cargo, python, run};
 
 /// What `cargo xtask bench` can measure.
-pub(crate) const TARGETS: &[(&str, &str)] = &[(
-    "python",
-    "the Python binding against the mcp package's route: speed, and memory over 1M calls",
-)];
+pub(crate) const TARGETS: &[(&str, &str)] = &[
+    (
+        "core",
+        "the core's JSON reader against serde_json's, and the whole mapping",
+    ),
+    (
+        "python",
+        "the Python binding against the mcp package's route: speed, and memory over 1M calls",
+    ),
+];
 
 /// Runs the benchmarks named in `only` (every one when it is empty); `false` if one could not
 /// run.
@@ -26,6 +33,9 @@ pub(crate) fn bench(root: &Path, only: &[String]) -> bool {
         .all(|(name, what)| {
             println!("\n==> bench {name}: {what}");
             match *name {
+                "core" => {
+                    run(cargo().args(["bench", "-p", "toolnexus-core", "--bench", "json_read"]))
+                }
                 "python" => bench_python(root),
                 _ => false,
             }

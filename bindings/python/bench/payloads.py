@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
@@ -25,113 +26,28 @@ class Payload:
     content: dict[str, Any]
 
 
+# The params, shared with the core's own benchmark (`cargo xtask bench core`).
+_PARAMS = Path(__file__).resolve().parents[3] / "crates/toolnexus-core/benches/payloads"
+
+
+def _params(file: str) -> dict[str, Any]:
+    params: dict[str, Any] = json.loads((_PARAMS / file).read_text(encoding="utf-8"))
+    return params
+
+
 def _payload(name: str, params: dict[str, Any], content: dict[str, Any]) -> Payload:
     return Payload(name, json.dumps(params, separators=(",", ":")), params, content)
 
 
 CONTACT = _payload(
     "contact form (3 fields)",
-    {
-        "mode": "form",
-        "message": "Please provide your contact information",
-        "requestedSchema": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "description": "Your full name"},
-                "email": {
-                    "type": "string",
-                    "format": "email",
-                    "description": "Your email address",
-                },
-                "age": {"type": "number", "minimum": 18, "description": "Your age"},
-            },
-            "required": ["name", "email"],
-        },
-    },
+    _params("contact.json"),
     {"name": "Monalisa Octocat", "email": "octocat@github.com", "age": 30},
 )
 
 EVERY_KIND = _payload(
     "every field kind (13 fields)",
-    {
-        "mode": "form",
-        "message": "Tell us about your trip so that we can book it",
-        "requestedSchema": {
-            "type": "object",
-            "properties": {
-                "fullName": {
-                    "type": "string",
-                    "title": "Full name",
-                    "description": "As written in your passport",
-                    "minLength": 2,
-                    "maxLength": 100,
-                },
-                "email": {"type": "string", "title": "Email", "format": "email"},
-                "website": {"type": "string", "title": "Website", "format": "uri"},
-                "departure": {"type": "string", "title": "Departure", "format": "date"},
-                "callBackAt": {
-                    "type": "string",
-                    "title": "Call me back at",
-                    "format": "date-time",
-                },
-                "travellers": {
-                    "type": "integer",
-                    "title": "Travellers",
-                    "minimum": 1,
-                    "maximum": 9,
-                    "default": 1,
-                },
-                "budget": {
-                    "type": "number",
-                    "title": "Budget in euros",
-                    "minimum": 0,
-                    "maximum": 100000.5,
-                },
-                "insurance": {"type": "boolean", "title": "Travel insurance", "default": False},
-                "cabin": {
-                    "type": "string",
-                    "title": "Cabin",
-                    "enum": ["economy", "premium", "business", "first"],
-                    "default": "economy",
-                },
-                "seat": {
-                    "type": "string",
-                    "title": "Seat",
-                    "oneOf": [
-                        {"const": "window", "title": "Window"},
-                        {"const": "aisle", "title": "Aisle"},
-                        {"const": "middle", "title": "Middle"},
-                    ],
-                },
-                "meal": {
-                    "type": "string",
-                    "title": "Meal",
-                    "enum": ["std", "veg", "vgn"],
-                    "enumNames": ["Standard", "Vegetarian", "Vegan"],
-                },
-                "extras": {
-                    "type": "array",
-                    "title": "Extras",
-                    "minItems": 0,
-                    "maxItems": 3,
-                    "items": {"type": "string", "enum": ["lounge", "wifi", "bag"]},
-                },
-                "alerts": {
-                    "type": "array",
-                    "title": "Alerts",
-                    "items": {
-                        "anyOf": [
-                            {"const": "sms", "title": "Text message"},
-                            {"const": "email", "title": "Email"},
-                            {"const": "push", "title": "App notification"},
-                        ]
-                    },
-                    "default": ["email"],
-                },
-            },
-            "required": ["fullName", "email", "departure", "travellers", "cabin"],
-        },
-    },
+    _params("every_kind.json"),
     {
         "fullName": "Ada Lovelace",
         "email": "ada@example.com",

@@ -12,7 +12,7 @@
 //! surrogate, a value of another type, and nesting, objects or arrays beyond the [`Limits`]
 //! (so a structure that contains itself is `too_deep`, never a crash).
 
-use pyo3::exceptions::{PyUnicodeEncodeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -82,12 +82,49 @@ fn is_integer_spelling(spelling: &str) -> bool {
 /// An error is made where it is found with the pointer `""` and located on the way back out,
 /// each container prefixing its key or index: reading pays nothing for pointers that only an
 /// error needs.
+///
+/// Reading plain values (the exact built-in types and their subclasses) runs no Python code,
+/// so nothing can change a dict while it is iterated and dicts are read in place. The one value
+/// whose reading runs the caller's code is a `toolnexus.Number` subclass (its `spelling`); when
+/// one turns up, the input is read again from the start with every dict copied before it is
+/// iterated, so that code cannot pull a dict from under the reader.
 pub(crate) struct Reader<'a, 'py> {
     py: Python<'py>,
     limits: &'a Limits,
     /// Where the value read sits: `None` for a whole input, `Some(key)` for the member `key` of
     /// an object at the root of one.
     member: Option<&'a str>,
+    /// Whether dicts are copied before they are iterated.
+    guarded: bool,
+}
+
+/// Why a read stopped.
+enum Stop {
+    /// The input is refused, or Python code raised.
+    Fault(Fault),
+    /// The input holds a value whose reading runs Python code, and dicts are read in place.
+    NeedsGuard,
+}
+
+impl From<Fault> for Stop {
+    fn from(fault: Fault) -> Stop {
+        Stop::Fault(fault)
+    }
+}
+
+impl From<PyErr> for Stop {
+    fn from(error: PyErr) -> Stop {
+        Stop::Fault(Fault::Python(error))
+    }
+}
+
+impl Stop {
+    fn within(self, prefix: &str) -> Stop {
+        match self {
+            Stop::Fault(fault) => Stop::Fault(fault.within(prefix)),
+            Stop::NeedsGuard => Stop::NeedsGuard,
+        }
+    }
 }
 
 impl<'a, 'py> Reader<'a, 'py> {
@@ -97,6 +134,7 @@ impl<'a, 'py> Reader<'a, 'py> {
             py,
             limits,
             member: None,
+            guarded: false,
         }
     }
 
@@ -107,21 +145,35 @@ impl<'a, 'py> Reader<'a, 'py> {
             py,
             limits,
             member: Some(key),
+            guarded: false,
         }
     }
 
     /// `object` as a JSON value.
-    pub(crate) fn read(self, object: &Bound<'py, PyAny>) -> Result<Value, Fault> {
-        match self.member {
-            None => self.value(object, 0),
-            Some(key) => self
-                .value(object, 1)
-                .map_err(|fault| fault.within(&key_pointer(key))),
+    pub(crate) fn read(mut self, object: &Bound<'py, PyAny>) -> Result<Value, Fault> {
+        let read = match self.read_once(object) {
+            Err(Stop::NeedsGuard) => {
+                self.guarded = true;
+                self.read_once(object)
+            }
+            read => read,
+        };
+        match (read, self.member) {
+            (Ok(value), _) => Ok(value),
+            (Err(Stop::Fault(fault)), None) => Err(fault),
+            (Err(Stop::Fault(fault)), Some(key)) => Err(fault.within(&key_pointer(key))),
+            (Err(Stop::NeedsGuard), _) => Err(Fault::Python(PyRuntimeError::new_err(
+                "a value asked for a guarded read twice",
+            ))),
         }
     }
 
+    fn read_once(&self, object: &Bound<'py, PyAny>) -> Result<Value, Stop> {
+        self.value(object, usize::from(self.member.is_some()))
+    }
+
     /// `object`, which sits inside containers nested `depth` deep.
-    fn value(&self, object: &Bound<'py, PyAny>, depth: usize) -> Result<Value, Fault> {
+    fn value(&self, object: &Bound<'py, PyAny>, depth: usize) -> Result<Value, Stop> {
         // The exact types first, one comparison each; subclasses are rarer and cost more.
         if let Ok(s) = object.cast_exact::<PyString>() {
             Ok(Value::String(self.string(s)?))
@@ -134,7 +186,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         }
     }
 
-    fn value_of_any_type(&self, object: &Bound<'py, PyAny>, depth: usize) -> Result<Value, Fault> {
+    fn value_of_any_type(&self, object: &Bound<'py, PyAny>, depth: usize) -> Result<Value, Stop> {
         if object.is_none() {
             Ok(Value::Null)
         } else if let Ok(b) = object.cast::<PyBool>() {
@@ -164,7 +216,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         }
     }
 
-    fn string(&self, s: &Bound<'py, PyString>) -> Result<String, Fault> {
+    fn string(&self, s: &Bound<'py, PyString>) -> Result<String, Stop> {
         match s.to_cow() {
             Ok(text) => Ok(text.into_owned()),
             Err(e) if e.is_instance_of::<PyUnicodeEncodeError>(self.py) => Err(error(
@@ -175,7 +227,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         }
     }
 
-    fn int(&self, int: &Bound<'py, PyInt>) -> Result<Value, Fault> {
+    fn int(&self, int: &Bound<'py, PyInt>) -> Result<Value, Stop> {
         if let Ok(small) = int.extract::<i64>() {
             return Ok(Value::Number(small.into()));
         }
@@ -201,17 +253,30 @@ impl<'a, 'py> Reader<'a, 'py> {
         }
     }
 
-    fn float(&self, float: &Bound<'py, PyFloat>) -> Result<Value, Fault> {
+    fn float(&self, float: &Bound<'py, PyFloat>) -> Result<Value, Stop> {
         let exact = float.is_exact_instance_of::<PyFloat>();
-        if !exact && float.is_instance(number_class(self.py)?)? {
-            let spelling = float.getattr(intern!(self.py, "spelling"))?;
-            return match spelling.cast::<PyString>() {
-                Ok(s) => spelt(&self.string(s)?),
-                Err(_) => Err(error(
-                    ErrorKind::WrongType,
-                    "the spelling of a toolnexus.Number must be a str",
-                )),
+        if !exact {
+            let number = number_class(self.py)?;
+            // A `Number` itself keeps its spelling in a slot, read without running any code; a
+            // subclass may compute its `spelling`, or its class, in Python.
+            let spelling = if float.get_type().is(number) {
+                Some(float.getattr(intern!(self.py, "_spelling"))?)
+            } else if !self.guarded {
+                return Err(Stop::NeedsGuard);
+            } else if float.is_instance(number)? {
+                Some(float.getattr(intern!(self.py, "spelling"))?)
+            } else {
+                None
             };
+            if let Some(spelling) = spelling {
+                return match spelling.cast::<PyString>() {
+                    Ok(s) => spelt(&self.string(s)?),
+                    Err(_) => Err(error(
+                        ErrorKind::WrongType,
+                        "the spelling of a toolnexus.Number must be a str",
+                    )),
+                };
+            }
         }
         let value = float.value();
         if !value.is_finite() {
@@ -229,7 +294,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         spelt(&written.to_cow()?)
     }
 
-    fn object(&self, dict: &Bound<'py, PyDict>, depth: usize) -> Result<Value, Fault> {
+    fn object(&self, dict: &Bound<'py, PyDict>, depth: usize) -> Result<Value, Stop> {
         self.enter(depth)?;
         if dict.len() > self.limits.max_object_members() {
             return Err(error(
@@ -241,10 +306,16 @@ impl<'a, 'py> Reader<'a, 'py> {
                 ),
             ));
         }
-        // Iterate a private copy: should code of the caller's run while a value is read (a
-        // `Number` subclass's `spelling`) and change the dict, reading stays sound.
-        let members = dict.copy()?;
-        let mut map = Map::new();
+        // Guarded, a private copy is iterated: code of the caller's that runs while a value is
+        // read (a `Number` subclass's `spelling`) may change the dict.
+        let copy;
+        let members = if self.guarded {
+            copy = dict.copy()?;
+            &copy
+        } else {
+            dict
+        };
+        let mut read: Vec<(String, Value)> = Vec::with_capacity(members.len());
         let mut subclass_keys = false;
         for (key, value) in members.iter() {
             let Ok(key) = key.cast::<PyString>() else {
@@ -261,23 +332,23 @@ impl<'a, 'py> Reader<'a, 'py> {
             let key = self.string(key)?;
             let value = match self.value(&value, depth) {
                 Ok(value) => value,
-                Err(fault) => return Err(fault.within(&key_pointer(&key))),
+                Err(stop) => return Err(stop.within(&key_pointer(&key))),
             };
             // Only `str` subclasses that compare unlike their text can make a dict hold one
             // key twice (keys of the exact `str` type are unique by their text); the core
             // refuses that in JSON text, and so here. From the first such key on, every key
             // is looked for among those read.
             subclass_keys |= !exact_key;
-            if subclass_keys && map.contains_key(&key) {
-                return Err(Fault::Invalid(Error::new(
+            if subclass_keys && read.iter().any(|(k, _)| *k == key) {
+                return Err(Stop::Fault(Fault::Invalid(Error::new(
                     ErrorKind::DuplicateKey,
                     key_pointer(&key),
                     "two keys of the dict are the same string",
-                )));
+                ))));
             }
-            map.insert(key, value);
+            read.push((key, value));
         }
-        Ok(Value::Object(map))
+        Ok(Value::Object(Map::from_distinct(read)))
     }
 
     fn array(
@@ -285,7 +356,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         items: impl Iterator<Item = Bound<'py, PyAny>>,
         len: usize,
         depth: usize,
-    ) -> Result<Value, Fault> {
+    ) -> Result<Value, Stop> {
         self.enter(depth)?;
         if len > self.limits.max_array_items() {
             return Err(error(
@@ -300,14 +371,14 @@ impl<'a, 'py> Reader<'a, 'py> {
         for (index, item) in items.enumerate() {
             match self.value(&item, depth) {
                 Ok(value) => values.push(value),
-                Err(fault) => return Err(fault.within(&format!("/{index}"))),
+                Err(stop) => return Err(stop.within(&format!("/{index}"))),
             }
         }
         Ok(Value::Array(values))
     }
 
     /// Refuses a container at `depth` deeper than the limit.
-    fn enter(&self, depth: usize) -> Result<(), Fault> {
+    fn enter(&self, depth: usize) -> Result<(), Stop> {
         if depth > self.limits.max_depth() {
             Err(error(
                 ErrorKind::TooDeep,
@@ -323,12 +394,12 @@ impl<'a, 'py> Reader<'a, 'py> {
 }
 
 /// An error of `kind` at the value being read (the caller's containers locate it).
-fn error(kind: ErrorKind, message: impl Into<String>) -> Fault {
-    Fault::Invalid(Error::new(kind, "", message))
+fn error(kind: ErrorKind, message: impl Into<String>) -> Stop {
+    Stop::Fault(Fault::Invalid(Error::new(kind, "", message)))
 }
 
 /// The number spelt `text`, checked by the core.
-fn spelt(text: &str) -> Result<Value, Fault> {
+fn spelt(text: &str) -> Result<Value, Stop> {
     Number::from_spelling(text)
         .map(Value::Number)
         .ok_or_else(|| {

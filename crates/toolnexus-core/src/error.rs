@@ -1,5 +1,6 @@
 //! The one error type of the core: a kind, a JSON pointer and a message a person can read.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -124,7 +125,12 @@ impl fmt::Display for ErrorKind {
 ///
 /// [RFC 6901]: https://www.rfc-editor.org/rfc/rfc6901
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<Details>);
+
+/// What an [`Error`] holds, boxed: a `Result` then stays the size of its value, which every
+/// step of reading untrusted JSON moves around, while errors are rare.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Details {
     kind: ErrorKind,
     pointer: String,
     message: String,
@@ -134,12 +140,12 @@ pub struct Error {
 impl Error {
     /// An error of `kind` at `pointer` (an RFC 6901 JSON pointer).
     pub fn new(kind: ErrorKind, pointer: impl Into<String>, message: impl Into<String>) -> Error {
-        Error {
+        Error(Box::new(Details {
             kind,
             pointer: pointer.into(),
             message: message.into(),
             violations: Vec::new(),
-        }
+        }))
     }
 
     /// An [`ErrorKind::InvalidContent`] error at `pointer` carrying every violation found;
@@ -153,47 +159,52 @@ impl Error {
                 many.first().map_or("", |v| v.message())
             ),
         };
-        Error {
-            violations,
-            ..Error::new(ErrorKind::InvalidContent, pointer, message)
-        }
+        let mut error = Error::new(ErrorKind::InvalidContent, pointer, message);
+        error.0.violations = violations;
+        error
     }
 
     /// What went wrong.
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// Where it went wrong: an RFC 6901 JSON pointer into the input (`""` is the whole input).
     pub fn pointer(&self) -> &str {
-        &self.pointer
+        &self.0.pointer
     }
 
     /// What went wrong, in words.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// For [`ErrorKind::InvalidContent`], every way the content breaks its schema, in the
     /// order [`validate_content`](crate::validate::validate_content) gives; empty otherwise.
     pub fn violations(&self) -> &[Violation] {
-        &self.violations
+        &self.0.violations
     }
 
     /// The same error located inside the member `prefix` of a larger document: the pointer
     /// `/data` and an error at `/name` give `/data/name`.
     pub fn within(mut self, prefix: &str) -> Error {
-        self.pointer.insert_str(0, prefix);
+        self.0.pointer.insert_str(0, prefix);
         self
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
-            write!(f, "{}: {}", self.kind, self.message)
+        let Details {
+            kind,
+            pointer,
+            message,
+            ..
+        } = &*self.0;
+        if pointer.is_empty() {
+            write!(f, "{kind}: {message}")
         } else {
-            write!(f, "{} at {}: {}", self.kind, self.pointer, self.message)
+            write!(f, "{kind} at {pointer}: {message}")
         }
     }
 }

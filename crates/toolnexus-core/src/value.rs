@@ -7,7 +7,6 @@
 
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
-use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -273,14 +272,24 @@ pub struct Map {
     members: Vec<(String, Value)>,
 }
 
-/// Objects up to this size find duplicates by scanning; larger ones keep an index, so that an
-/// object of many members cannot make the check quadratic.
-const SCAN_LIMIT: usize = 8;
-
 impl Map {
     /// An empty object.
     pub fn new() -> Map {
         Map::default()
+    }
+
+    /// An object of `members`, in order, whose keys the caller knows to be distinct (the
+    /// keys of another map, of a dict of exact `str` keys): nothing is searched. Should a key
+    /// repeat all the same, look-ups find its first member.
+    pub fn from_distinct(members: Vec<(String, Value)>) -> Map {
+        debug_assert!(
+            members
+                .iter()
+                .enumerate()
+                .all(|(i, (k, _))| members.iter().skip(i + 1).all(|(other, _)| other != k)),
+            "Map::from_distinct was given a repeated key"
+        );
+        Map { members }
     }
 
     /// The member `key`, if there is one.
@@ -374,56 +383,6 @@ impl<'a> IntoIterator for &'a Map {
 
     fn into_iter(self) -> Self::IntoIter {
         self.members.iter().map(|(k, v)| (k, v))
-    }
-}
-
-/// Builds an object member by member while reading JSON, refusing a repeated key.
-pub(crate) struct MapBuilder {
-    members: Vec<(String, Value)>,
-    index: Option<BTreeSet<String>>,
-}
-
-impl MapBuilder {
-    pub(crate) fn new() -> MapBuilder {
-        MapBuilder {
-            members: Vec::new(),
-            index: None,
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.members.len()
-    }
-
-    /// Whether `key` is already a member.
-    pub(crate) fn has(&self, key: &str) -> bool {
-        match &self.index {
-            Some(index) => index.contains(key),
-            None => self.members.iter().any(|(k, _)| k == key),
-        }
-    }
-
-    /// Adds a member whose key [`has`](MapBuilder::has) said is new.
-    pub(crate) fn push(&mut self, key: String, value: Value) {
-        match &mut self.index {
-            Some(index) => {
-                index.insert(key.clone());
-            }
-            None if self.members.len() >= SCAN_LIMIT => {
-                let mut index: BTreeSet<String> =
-                    self.members.iter().map(|(k, _)| k.clone()).collect();
-                index.insert(key.clone());
-                self.index = Some(index);
-            }
-            None => {}
-        }
-        self.members.push((key, value));
-    }
-
-    pub(crate) fn finish(self) -> Map {
-        Map {
-            members: self.members,
-        }
     }
 }
 
@@ -529,19 +488,5 @@ mod tests {
         );
         assert_eq!(m.remove("a"), Some(Value::from(2i64)));
         assert_eq!(m.keys().map(String::as_str).collect::<Vec<_>>(), ["z", "m"]);
-    }
-
-    #[test]
-    fn builder_finds_duplicates_with_and_without_an_index() {
-        let mut b = MapBuilder::new();
-        for i in 0..20 {
-            let key = alloc::format!("k{i}");
-            assert!(!b.has(&key));
-            b.push(key, Value::Null);
-            assert!(b.has(&alloc::format!("k{i}")));
-            assert!(b.has("k0"));
-        }
-        assert_eq!(b.len(), 20);
-        assert_eq!(b.finish().len(), 20);
     }
 }
