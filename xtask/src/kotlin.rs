@@ -26,6 +26,8 @@ const JNA_JAR: &str = "/usr/share/java/jna.jar";
 const CONFORMANCE_CLASS: &str = "ConformanceKt";
 /// The API tests' entry point: `main` in `Api.kt`.
 const API_CLASS: &str = "ApiKt";
+/// The benchmark's entry point: `main` in `Bench.kt`.
+const BENCH_CLASS: &str = "BenchKt";
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn kotlin(root: &Path) -> bool {
@@ -42,8 +44,6 @@ pub(crate) fn kotlin(root: &Path) -> bool {
     let java = |class: &str| {
         let mut java = Command::new("java");
         java.arg(format!("-Djna.library.path={}", library_dir.display()))
-            // The API tests report the cost of a call, which depends on the build.
-            .arg("-Dtoolnexus.build=debug")
             .arg("-cp")
             .arg(&classpath)
             .arg(class);
@@ -73,6 +73,28 @@ pub(crate) fn kotlin(root: &Path) -> bool {
         }
     }
     true
+}
+
+/// Runs the Kotlin benchmark (`Bench.kt`) against the library in `library_dir`, timing calls
+/// over the payloads of the core's benchmark; `false` if it cannot run.
+pub(crate) fn bench(root: &Path, library_dir: &Path) -> bool {
+    let work = root.join("target/kotlin");
+    let compiler = work.join(format!("kotlin-compiler-{KOTLIN_VERSION}"));
+    let jar = work.join("bench.jar");
+    let classpath = join_paths(&[
+        jar.clone(),
+        PathBuf::from(JNA_JAR),
+        compiler.join("package/lib/kotlin-stdlib.jar"),
+    ]);
+    ensure_jna()
+        && ensure_kotlinc(&compiler)
+        && compile(root, &compiler, &jar)
+        && run(Command::new("java")
+            .arg(format!("-Djna.library.path={}", library_dir.display()))
+            .arg("-cp")
+            .arg(&classpath)
+            .arg(BENCH_CLASS)
+            .arg(root.join("crates/toolnexus-core/benches/payloads")))
 }
 
 /// Installs Debian's `libjna-java` unless JNA is there; that needs root.

@@ -322,29 +322,6 @@ object Api {
         )
     }
 
-    /**
-     * The cost of one mapping call from Kotlin, measured after a warm-up; reported, never
-     * enforced. `-Dtoolnexus.calls=N` measures over more calls; `-Dtoolnexus.build` names the
-     * build of the library loaded, whose optimisation the figures depend on.
-     */
-    private fun perCallCost() {
-        val answer = Answer(id = "r1", ok = true, data = """{"name":"Ada","age":36,"tags":["a","b"]}""")
-        val calls = System.getProperty("toolnexus.calls")?.toInt() ?: 10_000
-        repeat(calls / 5) { elicitationToRequest(FORM, id = "r1"); answerToElicitResult(answer); formatId(1uL, 2uL) }
-        val timings = listOf<Pair<String, () -> Unit>>(
-            "elicitationToRequest" to { elicitationToRequest(FORM, id = "r1") },
-            "answerToElicitResult" to { answerToElicitResult(answer) },
-            // Next to no work on the Rust side: the cost any call pays to cross.
-            "formatId (the crossing alone)" to { formatId(1uL, 2uL) },
-        ).map { (name, call) ->
-            val started = System.nanoTime()
-            repeat(calls) { call() }
-            "%s %.2f µs".format(name, (System.nanoTime() - started) / 1e3 / calls)
-        }
-        val build = System.getProperty("toolnexus.build") ?: "unnamed"
-        println("api (kotlin): per call over $calls calls ($build library): ${timings.joinToString(", ")}")
-    }
-
     fun run(): Boolean {
         val parts = listOf(
             ::formToRequest, ::formScreen, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
@@ -359,7 +336,6 @@ object Api {
         }
         for (failure in failures) println("FAIL $failure")
         println("api (kotlin): $passed passed, ${failures.size} failed")
-        if (failures.isEmpty()) perCallCost()
         return failures.isEmpty()
     }
 }
