@@ -1,22 +1,32 @@
 //! `cargo xtask bench`: benchmarks, which report and never fail on a number.
 //!
 //! `bench core` times the core's JSON reader beside serde_json's (`benches/json_read.rs`).
+//! `bench ffi` builds the library apps ship, reports its size and times calls from Kotlin.
 //! `bench python` sets up the environment of the `python` test step (the venv, the pinned
 //! tools with the `mcp` package, the release wheel), then runs `bindings/python/bench/run.py`:
 //! toolnexus against the `mcp` package's own route, side by side in one process, and the
 //! resident memory over a million calls. The targets are printed, not enforced, since
 //! timings depend on the machine: the command fails only when the benchmark cannot run.
 
+use std::env::{
+    self,
+    consts::{DLL_PREFIX, DLL_SUFFIX},
+};
+use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use super::{cargo, python, run};
+use super::{cargo, kotlin, python, run};
 
 /// What `cargo xtask bench` can measure.
 pub(crate) const TARGETS: &[(&str, &str)] = &[
     (
         "core",
         "the core's JSON reader against serde_json's, and the whole mapping",
+    ),
+    (
+        "ffi",
+        "the library apps ship: its stripped size, and the cost of a call from Kotlin",
     ),
     (
         "python",
@@ -36,10 +46,42 @@ pub(crate) fn bench(root: &Path, only: &[String]) -> bool {
                 "core" => {
                     run(cargo().args(["bench", "-p", "toolnexus-core", "--bench", "json_read"]))
                 }
+                "ffi" => bench_ffi(root),
                 "python" => bench_python(root),
                 _ => false,
             }
         })
+}
+
+/// Builds `toolnexus-ffi` as apps get it (the `mobile` profile: optimised for size, LTO,
+/// symbols stripped), reports its size and times calls to it from Kotlin.
+fn bench_ffi(root: &Path) -> bool {
+    if !run(cargo().args([
+        "build",
+        "--quiet",
+        "-p",
+        "toolnexus-ffi",
+        "--profile",
+        "mobile",
+    ])) {
+        return false;
+    }
+    let dir = root.join("target/mobile");
+    let library = dir.join(format!("{DLL_PREFIX}toolnexus_ffi{DLL_SUFFIX}"));
+    match fs::metadata(&library) {
+        Ok(meta) => println!(
+            "{}: {} bytes ({:.0} KiB), profile mobile, {}",
+            library.display(),
+            meta.len(),
+            meta.len() as f64 / 1024.0,
+            env::consts::ARCH
+        ),
+        Err(e) => {
+            eprintln!("xtask: no library at {}: {e}", library.display());
+            return false;
+        }
+    }
+    kotlin::bench(root, &dir)
 }
 
 fn bench_python(root: &Path) -> bool {

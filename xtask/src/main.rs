@@ -1,7 +1,8 @@
 //! `cargo xtask`: the one entry point that builds, checks and tests the workspace.
 //!
-//! `cargo xtask test` runs every suite; `cargo xtask test STEP…` runs some of them;
+//! `cargo xtask test` runs every suite (Rust, Python, Kotlin, Swift); `cargo xtask test STEP…` runs some of them;
 //! `cargo xtask bench python` measures the Python binding against the `mcp` package;
+//! `cargo xtask bindgen [--check]` writes (or checks) the committed Kotlin and Swift bindings;
 //! `cargo xtask demo` maps the sample elicitations and checks untrusted input. Each step says
 //! what it ran and the run ends with a summary; any failed step fails the command.
 
@@ -10,8 +11,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod apt;
 mod bench;
+mod ffi;
+mod kotlin;
 mod python;
+mod swift;
 
 /// The steps of `cargo xtask test`, in the order they run.
 const STEPS: &[(&str, &str)] = &[
@@ -30,6 +35,14 @@ const STEPS: &[(&str, &str)] = &[
         "python",
         "the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy",
     ),
+    (
+        "kotlin",
+        "the UniFFI Kotlin bindings on the JVM: the conformance suite and the API tests",
+    ),
+    (
+        "swift",
+        "the Swift package built with SwiftPM in a Debian chroot: the conformance suite and the API tests",
+    ),
 ];
 
 /// The examples `cargo xtask demo` runs, in order: the mappings, then the checks a host runs
@@ -45,6 +58,7 @@ fn main() -> ExitCode {
     match command.as_str() {
         "test" => test(rest),
         "bench" => bench(rest),
+        "bindgen" => bindgen(rest),
         "demo" => exit(DEMOS.iter().all(|example| {
             run(cargo().args([
                 "run",
@@ -81,6 +95,11 @@ fn usage() {
     for (name, what) in bench::TARGETS {
         eprintln!("                   {name:<8} {what}");
     }
+    eprintln!("  bindgen [--check]");
+    eprintln!(
+        "                 write the committed Kotlin and Swift bindings (bindings/ffi/kotlin,"
+    );
+    eprintln!("                 bindings/ffi/swift); --check only names the stale ones and fails");
     eprintln!(
         "  demo           map sample elicitations and answers, then check a form, its content"
     );
@@ -124,6 +143,8 @@ fn test(only: &[String]) -> ExitCode {
             }),
             "nostd" => nostd(),
             "python" => python::python(&root()),
+            "kotlin" => kotlin::kotlin(&root()),
+            "swift" => swift::swift(&root()),
             _ => false,
         };
         results.push((*name, ok, started.elapsed().as_secs_f32()));
@@ -150,6 +171,18 @@ fn bench(only: &[String]) -> ExitCode {
         }
     }
     exit(bench::bench(&root(), only))
+}
+
+fn bindgen(args: &[String]) -> ExitCode {
+    match args {
+        [] => exit(ffi::bindgen(&root(), false)),
+        [flag] if flag == "--check" => exit(ffi::bindgen(&root(), true)),
+        _ => {
+            eprintln!("xtask: bindgen takes only --check, not {args:?}");
+            usage();
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Builds the probe in its own workspace, with LTO and `panic = "abort"`, and runs it.

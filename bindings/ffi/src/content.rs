@@ -1,0 +1,181 @@
+//! Content against its schema: `validate_content`, `apply_defaults`, `prepare_content` (each
+//! for JSON text and for typed entries), and content as JSON text.
+//!
+//! Schemas come from servers and content from people: both are read within the limits, and
+//! every verdict is the core's, in the core's order.
+
+use toolnexus_core as core;
+use toolnexus_core::validate::{self, ContentOptions};
+use toolnexus_core::{Map, Value};
+
+use crate::contract::{ContentEntry, ContentValue, entries_from_map, entries_to_map};
+use crate::error::{ToolnexusError, Violation};
+use crate::json_text::{self, read_schema};
+use crate::limits::Limits;
+
+fn options(allow_unknown: bool) -> ContentOptions {
+    ContentOptions::STRICT.allow_unknown(allow_unknown)
+}
+
+fn violations(found: &[core::Violation]) -> Vec<Violation> {
+    found.iter().map(Violation::from_core).collect()
+}
+
+/// Every way `content_json` breaks `schema_json` (a `requestedSchema`), in the core's fixed
+/// order; empty when the content is valid.
+///
+/// Content that is not a JSON object is one `type` violation at `""`. Members the schema does
+/// not declare are violations unless `allow_unknown` (each must still be a string, number,
+/// boolean or list of strings). Text that is not JSON, or a schema the core cannot read, is
+/// an error (a schema's errors point into the schema).
+#[uniffi::export(default(allow_unknown = false, limits = None))]
+pub fn validate_content(
+    schema_json: String,
+    content_json: String,
+    allow_unknown: bool,
+    limits: Option<Limits>,
+) -> Result<Vec<Violation>, ToolnexusError> {
+    let schema = read_schema(&schema_json, limits)?;
+    let content = json_text::parse(&content_json, limits)?;
+    let found = validate::validate_content(&schema, &content, &options(allow_unknown));
+    Ok(violations(&found))
+}
+
+/// [`validate_content`] for typed content, as a form screen holds it.
+///
+/// A number whose spelling is not JSON, or a name given twice, is an error at `/<name>`.
+#[uniffi::export(default(allow_unknown = false, limits = None))]
+pub fn validate_content_entries(
+    schema_json: String,
+    content: Vec<ContentEntry>,
+    allow_unknown: bool,
+    limits: Option<Limits>,
+) -> Result<Vec<Violation>, ToolnexusError> {
+    let schema = read_schema(&schema_json, limits)?;
+    let content = Value::Object(entries_to_map(&content)?);
+    let found = validate::validate_content(&schema, &content, &options(allow_unknown));
+    Ok(violations(&found))
+}
+
+/// `content_json` (a JSON object) with every absent property filled from its `default`, in
+/// schema order after the members already there, as compact JSON. A present value is never
+/// replaced; a member holding `null` counts as absent. Content that is not an object is a
+/// `WrongType` error.
+#[uniffi::export(default(limits = None))]
+pub fn apply_defaults(
+    schema_json: String,
+    content_json: String,
+    limits: Option<Limits>,
+) -> Result<String, ToolnexusError> {
+    let schema = read_schema(&schema_json, limits)?;
+    let content = json_text::read_object(&content_json, limits, "the content")?;
+    Ok(Value::Object(validate::apply_defaults(&schema, &content)).to_json())
+}
+
+/// [`apply_defaults`] for typed content: the entries given, then one for each default filled
+/// in, in schema order.
+#[uniffi::export(default(limits = None))]
+pub fn apply_defaults_entries(
+    schema_json: String,
+    content: Vec<ContentEntry>,
+    limits: Option<Limits>,
+) -> Result<Vec<ContentEntry>, ToolnexusError> {
+    let schema = read_schema(&schema_json, limits)?;
+    let filled = validate::apply_defaults(&schema, &entries_to_map(&content)?);
+    Ok(entries_from_map(filled)?)
+}
+
+/// What a host sends back on accept: `content_json` with defaults filled in, then validated.
+///
+/// Returns the completed content as compact JSON; when anything is violated, fails with
+/// `InvalidContent` whose `violations` lists every way the completed content breaks the
+/// schema.
+#[uniffi::export(default(allow_unknown = false, limits = None))]
+pub fn prepare_content(
+    schema_json: String,
+    content_json: String,
+    allow_unknown: bool,
+    limits: Option<Limits>,
+) -> Result<String, ToolnexusError> {
+    let schema = read_schema(&schema_json, limits)?;
+    let content = json_text::parse(&content_json, limits)?;
+    let filled = prepare(&schema, &content, allow_unknown)?;
+    Ok(Value::Object(filled).to_json())
+}
+
+/// [`prepare_content`] for typed content: the completed entries.
+#[uniffi::export(default(allow_unknown = false, limits = None))]
+pub fn prepare_content_entries(
+    schema_json: String,
+    content: Vec<ContentEntry>,
+    allow_unknown: bool,
+    limits: Option<Limits>,
+) -> Result<Vec<ContentEntry>, ToolnexusError> {
+    let schema = read_schema(&schema_json, limits)?;
+    let content = Value::Object(entries_to_map(&content)?);
+    let filled = prepare(&schema, &content, allow_unknown)?;
+    Ok(entries_from_map(filled)?)
+}
+
+fn prepare(
+    schema: &core::schema::RequestedSchema,
+    content: &Value,
+    allow_unknown: bool,
+) -> Result<Map, core::Error> {
+    validate::prepare_content(schema, content, &options(allow_unknown))
+        .map_err(|found| core::Error::invalid_content("", found))
+}
+
+/// Violations as the core writes them: `[{"pointer", "keyword", "message"}]`, compact.
+#[uniffi::export]
+pub fn violations_to_json(violations: &[Violation]) -> String {
+    let list = violations
+        .iter()
+        .map(|v| {
+            let mut map = Map::new();
+            map.insert("pointer", Value::from(v.path.as_str()));
+            map.insert("keyword", Value::from(v.keyword.as_str()));
+            map.insert("message", Value::from(v.message.as_str()));
+            Value::Object(map)
+        })
+        .collect();
+    Value::Array(list).to_json()
+}
+
+/// Content as the compact JSON object `content` is on the wire, entries in their order.
+/// A number whose spelling is not JSON, or a name given twice, is an error at `/<name>`.
+#[uniffi::export]
+pub fn content_to_json(content: &[ContentEntry]) -> Result<String, ToolnexusError> {
+    Ok(Value::Object(entries_to_map(content)?).to_json())
+}
+
+/// Reads content from JSON text: an object whose values are strings, numbers, booleans or
+/// lists of strings (anything else is a `WrongType` error at the value).
+#[uniffi::export(default(limits = None))]
+pub fn content_from_json(
+    json: String,
+    limits: Option<Limits>,
+) -> Result<Vec<ContentEntry>, ToolnexusError> {
+    let map = json_text::read_object(&json, limits, "the content")?;
+    Ok(entries_from_map(map)?)
+}
+
+/// One content value as compact JSON (`"text"`, `42`, `true`, `["a","b"]`); a number whose
+/// spelling is not JSON is an `InvalidValue` error.
+#[uniffi::export]
+pub fn content_value_to_json(value: &ContentValue) -> Result<String, ToolnexusError> {
+    Ok(value.to_value()?.to_json())
+}
+
+/// Reads one content value from JSON text; anything but a string, number, boolean or list of
+/// strings is a `WrongType` error.
+#[uniffi::export(default(limits = None))]
+pub fn content_value_from_json(
+    json: String,
+    limits: Option<Limits>,
+) -> Result<ContentValue, ToolnexusError> {
+    let value = json_text::parse(&json, limits)?;
+    Ok(ContentValue::from_core(core::ContentValue::from_value(
+        &value,
+    )?))
+}

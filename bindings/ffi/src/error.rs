@@ -1,0 +1,170 @@
+//! The one error every function throws: a Kotlin exception, a Swift `Error`.
+
+use toolnexus_core as core;
+
+/// What went wrong, one case per kind the core reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum ErrorKind {
+    /// The input is not JSON (syntax error, empty input, trailing characters).
+    InvalidJson,
+    /// The input bytes are not valid UTF-8.
+    InvalidUtf8,
+    /// A `\uXXXX` escape names half of a surrogate pair without the other half.
+    LoneSurrogate,
+    /// An object names the same key twice.
+    DuplicateKey,
+    /// The input is longer than the limits allow.
+    TooLarge,
+    /// Arrays and objects nest deeper than the limits allow.
+    TooDeep,
+    /// An object has more members than the limits allow.
+    TooManyMembers,
+    /// An array has more items than the limits allow.
+    TooManyItems,
+    /// A required field is absent.
+    MissingField,
+    /// A field holds the wrong JSON type.
+    WrongType,
+    /// A contract object holds a key its type does not define.
+    UnknownField,
+    /// A field has the right type but a value outside what it allows.
+    InvalidValue,
+    /// A form asks for what looks like a secret and the policy refuses such forms.
+    SensitiveField,
+    /// An answer names a request that is not pending.
+    UnknownRequest,
+    /// A request is begun with the id of one that is still pending.
+    DuplicateRequest,
+    /// Beginning one more request would exceed the bound on pending requests.
+    TooManyPending,
+    /// Accepted content breaks the form's schema; the error's violations list every way.
+    InvalidContent,
+    /// The server asked for an elicitation mode the host did not advertise.
+    ModeNotSupported,
+    /// A retry is built before every input request has its response.
+    MissingResponses,
+    /// A kind newer than this binding; the message says what went wrong.
+    Other,
+}
+
+impl ErrorKind {
+    fn from_core(kind: core::ErrorKind) -> ErrorKind {
+        use core::ErrorKind as K;
+        match kind {
+            K::InvalidJson => ErrorKind::InvalidJson,
+            K::InvalidUtf8 => ErrorKind::InvalidUtf8,
+            K::LoneSurrogate => ErrorKind::LoneSurrogate,
+            K::DuplicateKey => ErrorKind::DuplicateKey,
+            K::TooLarge => ErrorKind::TooLarge,
+            K::TooDeep => ErrorKind::TooDeep,
+            K::TooManyMembers => ErrorKind::TooManyMembers,
+            K::TooManyItems => ErrorKind::TooManyItems,
+            K::MissingField => ErrorKind::MissingField,
+            K::WrongType => ErrorKind::WrongType,
+            K::UnknownField => ErrorKind::UnknownField,
+            K::InvalidValue => ErrorKind::InvalidValue,
+            K::SensitiveField => ErrorKind::SensitiveField,
+            K::UnknownRequest => ErrorKind::UnknownRequest,
+            K::DuplicateRequest => ErrorKind::DuplicateRequest,
+            K::TooManyPending => ErrorKind::TooManyPending,
+            K::InvalidContent => ErrorKind::InvalidContent,
+            K::ModeNotSupported => ErrorKind::ModeNotSupported,
+            K::MissingResponses => ErrorKind::MissingResponses,
+            _ => ErrorKind::Other,
+        }
+    }
+}
+
+/// One way accepted content breaks its schema.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct Violation {
+    /// The RFC 6901 JSON pointer of the value at fault, relative to the content.
+    pub path: String,
+    /// The JSON Schema keyword that is broken (`required`, `minLength`, `format`, …).
+    pub keyword: String,
+    /// What is wrong, in words a person filling in the form understands.
+    pub message: String,
+}
+
+impl Violation {
+    /// The core's violation.
+    pub(crate) fn from_core(violation: &core::Violation) -> Violation {
+        Violation {
+            path: violation.pointer().into(),
+            keyword: violation.keyword().into(),
+            message: violation.message().into(),
+        }
+    }
+}
+
+/// A failure of any toolnexus function: its kind, where in the input it is (an RFC 6901 JSON
+/// pointer, `""` for the whole input), a message a person can read and, for
+/// `InvalidContent`, every violation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum ToolnexusError {
+    /// The input or the call was refused.
+    #[error("{}", describe(*kind, path, detail))]
+    Failed {
+        /// What went wrong.
+        kind: ErrorKind,
+        /// Where: an RFC 6901 JSON pointer into the input.
+        path: String,
+        /// What went wrong, in words (`detail`, since Kotlin exceptions own `message`).
+        detail: String,
+        /// For `InvalidContent`, every way the content breaks its schema; empty otherwise.
+        violations: Vec<Violation>,
+    },
+}
+
+fn describe(kind: ErrorKind, path: &str, message: &str) -> String {
+    let name = core_name(kind);
+    if path.is_empty() {
+        format!("{name}: {message}")
+    } else {
+        format!("{name} at {path}: {message}")
+    }
+}
+
+/// The kind as the core and the conformance suite spell it (`invalid_json`, …).
+fn core_name(kind: ErrorKind) -> &'static str {
+    core::ErrorKind::ALL
+        .iter()
+        .find(|k| ErrorKind::from_core(**k) == kind)
+        .map_or("error", |k| k.as_str())
+}
+
+impl From<core::Error> for ToolnexusError {
+    fn from(error: core::Error) -> ToolnexusError {
+        ToolnexusError::Failed {
+            kind: ErrorKind::from_core(error.kind()),
+            path: error.pointer().into(),
+            detail: error.message().into(),
+            violations: error
+                .violations()
+                .iter()
+                .map(Violation::from_core)
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of the core has a case of its own, and its name survives the trip.
+    #[test]
+    fn every_core_kind_is_named() {
+        for kind in core::ErrorKind::ALL {
+            let mine = ErrorKind::from_core(kind);
+            assert_ne!(mine, ErrorKind::Other, "{kind:?}");
+            assert_eq!(error_kind_name(mine), kind.as_str());
+        }
+    }
+}
+
+/// The name the conformance suite and the core give `kind` (`invalid_json`, `too_deep`, …).
+#[uniffi::export]
+pub fn error_kind_name(kind: ErrorKind) -> String {
+    core_name(kind).into()
+}

@@ -1,0 +1,67 @@
+//! `toolnexus-ffi`: the core's contract and mappings for Kotlin and Swift, through UniFFI.
+//!
+//! Every function converts and delegates: the core decides. Free-form JSON (a request's
+//! `data`, an answer's `data`, a result's `_meta`) crosses the boundary as compact JSON text,
+//! which keeps member order and number spelling exactly; elicitation content, which MCP
+//! restricts to strings, numbers, booleans and string lists, crosses as typed values.
+
+mod check;
+mod content;
+mod contract;
+mod error;
+mod form;
+mod json_text;
+mod limits;
+mod mapping;
+mod mirror;
+mod mrtr;
+mod reverse;
+mod secrets;
+mod session;
+mod shared;
+mod url_review;
+
+pub use check::{
+    SchemaProblem, SchemaProblemKind, check_schema, schema_problem_kind_name,
+    schema_problems_to_json,
+};
+pub use content::{
+    apply_defaults, apply_defaults_entries, content_from_json, content_to_json,
+    content_value_from_json, content_value_to_json, prepare_content, prepare_content_entries,
+    validate_content, validate_content_entries, violations_to_json,
+};
+pub use contract::{
+    Action, Answer, ContentEntry, ContentValue, ElicitResult, Reason, Request, answer_from_json,
+    answer_from_json_bytes, answer_to_json, elicit_result_from_json, elicit_result_from_json_bytes,
+    elicit_result_to_json, request_from_json, request_from_json_bytes, request_to_json,
+};
+pub use error::{ErrorKind, ToolnexusError, Violation, error_kind_name};
+pub use form::{
+    Constraints, FieldOption, FormField, Widget, form_fields, form_fields_to_json,
+    parse_field_input, widget_name,
+};
+pub use json_text::{compact_json, compact_json_bytes};
+pub use limits::Limits;
+pub use mapping::{
+    answer_to_elicit_result, elicitation_to_request, elicitation_to_request_bytes, format_id,
+};
+pub use mrtr::{
+    ClientRequest, InputRequest, InputRequired, InputRound, KeyedRequest, KeyedResult,
+    ServerResult, classify_result, with_client_capabilities,
+};
+pub use reverse::{
+    IgnoreReason, Incoming, PendingElicitation, ReverseBridge, RpcId, ignore_reason_name,
+    rpc_id_to_json,
+};
+pub use secrets::{
+    SecretKind, SensitiveField, describe_secret_kind, reject_secrets, secret_kind_name,
+    sensitive_fields,
+};
+pub use session::{AwaitingCompletion, CancelledRequest, Session};
+pub use shared::{Modes, SessionOptions};
+pub use url_review::{
+    FindingCode, Severity, UrlFinding, UrlReview, Verdict, finding_code_name, review_url,
+    severity_name, url_review_to_json, verdict_name,
+};
+
+uniffi::setup_scaffolding!();

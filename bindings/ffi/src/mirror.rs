@@ -1,0 +1,45 @@
+//! `mirror_enum!`: a UniFFI enum that mirrors a fieldless enum of the core, case for case.
+
+/// Declares a UniFFI enum whose cases are named as the core enum `$core`'s, with
+/// `from_core` (a case newer than this binding becomes `$fallback`), `to_core` and
+/// `as_str` (the core's stable name).
+macro_rules! mirror_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident mirrors $core:ident, else $fallback:ident {
+            $( $(#[$vmeta:meta])* $variant:ident ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// The case of the core's value.
+            #[allow(unreachable_patterns)]
+            pub(crate) fn from_core(value: $core) -> $name {
+                match value {
+                    $( $core::$variant => $name::$variant, )+
+                    _ => $name::$fallback,
+                }
+            }
+
+            /// The core's value of this case.
+            pub(crate) fn to_core(self) -> $core {
+                match self {
+                    $( $name::$variant => $core::$variant, )+
+                }
+            }
+
+            /// The core's stable name of this case.
+            #[allow(dead_code)]
+            pub(crate) fn as_str(self) -> &'static str {
+                self.to_core().as_str()
+            }
+        }
+    };
+}
+
+pub(crate) use mirror_enum;

@@ -1,0 +1,140 @@
+//! What the stateful objects share: a lock that never panics, the clock, and their options.
+
+use std::sync::{Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use toolnexus_core as core;
+use toolnexus_core::validate::ContentOptions;
+
+/// A core object behind a lock, so that Kotlin and Swift may call it from any thread.
+pub(crate) struct Shared<T>(Mutex<T>);
+
+impl<T> Shared<T> {
+    pub(crate) fn new(value: T) -> Shared<T> {
+        Shared(Mutex::new(value))
+    }
+
+    /// Runs `work` on the object, holding the lock meanwhile.
+    pub(crate) fn with<R>(&self, work: impl FnOnce(&mut T) -> R) -> R {
+        // A poisoned lock means a panic while it was held; the core does not panic, and each
+        // of its calls changes the object only on success, so the object is whole either way.
+        let mut guard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        work(&mut guard)
+    }
+}
+
+/// `now_ms`, or the system clock in milliseconds since 1970 when it is not given.
+pub(crate) fn now_or_clock(now_ms: Option<u64>) -> u64 {
+    now_ms.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    })
+}
+
+/// The elicitation modes a host supports; both by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
+pub struct Modes {
+    /// Form mode: the server sends a `requestedSchema` to fill in.
+    #[uniffi(default = true)]
+    pub form: bool,
+    /// URL mode: the server sends a URL to open.
+    #[uniffi(default = true)]
+    pub url: bool,
+}
+
+impl Modes {
+    pub(crate) fn to_core(self) -> core::Modes {
+        core::Modes::new(self.form, self.url)
+    }
+
+    pub(crate) fn from_core(modes: core::Modes) -> Modes {
+        Modes {
+            form: modes.form(),
+            url: modes.url(),
+        }
+    }
+}
+
+impl Default for Modes {
+    fn default() -> Modes {
+        Modes::from_core(core::Modes::ALL)
+    }
+}
+
+/// How a session, a reverse bridge or an input round judges requests and answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
+pub struct SessionOptions {
+    /// The modes the host supports; a request for another fails with `ModeNotSupported`.
+    #[uniffi(default)]
+    pub modes: Modes,
+    /// The most requests that may wait at once (URL requests waiting for their completion
+    /// count too).
+    #[uniffi(default = 64)]
+    pub max_pending: u64,
+    /// How long a request may wait for its answer, in milliseconds; each request then
+    /// carries `expiresAt`. No expiry when absent.
+    #[uniffi(default = None)]
+    pub ttl_ms: Option<u64>,
+    /// Whether accepted form content has absent properties filled from their `default`
+    /// before it is checked.
+    #[uniffi(default = false)]
+    pub apply_defaults: bool,
+    /// Whether accepted content may hold members the schema does not declare.
+    #[uniffi(default = false)]
+    pub allow_unknown: bool,
+    /// Whether a form that seems to ask for a secret is refused with `SensitiveField`.
+    #[uniffi(default = false)]
+    pub reject_secrets: bool,
+}
+
+impl SessionOptions {
+    /// The core's options; a bound too large for this platform's `usize` means no bound.
+    pub(crate) fn to_core(self) -> core::SessionOptions {
+        core::SessionOptions::DEFAULT
+            .with_modes(self.modes.to_core())
+            .with_max_pending(usize::try_from(self.max_pending).unwrap_or(usize::MAX))
+            .with_time_to_live_ms(self.ttl_ms)
+            .with_apply_defaults(self.apply_defaults)
+            .with_content_options(ContentOptions::STRICT.allow_unknown(self.allow_unknown))
+            .with_reject_secrets(self.reject_secrets)
+    }
+}
+
+impl Default for SessionOptions {
+    fn default() -> SessionOptions {
+        let core = core::SessionOptions::DEFAULT;
+        SessionOptions {
+            modes: Modes::from_core(core.modes()),
+            max_pending: u64::try_from(core.max_pending()).unwrap_or(u64::MAX),
+            ttl_ms: core.time_to_live_ms(),
+            apply_defaults: false,
+            allow_unknown: false,
+            reject_secrets: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The defaults the generated constructors use are written as literals; they must be the
+    /// core's.
+    #[test]
+    fn declared_defaults_are_the_cores() {
+        let declared = SessionOptions {
+            modes: Modes {
+                form: true,
+                url: true,
+            },
+            max_pending: 64,
+            ttl_ms: None,
+            apply_defaults: false,
+            allow_unknown: false,
+            reject_secrets: false,
+        };
+        assert_eq!(declared, SessionOptions::default());
+        assert_eq!(declared.to_core(), core::SessionOptions::DEFAULT);
+    }
+}

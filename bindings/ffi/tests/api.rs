@@ -1,0 +1,640 @@
+//! The conformance operations beyond the mappings, run through this crate's public API as
+//! Kotlin and Swift call it: JSON text in, records out, and outputs written from the records.
+//! Every case of those operations must give its exact bytes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use toolnexus_core::{Limits as CoreLimits, Map, Value, json};
+use toolnexus_ffi::*;
+
+const OPS: [&str; 12] = [
+    "check_schema",
+    "validate_content",
+    "apply_defaults",
+    "prepare_content",
+    "form_fields",
+    "parse_field_input",
+    "sensitive_fields",
+    "reject_secrets",
+    "review_url",
+    "session",
+    "reverse_request",
+    "mrtr",
+];
+
+fn suite_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            suite_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+}
+
+fn wide() -> CoreLimits {
+    CoreLimits::DEFAULT
+        .with_max_input_bytes(usize::MAX)
+        .with_max_depth(512)
+}
+
+fn text(value: &Value) -> String {
+    value.to_json()
+}
+
+fn string(s: &str) -> Value {
+    Value::from(s)
+}
+
+fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
+fn parse(text: &str) -> Value {
+    json::parse_str(text, &wide()).unwrap()
+}
+
+fn error_value(error: &ToolnexusError) -> Value {
+    let ToolnexusError::Failed {
+        kind,
+        path,
+        violations,
+        ..
+    } = error;
+    let mut map = Map::new();
+    map.insert("kind", string(&error_kind_name(*kind)));
+    map.insert("pointer", string(path));
+    if !violations.is_empty() {
+        map.insert("violations", violations_value(violations));
+    }
+    Value::Object(map)
+}
+
+fn violations_value(violations: &[Violation]) -> Value {
+    Value::Array(
+        violations
+            .iter()
+            .map(|v| {
+                object([
+                    ("pointer", string(&v.path)),
+                    ("keyword", string(&v.keyword)),
+                ])
+            })
+            .collect(),
+    )
+}
+
+fn outcome(result: Result<Value, ToolnexusError>) -> Value {
+    match result {
+        Ok(v) => object([("ok", v)]),
+        Err(e) => object([("error", error_value(&e))]),
+    }
+}
+
+fn limits_of(case: &Value) -> Option<Limits> {
+    let l = case.get("limits")?;
+    let mut limits = Limits::default();
+    let get = |k: &str| l.get(k).and_then(Value::as_u64);
+    if let Some(n) = get("maxInputBytes") {
+        limits.max_input_bytes = n;
+    }
+    if let Some(n) = get("maxDepth") {
+        limits.max_depth = n;
+    }
+    if let Some(n) = get("maxObjectMembers") {
+        limits.max_object_members = n;
+    }
+    if let Some(n) = get("maxArrayItems") {
+        limits.max_array_items = n;
+    }
+    Some(limits)
+}
+
+fn options_of(script: &Value) -> Option<SessionOptions> {
+    let o = script.get("options")?;
+    let mut options = SessionOptions::default();
+    if let Some(modes) = o.get("modes").and_then(Value::as_str) {
+        options.modes = Modes {
+            form: modes != "url",
+            url: modes != "form",
+        };
+    }
+    let flag = |k: &str| o.get(k).and_then(Value::as_bool).unwrap_or(false);
+    if let Some(n) = o.get("maxPending").and_then(Value::as_u64) {
+        options.max_pending = n;
+    }
+    options.ttl_ms = o.get("ttlMs").and_then(Value::as_u64);
+    options.apply_defaults = flag("applyDefaults");
+    options.allow_unknown = flag("allowUnknown");
+    options.reject_secrets = flag("rejectSecrets");
+    Some(options)
+}
+
+fn request_value(request: &Request) -> Value {
+    parse(&request_to_json(request).unwrap())
+}
+
+fn result_value(result: &ElicitResult) -> Value {
+    parse(&elicit_result_to_json(result).unwrap())
+}
+
+fn rpc_id_value(id: &RpcId) -> Value {
+    parse(&rpc_id_to_json(id).unwrap())
+}
+
+/// Runs one case: the output text, or the error.
+fn run(case: &Value) -> Result<String, ToolnexusError> {
+    let op = case.get("op").and_then(Value::as_str).unwrap();
+    let input = case
+        .get("input")
+        .and_then(Value::as_str)
+        .unwrap()
+        .to_string();
+    let limits = limits_of(case);
+    let args = case.get("args");
+    let arg = |k: &str| args.and_then(|a| a.get(k));
+    let allow_unknown = arg("allowUnknown")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    // The whole input's own faults come first, as the core reads it.
+    let whole =
+        || -> Result<Value, ToolnexusError> { Ok(parse(&compact_json(input.clone(), limits)?)) };
+    let parts = || -> Result<(String, String), ToolnexusError> {
+        let whole = whole()?;
+        Ok((
+            text(whole.get("schema").unwrap()),
+            text(whole.get("content").unwrap()),
+        ))
+    };
+    Ok(match op {
+        "check_schema" => {
+            let problems = check_schema(input, limits)?;
+            let list = problems
+                .iter()
+                .map(|p| {
+                    object([
+                        ("kind", string(&schema_problem_kind_name(p.kind))),
+                        ("pointer", string(&p.path)),
+                    ])
+                })
+                .collect();
+            text(&Value::Array(list))
+        }
+        "validate_content" => {
+            let (schema, content) = parts()?;
+            text(&violations_value(&validate_content(
+                schema,
+                content,
+                allow_unknown,
+                limits,
+            )?))
+        }
+        "apply_defaults" => {
+            let (schema, content) = parts()?;
+            apply_defaults(schema, content, limits)?
+        }
+        "prepare_content" => {
+            let (schema, content) = parts()?;
+            let (content, violations) =
+                match prepare_content(schema, content, allow_unknown, limits) {
+                    Ok(filled) => (parse(&filled), Vec::new()),
+                    Err(ToolnexusError::Failed {
+                        kind: ErrorKind::InvalidContent,
+                        violations,
+                        ..
+                    }) => (Value::Null, violations),
+                    Err(e) => return Err(e),
+                };
+            text(&object([
+                ("content", content),
+                ("violations", violations_value(&violations)),
+            ]))
+        }
+        "form_fields" => form_fields_to_json(&form_fields(input, limits)?)?,
+        "parse_field_input" => {
+            let name = arg("field").and_then(Value::as_str).unwrap();
+            let typed = arg("text").and_then(Value::as_str).unwrap();
+            let fields = form_fields(input, limits)?;
+            let field = fields.iter().find(|f| f.name == name).unwrap();
+            match parse_field_input(field, typed.to_string())? {
+                Some(value) => content_value_to_json(&value)?,
+                None => "null".into(),
+            }
+        }
+        "sensitive_fields" => {
+            let list = sensitive_fields(input, limits)?
+                .iter()
+                .map(|f| {
+                    object([
+                        ("name", string(&f.name)),
+                        ("kind", string(&secret_kind_name(f.kind))),
+                    ])
+                })
+                .collect();
+            text(&Value::Array(list))
+        }
+        "reject_secrets" => {
+            reject_secrets(input, limits)?;
+            "null".into()
+        }
+        "review_url" => {
+            let url = whole()?;
+            let Some(url) = url.as_str() else {
+                return Err(ToolnexusError::Failed {
+                    kind: ErrorKind::WrongType,
+                    path: String::new(),
+                    detail: "review_url takes the URL as a JSON string".into(),
+                    violations: Vec::new(),
+                });
+            };
+            let review = parse(&url_review_to_json(&review_url(url.to_string())));
+            let Value::Object(mut review) = review else {
+                unreachable!()
+            };
+            if let Some(Value::Array(findings)) = review.get_mut("findings") {
+                for finding in findings {
+                    if let Value::Object(f) = finding {
+                        f.remove("message");
+                    }
+                }
+            }
+            text(&Value::Object(review))
+        }
+        "session" => run_session(&whole()?),
+        "reverse_request" => {
+            let script = parse(&compact_json(input.clone(), None)?);
+            run_reverse(&script, limits)
+        }
+        "mrtr" => run_mrtr(&whole()?, limits),
+        other => panic!("not an operation of this runner: {other}"),
+    })
+}
+
+fn steps(script: &Value) -> &Vec<Value> {
+    script.get("steps").and_then(Value::as_array).unwrap()
+}
+
+fn now(step: &Value) -> Option<u64> {
+    Some(step.get("now").and_then(Value::as_u64).unwrap_or(0))
+}
+
+fn answer_of(value: &Value) -> Result<Answer, ToolnexusError> {
+    answer_from_json(text(value), None)
+}
+
+fn run_session(script: &Value) -> String {
+    let session = Session::new(options_of(script));
+    let mut out = Vec::new();
+    for step in steps(script) {
+        let value = if let Some(params) = step.get("begin") {
+            let id = step.get("id").and_then(Value::as_str).map(String::from);
+            outcome(
+                session
+                    .begin(text(params), id, now(step), None)
+                    .map(|r| request_value(&r)),
+            )
+        } else if let Some(answer) = step.get("resolve") {
+            outcome(
+                answer_of(answer)
+                    .and_then(|a| session.resolve(&a, now(step)))
+                    .map(|r| result_value(&r)),
+            )
+        } else if step.get("pending").is_some() {
+            let ids = session.pending().iter().map(|r| string(&r.id)).collect();
+            outcome(Ok(Value::Array(ids)))
+        } else if step.get("awaiting").is_some() {
+            let list = session
+                .awaiting_completion()
+                .iter()
+                .map(|a| {
+                    object([
+                        ("requestId", string(&a.request_id)),
+                        ("elicitationId", string(&a.elicitation_id)),
+                    ])
+                })
+                .collect();
+            outcome(Ok(Value::Array(list)))
+        } else if let Some(eid) = step.get("complete") {
+            let done = session.complete(eid.as_str().unwrap());
+            outcome(Ok(done.map_or(Value::Null, |id| string(&id))))
+        } else if let Some(at) = step.get("expire") {
+            outcome(Ok(cancelled(&session.expire(at.as_u64()))))
+        } else if step.get("cancelAll").is_some() {
+            outcome(Ok(cancelled(&session.cancel_all())))
+        } else {
+            panic!("unknown step {}", text(step));
+        };
+        out.push(value);
+    }
+    text(&Value::Array(out))
+}
+
+fn cancelled(list: &[CancelledRequest]) -> Value {
+    Value::Array(
+        list.iter()
+            .map(|c| object([("id", string(&c.id)), ("result", result_value(&c.result))]))
+            .collect(),
+    )
+}
+
+fn text_or_null(text: Option<String>) -> Value {
+    text.map_or(Value::Null, |t| string(&t))
+}
+
+fn texts(list: Vec<String>) -> Value {
+    Value::Array(list.iter().map(|t| string(t)).collect())
+}
+
+fn run_reverse(script: &Value, limits: Option<Limits>) -> String {
+    let bridge = ReverseBridge::new(options_of(script));
+    let mut out = Vec::new();
+    for step in steps(script) {
+        let value = if let Some(message) = step.get("receive") {
+            let incoming = bridge.receive(message.as_str().unwrap().into(), now(step), limits);
+            outcome(Ok(incoming_value(incoming)))
+        } else if let Some(answer) = step.get("answer") {
+            outcome(
+                answer_of(answer)
+                    .and_then(|a| bridge.respond(&a, now(step)))
+                    .map(text_or_null),
+            )
+        } else if let Some(id) = step.get("fail") {
+            let message = step
+                .get("message")
+                .and_then(Value::as_str)
+                .map(String::from);
+            outcome(bridge.fail(id.as_str().unwrap(), message).map(text_or_null))
+        } else if let Some(error) = step.get("urlRequired") {
+            outcome(
+                bridge
+                    .url_required(error.as_str().unwrap().into(), now(step), limits)
+                    .map(|list| Value::Array(list.iter().map(request_value).collect())),
+            )
+        } else if step.get("cancelAll").is_some() {
+            outcome(Ok(texts(bridge.cancel_all())))
+        } else if let Some(at) = step.get("expire") {
+            outcome(Ok(texts(bridge.expire(at.as_u64()))))
+        } else if step.get("capabilities").is_some() {
+            outcome(Ok(parse(&bridge.capabilities())))
+        } else if step.get("pending").is_some() {
+            let list = bridge
+                .pending()
+                .iter()
+                .map(|p| {
+                    let mut m = Map::new();
+                    m.insert("requestId", string(&p.request.id));
+                    if let Some(id) = &p.rpc_id {
+                        m.insert("rpcId", rpc_id_value(id));
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            outcome(Ok(Value::Array(list)))
+        } else {
+            panic!("unknown step {}", text(step));
+        };
+        out.push(value);
+    }
+    text(&Value::Array(out))
+}
+
+fn incoming_value(incoming: Incoming) -> Value {
+    match incoming {
+        Incoming::Elicit { rpc_id, request } => object([(
+            "elicit",
+            object([
+                ("rpcId", rpc_id_value(&rpc_id)),
+                ("request", request_value(&request)),
+            ]),
+        )]),
+        Incoming::Reply { response } => object([("reply", string(&response))]),
+        Incoming::Completed { request_id, reply } => {
+            let mut m = Map::new();
+            m.insert("requestId", string(&request_id));
+            if let Some(reply) = reply {
+                m.insert("reply", string(&reply));
+            }
+            object([("completed", Value::Object(m))])
+        }
+        Incoming::Withdrawn { request_id } => object([("withdrawn", string(&request_id))]),
+        Incoming::Ignored { why } => object([("ignored", string(&ignore_reason_name(why)))]),
+    }
+}
+
+fn with_member(mut outcome: Value, name: &str, value: Value) -> Value {
+    if let Value::Object(outer) = &mut outcome {
+        if let Some(Value::Object(error)) = outer.get_mut("error") {
+            error.insert(name, value);
+        }
+    }
+    outcome
+}
+
+fn keyed(list: &[KeyedResult]) -> Value {
+    Value::Array(list.iter().map(keyed_one).collect())
+}
+
+fn keyed_one(k: &KeyedResult) -> Value {
+    object([("key", string(&k.key)), ("result", result_value(&k.result))])
+}
+
+fn round_value(round: &InputRound) -> Value {
+    let requests = round
+        .requests()
+        .iter()
+        .map(|k| {
+            object([
+                ("key", string(&k.key)),
+                ("request", request_value(&k.request)),
+            ])
+        })
+        .collect();
+    let unhandled = round
+        .unhandled()
+        .iter()
+        .map(|r| object([("key", string(&r.key)), ("method", string(&r.method))]))
+        .collect();
+    object([
+        ("requests", Value::Array(requests)),
+        ("unhandled", Value::Array(unhandled)),
+        ("requestState", Value::Bool(round.request_state().is_some())),
+    ])
+}
+
+fn run_mrtr(script: &Value, limits: Option<Limits>) -> String {
+    let options = options_of(script);
+    let modes = options.unwrap_or_default().modes;
+    let mut round: Option<std::sync::Arc<InputRound>> = None;
+    let mut last_retry: Option<String> = None;
+    let mut out = Vec::new();
+    for step in steps(script) {
+        let value = if let Some(start) = step.get("start") {
+            let request = match start.get("request") {
+                Some(r) => r.as_str().unwrap().to_string(),
+                None => last_retry.clone().unwrap(),
+            };
+            let response = start.get("response").and_then(Value::as_str).unwrap();
+            match ClientRequest::from_json(request, limits) {
+                Err(e) => with_member(outcome(Err(e)), "in", string("request")),
+                Ok(request) => {
+                    match InputRound::start(&request, response.into(), options, now(step), limits) {
+                        Ok(started) => {
+                            let value = outcome(Ok(round_value(&started)));
+                            round = Some(started);
+                            value
+                        }
+                        Err(e) => with_member(outcome(Err(e)), "in", string("response")),
+                    }
+                }
+            }
+        } else if let Some(response) = step.get("again") {
+            let current = round.clone().unwrap();
+            match current.next_round(response.as_str().unwrap().into(), now(step), limits) {
+                Ok(next) => {
+                    let value = outcome(Ok(round_value(&next)));
+                    round = Some(next);
+                    value
+                }
+                Err(e) => with_member(outcome(Err(e)), "in", string("response")),
+            }
+        } else if let Some(answer) = step.get("answer") {
+            let current = round.clone().unwrap();
+            outcome(
+                answer_of(answer)
+                    .and_then(|a| current.resolve(&a, now(step)))
+                    .map(|k| keyed_one(&k)),
+            )
+        } else if let Some(supply) = step.get("supply") {
+            let key = supply.get("key").and_then(Value::as_str).unwrap();
+            let result = supply.get("result").map_or("null".into(), text);
+            let current = round.clone().unwrap();
+            outcome(current.supply(key, result, None).map(|()| Value::Null))
+        } else if let Some(retry) = step.get("retry") {
+            let id = match retry.get("id").unwrap() {
+                Value::String(s) => RpcId::Text { value: s.clone() },
+                Value::Number(n) => RpcId::Number {
+                    spelling: n.as_str().into(),
+                },
+                other => panic!("retry id {}", text(other)),
+            };
+            let partial = retry
+                .get("partial")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            let current = round.clone().unwrap();
+            let missing = Value::Array(current.missing().iter().map(|k| string(k)).collect());
+            match current.retry(&id, partial) {
+                Ok(t) => {
+                    last_retry = Some(t.clone());
+                    outcome(Ok(string(&t)))
+                }
+                Err(e) => {
+                    let is_missing = matches!(
+                        &e,
+                        ToolnexusError::Failed {
+                            kind: ErrorKind::MissingResponses,
+                            ..
+                        }
+                    );
+                    let value = outcome(Err(e));
+                    if is_missing {
+                        with_member(value, "missing", missing)
+                    } else {
+                        value
+                    }
+                }
+            }
+        } else if let Some(request) = step.get("stamp") {
+            outcome(
+                with_client_capabilities(request.as_str().unwrap().into(), modes, limits)
+                    .map(|t| string(&t)),
+            )
+        } else if let Some(response) = step.get("classify") {
+            outcome(
+                classify_result(response.as_str().unwrap().into(), limits).map(|r| match r {
+                    ServerResult::Complete { .. } => string("complete"),
+                    ServerResult::NeedsInput { .. } => string("input_required"),
+                    ServerResult::Unknown { result_type, .. } => {
+                        object([("unknown", string(&result_type))])
+                    }
+                }),
+            )
+        } else if step.get("missing").is_some() {
+            let keys = round.as_ref().unwrap().missing();
+            outcome(Ok(Value::Array(keys.iter().map(|k| string(k)).collect())))
+        } else if step.get("pending").is_some() {
+            let keys = round.as_ref().unwrap().pending();
+            outcome(Ok(Value::Array(
+                keys.iter().map(|k| string(&k.key)).collect(),
+            )))
+        } else if let Some(at) = step.get("expire") {
+            outcome(Ok(keyed(&round.as_ref().unwrap().expire(at.as_u64()))))
+        } else if step.get("cancelPending").is_some() {
+            outcome(Ok(keyed(&round.as_ref().unwrap().cancel_pending())))
+        } else {
+            panic!("unknown step {}", text(step));
+        };
+        out.push(value);
+    }
+    text(&Value::Array(out))
+}
+
+fn check(case: &Value) -> Option<String> {
+    let expect = case.get("expect").unwrap();
+    let got = run(case);
+    match (expect.get("output"), expect.get("error"), got) {
+        (Some(want), _, Ok(out)) if want.as_str() == Some(out.as_str()) => None,
+        (_, Some(want), Err(e)) => {
+            let mine = error_value(&e);
+            let same =
+                mine.get("kind") == want.get("kind") && mine.get("pointer") == want.get("pointer");
+            (!same).then(|| format!("want error {}, got {}", text(want), text(&mine)))
+        }
+        (want, want_error, got) => Some(format!(
+            "want {}, got {}",
+            want.or(want_error).map_or(String::new(), text),
+            match got {
+                Ok(out) => out,
+                Err(e) => text(&error_value(&e)),
+            }
+        )),
+    }
+}
+
+#[test]
+fn every_case_of_these_operations_passes_through_the_api() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/v1");
+    let mut files = Vec::new();
+    suite_files(&root, &mut files);
+    files.sort();
+    let (mut passed, mut failures) = (0, Vec::new());
+    for file in files {
+        let doc = parse(&fs::read_to_string(&file).unwrap());
+        for case in doc.get("cases").and_then(Value::as_array).unwrap() {
+            let op = case.get("op").and_then(Value::as_str).unwrap();
+            if !OPS.contains(&op) {
+                continue;
+            }
+            match check(case) {
+                None => passed += 1,
+                Some(why) => failures.push(format!(
+                    "{} ({op}): {why}",
+                    case.get("id").and_then(Value::as_u64).unwrap()
+                )),
+            }
+        }
+    }
+    println!("ffi api: {passed} passed, {} failed", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(passed > 600, "only {passed} cases ran");
+}

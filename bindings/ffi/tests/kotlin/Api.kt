@@ -1,0 +1,345 @@
+// The Kotlin API as an app uses it: a form screen built from the typed fields, filled from what
+// a person typed, checked and answered; URL review; the session, from several threads too; the
+// 2025 JSON-RPC bridge and a 2026-07-28 multi round-trip; errors as exceptions. Any failed
+// check ends the run with status 1. The cost of a mapping call is measured and reported, never
+// enforced.
+
+import dev.toolnexus.*
+import java.util.concurrent.Callable
+import java.util.concurrent.Executors
+import java.util.concurrent.TimeUnit
+import kotlin.system.exitProcess
+
+object Api {
+    private var passed = 0
+    private val failures = mutableListOf<String>()
+
+    private fun expect(what: String, ok: Boolean, got: Any? = null) {
+        if (ok) passed++ else failures += "$what (got $got)"
+    }
+
+    private inline fun <T> failure(block: () -> T): ToolnexusException.Failed? = try {
+        block()
+        null
+    } catch (e: ToolnexusException.Failed) {
+        e
+    }
+
+    private val FORM = """{"mode":"form","message":"Your name?","requestedSchema":""" +
+        """{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}}}}"""
+
+    private val SIGN_UP_SCHEMA = """{"type":"object","properties":{""" +
+        """"name":{"type":"string","title":"Name","maxLength":20},""" +
+        """"email":{"type":"string","format":"email","title":"Email"},""" +
+        """"age":{"type":"integer","minimum":18,"maximum":150},""" +
+        """"news":{"type":"boolean","title":"Newsletter","default":false},""" +
+        """"plan":{"type":"string","oneOf":[{"const":"free","title":"Free"},{"const":"pro","title":"Pro"}]},""" +
+        """"topics":{"type":"array","items":{"type":"string","enum":["rust","kotlin","swift"]},"maxItems":2}},""" +
+        """"required":["name","email","plan"]}"""
+
+    private val SIGN_UP = """{"mode":"form","message":"Sign up","requestedSchema":$SIGN_UP_SCHEMA}"""
+
+    /** What a screen shows for a field: the switch a Compose or SwiftUI view makes. */
+    private fun control(field: FormField): String = when (field.widget) {
+        Widget.TEXT -> "TextField"
+        Widget.EMAIL -> "EmailField"
+        Widget.URI -> "UrlField"
+        Widget.DATE -> "DatePicker"
+        Widget.DATE_TIME -> "DateTimePicker"
+        Widget.NUMBER -> "DecimalField"
+        Widget.INTEGER -> "NumberField"
+        Widget.TOGGLE -> "Switch"
+        Widget.SINGLE_SELECT -> "Picker(${field.options.joinToString("|") { it.label }})"
+        Widget.MULTI_SELECT -> "Checkboxes(${field.options.joinToString("|") { it.label }})"
+    }
+
+    private fun formToRequest() {
+        val request = elicitationToRequest(FORM, id = "r1")
+        expect("a form becomes kind input", request.kind == "input", request.kind)
+        expect("the message becomes the prompt", request.prompt == "Your name?", request.prompt)
+        expect(
+            "the schema is kept exactly in data",
+            request.data == """{"schema":{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}}}}""",
+            request.data,
+        )
+        val fresh = elicitationToRequest(FORM)
+        expect("without an id one is made", fresh.id.startsWith("elc-"), fresh.id)
+    }
+
+    /** A form screen from the request alone: fields, typed input, checks, the answer, MCP's reply. */
+    private fun formScreen() {
+        val request = elicitationToRequest(SIGN_UP, id = "signup")
+        expect("the request gives its schema back exactly", request.schemaJson() == SIGN_UP_SCHEMA, request.schemaJson())
+        val fields = request.formFields()
+        expect("one field per property, in order", fields.map { it.name } == listOf("name", "email", "age", "news", "plan", "topics"), fields.map { it.name })
+        expect(
+            "each field has its control",
+            fields.map(::control) == listOf(
+                "TextField", "EmailField", "NumberField", "Switch", "Picker(Free|Pro)", "Checkboxes(rust|kotlin|swift)",
+            ),
+            fields.map(::control),
+        )
+        val byName = fields.associateBy { it.name }
+        val name = byName.getValue("name")
+        expect("the title is the label", name.label == "Name" && byName.getValue("age").label == "age", name.label)
+        expect("required comes from the schema", name.required && !byName.getValue("age").required)
+        expect("maxLength is a constraint", name.constraints.maxLength == 20uL, name.constraints)
+        expect("a bound keeps its spelling", byName.getValue("age").constraints.minimum == "18", byName.getValue("age").constraints)
+        expect("a default is typed", byName.getValue("news").defaultValue == ContentValue.Boolean(false), byName.getValue("news").defaultValue)
+        expect("options carry value and label", byName.getValue("plan").options == listOf(FieldOption("free", "Free"), FieldOption("pro", "Pro")), byName.getValue("plan").options)
+        expect("the same fields from the schema text", formFields(SIGN_UP_SCHEMA) == fields)
+
+        val typed = mapOf("name" to " Ada ", "email" to "ada@example.org", "age" to "36", "news" to "", "plan" to "Pro", "topics" to "rust, Kotlin")
+        val content = fields.mapNotNull { field -> parseFieldInput(field, typed.getValue(field.name))?.let { ContentEntry(field.name, it) } }
+        expect(
+            "typed input becomes content; a blank optional field is left out",
+            content == listOf(
+                ContentEntry("name", ContentValue.Text(" Ada ")),
+                ContentEntry("email", ContentValue.Text("ada@example.org")),
+                ContentEntry("age", ContentValue.Number("36")),
+                ContentEntry("plan", ContentValue.Text("pro")),
+                ContentEntry("topics", ContentValue.TextList(listOf("rust", "kotlin"))),
+            ),
+            content,
+        )
+        val tooYoung = failure { parseFieldInput(byName.getValue("age"), "17") }
+        expect("input out of bounds is refused where it is", tooYoung?.kind == ErrorKind.INVALID_VALUE && tooYoung.path == "/age", tooYoung)
+        val blank = failure { parseFieldInput(name, "  ") }
+        expect("a blank required field is missing", blank?.kind == ErrorKind.MISSING_FIELD && blank.path == "/name", blank)
+
+        expect("the content is valid", validateContentEntries(SIGN_UP_SCHEMA, content).isEmpty())
+        val prepared = prepareContentEntries(SIGN_UP_SCHEMA, content)
+        expect("preparing fills the default", prepared.last() == ContentEntry("news", ContentValue.Boolean(false)), prepared)
+        val incomplete = validateContentEntries(SIGN_UP_SCHEMA, content.filter { it.name != "email" })
+        expect(
+            "a missing required value is one violation",
+            incomplete.map { it.path to it.keyword } == listOf("/email" to "required") && incomplete.single().message.isNotEmpty(),
+            incomplete,
+        )
+        val refused = failure { prepareContentEntries(SIGN_UP_SCHEMA, content.filter { it.name != "email" }) }
+        expect("preparing invalid content throws with the violations", refused?.kind == ErrorKind.INVALID_CONTENT && refused.violations == incomplete, refused)
+
+        val answer = Answer(id = request.id, ok = true, data = contentToJson(prepared))
+        val result = answerToElicitResult(answer)
+        expect(
+            "the answer becomes MCP's reply, content in order",
+            elicitResultToJson(result) ==
+                """{"action":"accept","content":{"name":" Ada ","email":"ada@example.org","age":36,"plan":"pro","topics":["rust","kotlin"],"news":false}}""",
+            elicitResultToJson(result),
+        )
+    }
+
+    private fun answerToResult() {
+        val answer = Answer(id = "r1", ok = true, data = """{"name":"Ada","age":36.50,"tags":["a","b"],"ok":true}""")
+        val result = answerToElicitResult(answer)
+        expect("ok becomes accept", result.action == Action.ACCEPT, result.action)
+        val content = result.content.orEmpty().associate { it.name to it.value }
+        expect("text stays text", content["name"] == ContentValue.Text("Ada"), content["name"])
+        val age = content["age"]
+        expect("a number keeps its spelling", age == ContentValue.Number("36.50"), age)
+        expect("a number reads as a double", age?.asDouble() == 36.5, age?.asDouble())
+        expect("text is no number", content["name"]?.asDouble() == null)
+        expect("a list stays a list", content["tags"] == ContentValue.TextList(listOf("a", "b")), content["tags"])
+        expect("a boolean stays a boolean", content["ok"] == ContentValue.Boolean(true), content["ok"])
+        expect(
+            "the result is written with the content in order",
+            elicitResultToJson(result) == """{"action":"accept","content":{"name":"Ada","age":36.50,"tags":["a","b"],"ok":true}}""",
+            elicitResultToJson(result),
+        )
+        val declined = answerToElicitResult(Answer(id = "r1", ok = false, reason = Reason.Declined))
+        expect("declined becomes decline", declined.action == Action.DECLINE, declined.action)
+        val other = answerToElicitResult(Answer(id = "r1", ok = false, reason = Reason.Other("busy")))
+        expect("another reason becomes cancel", other.action == Action.CANCEL && other.content == null, other)
+    }
+
+    private fun recordsRoundTrip() {
+        val request = Request(id = "r2", kind = "authorization", prompt = "Sign in", url = "https://example.com/a")
+        val json = requestToJson(request)
+        expect("optionals left out are absent", json == """{"id":"r2","kind":"authorization","prompt":"Sign in","url":"https://example.com/a"}""", json)
+        expect("a request reads back equal", requestFromJson(json) == request)
+        val result = ElicitResult(action = Action.ACCEPT, content = listOf(ContentEntry("n", ContentValue.Number("1e2"))))
+        expect("a number is written as spelt", elicitResultToJson(result) == """{"action":"accept","content":{"n":1e2}}""", elicitResultToJson(result))
+    }
+
+    private fun urlReview() {
+        val fine = reviewUrl("https://example.com/login")
+        expect("an https link is ok", fine.verdict == Verdict.OK && fine.findings.isEmpty(), fine)
+        expect("its parts are given", fine.scheme == "https" && fine.hostAscii == "example.com" && fine.port == 443.toUShort(), fine)
+        val spoof = reviewUrl("https://xn--pypal-4ve.com/")
+        expect(
+            "a look-alike host is flagged with reasons a person can read",
+            spoof.verdict == Verdict.WARN &&
+                spoof.findings.map { it.code } == listOf(FindingCode.PUNYCODE_HOST, FindingCode.MIXED_SCRIPT_HOST) &&
+                spoof.findings.all { it.severity == Severity.WARN && it.message.isNotEmpty() } &&
+                spoof.host == "p\u0430ypal.com",
+            spoof,
+        )
+        val script = reviewUrl("javascript:alert(1)")
+        expect("a script link is rejected", script.verdict == Verdict.REJECT, script)
+        expect("names are the suite's", verdictName(script.verdict) == "reject" && findingCodeName(FindingCode.NOT_HTTPS) == "not_https")
+    }
+
+    private fun secrets() {
+        val schema = """{"type":"object","properties":{"user":{"type":"string"},"password":{"type":"string"}}}"""
+        val found = sensitiveFields(schema)
+        expect("a password field is sensitive", found == listOf(SensitiveField("password", SecretKind.PASSWORD)), found)
+        val refused = failure { rejectSecrets(schema) }
+        expect("the policy refuses it at its property", refused?.kind == ErrorKind.SENSITIVE_FIELD && refused.path == "/properties/password", refused)
+        expect("the form marks it", formFields(schema).single { it.name == "password" }.sensitive)
+    }
+
+    private fun session() {
+        Session(SessionOptions(ttlMs = 60_000uL)).use { session ->
+            val form = session.begin(FORM, id = "s1", nowMs = 1_000uL)
+            expect("a begun form is pending", session.pending().map { it.id } == listOf("s1") && session.isPending("s1"))
+            expect("its expiry is now plus the time to live", form.expiresAt == "1970-01-01T00:01:01Z", form.expiresAt)
+            val duplicate = failure { session.begin(FORM, id = "s1", nowMs = 1_000uL) }
+            expect("the same id twice is refused", duplicate?.kind == ErrorKind.DUPLICATE_REQUEST, duplicate)
+            val invalid = failure { session.resolve(Answer(id = "s1", ok = true, data = """{"age":"old"}"""), nowMs = 2_000uL) }
+            expect("content against the schema is refused", invalid?.kind == ErrorKind.INVALID_CONTENT && invalid.violations.map { it.path } == listOf("/age"), invalid)
+            expect("and leaves the request pending", session.isPending("s1"))
+            val result = session.resolve(Answer(id = "s1", ok = true, data = """{"name":"Ada"}"""), nowMs = 2_000uL)
+            expect("a valid answer is accepted", result.action == Action.ACCEPT && session.get("s1") == null, result)
+            val unknown = failure { session.resolve(Answer(id = "s1", ok = false), nowMs = 2_000uL) }
+            expect("an answer for nothing pending is refused", unknown?.kind == ErrorKind.UNKNOWN_REQUEST && unknown.path == "/id", unknown)
+
+            val link = """{"mode":"url","message":"Log in","url":"https://example.com/auth","elicitationId":"e-1"}"""
+            session.begin(link, id = "u1", nowMs = 0uL)
+            session.resolve(Answer(id = "u1", ok = true), nowMs = 0uL)
+            expect("an accepted link waits for completion", session.awaitingCompletion() == listOf(AwaitingCompletion("u1", "e-1")), session.awaitingCompletion())
+            expect("completion names its request", session.complete("e-1") == "u1" && session.complete("e-1") == null)
+
+            session.begin(FORM, id = "late", nowMs = 0uL)
+            expect("a request is not lapsed at its expiry", session.expire(nowMs = 60_000uL).isEmpty())
+            val lapsed = session.expire(nowMs = 60_001uL)
+            expect("a lapsed request is cancelled", lapsed.map { it.id to it.result.action } == listOf("late" to Action.CANCEL), lapsed)
+        }
+    }
+
+    /** One session shared by several threads, each beginning and resolving its own requests. */
+    private fun sessionAcrossThreads() {
+        val threads = 8
+        val perThread = 200
+        Session(SessionOptions(maxPending = (threads * perThread).toULong())).use { session ->
+            val pool = Executors.newFixedThreadPool(threads)
+            val work = (0 until threads).map { t ->
+                Callable {
+                    (0 until perThread).count { i ->
+                        val id = "t$t-$i"
+                        session.begin(FORM, id = id, nowMs = 0uL)
+                        val data = """{"name":"$id","age":$i}"""
+                        session.resolve(Answer(id = id, ok = true, data = data), nowMs = 0uL).content ==
+                            listOf(ContentEntry("name", ContentValue.Text(id)), ContentEntry("age", ContentValue.Number("$i")))
+                    }
+                }
+            }
+            val answered = pool.invokeAll(work).sumOf { it.get() }
+            pool.shutdown()
+            pool.awaitTermination(1, TimeUnit.MINUTES)
+            expect("every thread's answers came back as its own", answered == threads * perThread, answered)
+            expect("nothing is left pending", session.pending().isEmpty(), session.pending().size)
+        }
+    }
+
+    private fun reverseBridge() {
+        ReverseBridge(SessionOptions(modes = Modes(form = true, url = false))).use { bridge ->
+            expect("the capabilities name the modes", bridge.capabilities() == """{"elicitation":{"form":{}}}""", bridge.capabilities())
+            val message = """{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":$FORM}"""
+            val incoming = bridge.receive(message, nowMs = 1_000uL)
+            val elicit = incoming as? Incoming.Elicit
+            expect("an elicitation/create asks the host", elicit?.rpcId == RpcId.Number("7") && elicit.request.id == "elc-3e8-1", incoming)
+            val response = bridge.respond(Answer(id = "elc-3e8-1", ok = false, reason = Reason.Declined), nowMs = 2_000uL)
+            expect("the answer is the JSON-RPC response", response == """{"jsonrpc":"2.0","id":7,"result":{"action":"decline"}}""", response)
+            val url = """{"jsonrpc":"2.0","id":8,"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://example.com/","elicitationId":"e"}}"""
+            val reply = bridge.receive(url, nowMs = 3_000uL) as? Incoming.Reply
+            expect("a mode not declared is an error reply", reply?.response?.contains("\"id\":8") == true, reply)
+            val ignored = bridge.receive("""{"jsonrpc":"2.0","method":"notifications/progress"}""")
+            expect("a notification is ignored", ignored == Incoming.Ignored(IgnoreReason.NOTIFICATION), ignored)
+        }
+    }
+
+    private fun multiRoundTrip() {
+        val call = """{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"prod"}}}"""
+        val response = """{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{""" +
+            """"region":{"method":"elicitation/create","params":{"mode":"form","message":"Which region?",""" +
+            """"requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}},"required":["region"]}}},""" +
+            """"roots":{"method":"roots/list"}},"requestState":"st-1"}}"""
+        val classified = classifyResult(response) as? ServerResult.NeedsInput
+        expect("the result needs input", classified?.input?.inputRequests?.map { it.key to it.isElicitation } == listOf("region" to true, "roots" to false), classified)
+        ClientRequest.fromJson(call).use { request ->
+            InputRound.start(request, response, nowMs = 0uL).use { round ->
+                val asked = round.requests().single()
+                expect("the elicitation is a Request", asked.key == "region" && asked.request.formFields().single().widget == Widget.SINGLE_SELECT, asked)
+                expect("other methods are the host's", round.unhandled().map { it.method } == listOf("roots/list"))
+                val resolved = round.resolve(Answer(id = asked.request.id, ok = true, data = """{"region":"eu"}"""), nowMs = 0uL)
+                expect("resolving gives the keyed result", resolved.key == "region" && resolved.result.action == Action.ACCEPT, resolved)
+                expect("the roots are still missing", round.missing() == listOf("roots"), round.missing())
+                val early = failure { round.retry(RpcId.Number("2")) }
+                expect("a retry waits for every response", early?.kind == ErrorKind.MISSING_RESPONSES, early)
+                round.supply("roots", """{"roots":[]}""")
+                val retry = round.retry(RpcId.Number("2"))
+                expect(
+                    "the retry stamps the capabilities first and carries the responses and the state exactly",
+                    retry == """{"jsonrpc":"2.0","id":2,"method":"tools/call","params":""" +
+                        """{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}}}},""" +
+                        """"name":"deploy","arguments":{"env":"prod"},"inputResponses":{"region":{"action":"accept","content":{"region":"eu"}},"roots":{"roots":[]}},"requestState":"st-1"}}""",
+                    retry,
+                )
+            }
+        }
+    }
+
+    private fun errorsAreExceptions() {
+        val notJson = failure { requestFromJson("{") }
+        expect("bad JSON throws InvalidJson", notJson?.kind == ErrorKind.INVALID_JSON, notJson)
+        expect("the kind has the suite's name", notJson?.let { errorKindName(it.kind) } == "invalid_json", notJson)
+        expect("the message says what and where", notJson?.message?.contains("INVALID_JSON") == true, notJson?.message)
+        val emptyId = failure { elicitationToRequest(FORM, id = "") }
+        expect("an empty id is refused at /id", emptyId?.kind == ErrorKind.INVALID_VALUE && emptyId.path == "/id", emptyId)
+        val badData = failure { answerToElicitResult(Answer(id = "r1", ok = true, data = """{"x":{"y":1}}""")) }
+        expect("an object in content is WrongType at /data/x", badData?.kind == ErrorKind.WRONG_TYPE && badData.path == "/data/x", badData)
+        val notObject = failure { answerToJson(Answer(id = "r1", ok = true, data = "[1]")) }
+        expect("data that is no object is refused at /data", notObject?.path == "/data", notObject)
+        val badNumber = failure {
+            elicitResultToJson(ElicitResult(action = Action.ACCEPT, content = listOf(ContentEntry("n", ContentValue.Number("NaN")))))
+        }
+        expect("a number spelt wrong is refused where it is", badNumber?.path == "/content/n", badNumber)
+        val contentOnCancel = failure {
+            elicitResultToJson(ElicitResult(action = Action.CANCEL, content = emptyList()))
+        }
+        expect("content on cancel is refused", contentOnCancel?.path == "/content", contentOnCancel)
+        val tooDeep = failure { requestFromJson("[[[1]]]", Limits(maxDepth = 2uL)) }
+        expect("limits apply", tooDeep?.kind == ErrorKind.TOO_DEEP, tooDeep)
+        val notUtf8 = failure { answerFromJsonBytes(byteArrayOf(0x22, 0xff.toByte(), 0x22)) }
+        expect("bytes that are not UTF-8 are InvalidUtf8", notUtf8?.kind == ErrorKind.INVALID_UTF8, notUtf8)
+        val badSchema = failure { formFields("""{"type":"object","properties":{"o":{"type":"object"}}}""") }
+        expect("a schema a form cannot show is refused where it is", badSchema?.kind == ErrorKind.INVALID_VALUE && badSchema.path == "/properties/o/type", badSchema)
+        val invalid = failure { prepareContent("""{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}""", """{"n":0,"x":1}""") }
+        expect(
+            "invalid content carries every violation",
+            invalid?.kind == ErrorKind.INVALID_CONTENT && invalid.violations.map { it.path to it.keyword } == listOf("/n" to "minimum", "/x" to "additionalProperties"),
+            invalid?.violations,
+        )
+    }
+
+    fun run(): Boolean {
+        val parts = listOf(
+            ::formToRequest, ::formScreen, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
+            ::session, ::sessionAcrossThreads, ::reverseBridge, ::multiRoundTrip, ::errorsAreExceptions,
+        )
+        for (part in parts) {
+            try {
+                part()
+            } catch (e: Exception) {
+                failures += "${part.name} threw ${e::class.qualifiedName}: ${e.message}"
+            }
+        }
+        for (failure in failures) println("FAIL $failure")
+        println("api (kotlin): $passed passed, ${failures.size} failed")
+        return failures.isEmpty()
+    }
+}
+
+fun main() {
+    if (!Api.run()) exitProcess(1)
+}

@@ -1,0 +1,259 @@
+// The suite's scripted operations (session, reverse_request, mrtr) run through the Kotlin API.
+//
+// A script is read by the library (so its faults are the library's errors) and then walked
+// here; values a step hands to the API go back in as JSON text that keeps member order and
+// number spelling. Each step's outcome is {"ok": value} or {"error": {"kind", "pointer",
+// "violations"?}}; records come out through their toJson functions, so their bytes are pinned.
+
+import dev.toolnexus.*
+
+/** The case's script is not one the runner can run: a fault of the case, not of the API. */
+class BrokenScript(message: String) : Exception(message)
+
+/** A script as the runner walks it: its options and its steps. */
+class Script(val options: Map<String, Any?>, val steps: List<Map<String, Any?>>)
+
+/** Reads a script within `limits`: the library checks the text, then the runner reads it. */
+fun readScript(text: String, limits: Limits?): Script {
+    val script = parseJson(compactJson(text, limits)).asObject() ?: throw BrokenScript("the script is no object")
+    val steps = (script["steps"] as? List<*>)?.map { it.asObject() ?: throw BrokenScript("a step is no object: $it") }
+        ?: throw BrokenScript("the script has no steps")
+    return Script(script["options"].asObject() ?: emptyMap(), steps)
+}
+
+/** The modes a script's `modes` option names. */
+fun modesOf(name: Any?): Modes = when (name) {
+    null, "all" -> Modes(form = true, url = true)
+    "form" -> Modes(form = true, url = false)
+    "url" -> Modes(form = false, url = true)
+    else -> throw BrokenScript("unknown modes $name")
+}
+
+/** A script's `options` as the session's. */
+fun sessionOptionsOf(options: Map<String, Any?>): SessionOptions {
+    var made = SessionOptions()
+    for ((key, value) in options) {
+        made = when (key) {
+            "modes" -> made.copy(modes = modesOf(value))
+            "maxPending" -> made.copy(maxPending = (value as JsonNumber).toULong())
+            "ttlMs" -> made.copy(ttlMs = (value as JsonNumber).toULong())
+            "applyDefaults" -> made.copy(applyDefaults = value as Boolean)
+            "allowUnknown" -> made.copy(allowUnknown = value as Boolean)
+            "rejectSecrets" -> made.copy(rejectSecrets = value as Boolean)
+            else -> throw BrokenScript("unknown option $key")
+        }
+    }
+    return made
+}
+
+/** A step's `now` in milliseconds; 0 when absent (never the clock, which would not repeat). */
+fun nowOf(step: Map<String, Any?>): ULong = (step["now"] as JsonNumber?)?.toULong() ?: 0uL
+
+fun ok(value: Any?): Map<String, Any?> = mapOf("ok" to value)
+
+/** The outcome of a step that threw. */
+fun failed(error: ToolnexusException.Failed): MutableMap<String, Any?> {
+    val described = linkedMapOf<String, Any?>("kind" to errorKindName(error.kind), "pointer" to error.path)
+    if (error.violations.isNotEmpty()) described["violations"] = violationsJson(error.violations)
+    return linkedMapOf("error" to described)
+}
+
+/** `{"ok": step()}`, or the error it threw. */
+inline fun outcome(step: () -> Any?): Map<String, Any?> = try {
+    ok(step())
+} catch (error: ToolnexusException.Failed) {
+    failed(error)
+}
+
+fun requestJson(request: Request): RawJson = RawJson(requestToJson(request))
+
+fun resultJson(result: ElicitResult): RawJson = RawJson(elicitResultToJson(result))
+
+/** An answer a step carries, read by the library from its JSON text. */
+fun answerIn(value: Any?): Answer = answerFromJson(toJson(value))
+
+fun cancelled(requests: List<CancelledRequest>): List<Map<String, Any?>> =
+    requests.map { mapOf("id" to it.id, "result" to resultJson(it.result)) }
+
+// The elicitation session.
+
+private fun sessionStep(session: Session, step: Map<String, Any?>): Map<String, Any?> = when {
+    "begin" in step -> outcome {
+        val id = step["id"] as String? ?: throw BrokenScript("begin without an id")
+        requestJson(session.begin(toJson(step["begin"]), id, nowOf(step)))
+    }
+    "resolve" in step -> outcome { resultJson(session.resolve(answerIn(step["resolve"]), nowOf(step))) }
+    "pending" in step -> ok(session.pending().map { it.id })
+    "awaiting" in step -> ok(
+        session.awaitingCompletion().map { mapOf("requestId" to it.requestId, "elicitationId" to it.elicitationId) },
+    )
+    "complete" in step -> ok(session.complete(step["complete"] as String))
+    "expire" in step -> ok(cancelled(session.expire((step["expire"] as JsonNumber).toULong())))
+    "cancelAll" in step -> ok(cancelled(session.cancelAll()))
+    else -> throw BrokenScript("unknown step ${toJson(step)}")
+}
+
+private fun runSession(text: String, limits: Limits?): String {
+    val script = readScript(text, limits)
+    return Session(sessionOptionsOf(script.options)).use { session ->
+        toJson(script.steps.map { sessionStep(session, it) })
+    }
+}
+
+// The 2025 JSON-RPC wire.
+
+/** A JSON-RPC id as JSON: what the library writes for it. */
+fun rpcIdJson(id: RpcId): RawJson = RawJson(rpcIdToJson(id))
+
+/** What a received message asks of the host, keyed by its type. */
+private fun incomingJson(incoming: Incoming): Map<String, Any?> = when (incoming) {
+    is Incoming.Elicit -> mapOf("elicit" to mapOf("rpcId" to rpcIdJson(incoming.rpcId), "request" to requestJson(incoming.request)))
+    is Incoming.Reply -> mapOf("reply" to incoming.response)
+    is Incoming.Completed -> mapOf(
+        "completed" to buildMap {
+            put("requestId", incoming.requestId)
+            incoming.reply?.let { put("reply", it) }
+        },
+    )
+    is Incoming.Withdrawn -> mapOf("withdrawn" to incoming.requestId)
+    is Incoming.Ignored -> mapOf("ignored" to ignoreReasonName(incoming.why))
+}
+
+private fun pendingJson(pending: PendingElicitation): Map<String, Any?> = buildMap {
+    put("requestId", pending.request.id)
+    pending.rpcId?.let { put("rpcId", rpcIdJson(it)) }
+}
+
+private fun reverseStep(bridge: ReverseBridge, step: Map<String, Any?>, limits: Limits?): Map<String, Any?> {
+    val now = nowOf(step)
+    return when {
+        "receive" in step -> ok(incomingJson(bridge.receive(step["receive"] as String, now, limits)))
+        "answer" in step -> outcome { bridge.respond(answerIn(step["answer"]), now) }
+        "fail" in step -> outcome { bridge.fail(step["fail"] as String, step["message"] as String?) }
+        "urlRequired" in step -> outcome { bridge.urlRequired(step["urlRequired"] as String, now, limits).map(::requestJson) }
+        "cancelAll" in step -> ok(bridge.cancelAll())
+        "expire" in step -> ok(bridge.expire((step["expire"] as JsonNumber).toULong()))
+        "capabilities" in step -> ok(RawJson(bridge.capabilities()))
+        "pending" in step -> ok(bridge.pending().map(::pendingJson))
+        else -> throw BrokenScript("unknown step ${toJson(step)}")
+    }
+}
+
+/** The script is read within the default limits; the case's apply to the messages it carries. */
+private fun runReverse(text: String, limits: Limits?): String {
+    val script = readScript(text, null)
+    return ReverseBridge(sessionOptionsOf(script.options)).use { bridge ->
+        toJson(script.steps.map { reverseStep(bridge, it, limits) })
+    }
+}
+
+// The 2026-07-28 multi round-trip.
+
+private fun keyedJson(keyed: KeyedResult): Map<String, Any?> = mapOf("key" to keyed.key, "result" to resultJson(keyed.result))
+
+/** A retry id as a script gives it: a string, or a number as spelt. */
+private fun rpcIdOf(value: Any?): RpcId = when (value) {
+    is String -> RpcId.Text(value)
+    is JsonNumber -> RpcId.Number(value.spelling)
+    else -> throw BrokenScript("a retry id is a string or a number, not ${toJson(value)}")
+}
+
+/** An error outcome of a `start` or `again` step, saying which text its pointer is in. */
+private fun located(error: ToolnexusException.Failed, text: String): Map<String, Any?> =
+    failed(error).also { it.error()["in"] = text }
+
+@Suppress("UNCHECKED_CAST")
+private fun MutableMap<String, Any?>.error(): MutableMap<String, Any?> = this["error"] as MutableMap<String, Any?>
+
+/** One `mrtr` script's state: its options, the current round and the last retry written. */
+private class MrtrScript(options: Map<String, Any?>, private val limits: Limits?) : AutoCloseable {
+    private val sessionOptions = sessionOptionsOf(options)
+    private var round: InputRound? = null
+    private var lastRetry: String? = null
+
+    private fun current(): InputRound = round ?: throw BrokenScript("no round was started")
+
+    fun step(step: Map<String, Any?>): Map<String, Any?> {
+        val now = nowOf(step)
+        return when {
+            "start" in step -> start(step["start"].asObject() ?: throw BrokenScript("start is no object"), now)
+            "again" in step -> begun { current().nextRound(step["again"] as String, now, limits) }
+            "answer" in step -> outcome { keyedJson(current().resolve(answerIn(step["answer"]), now)) }
+            "supply" in step -> {
+                val supply = step["supply"].asObject() ?: throw BrokenScript("supply is no object")
+                outcome { current().supply(supply["key"] as String, toJson(supply["result"]), limits); null }
+            }
+            "retry" in step -> retry(step["retry"].asObject() ?: throw BrokenScript("retry is no object"))
+            "stamp" in step -> outcome { withClientCapabilities(step["stamp"] as String, sessionOptions.modes, limits) }
+            "classify" in step -> outcome { classified(classifyResult(step["classify"] as String, limits)) }
+            "missing" in step -> ok(current().missing())
+            "pending" in step -> ok(current().pending().map { it.key })
+            "expire" in step -> ok(current().expire((step["expire"] as JsonNumber).toULong()).map(::keyedJson))
+            "cancelPending" in step -> ok(current().cancelPending().map(::keyedJson))
+            else -> throw BrokenScript("unknown step ${toJson(step)}")
+        }
+    }
+
+    private fun start(start: Map<String, Any?>, now: ULong): Map<String, Any?> {
+        val text = start["request"] as String? ?: lastRetry ?: throw BrokenScript("start without `request` needs an earlier retry")
+        val response = start["response"] as String
+        val request = try {
+            ClientRequest.fromJson(text, limits)
+        } catch (error: ToolnexusException.Failed) {
+            return located(error, "request")
+        }
+        return request.use { begun { InputRound.start(it, response, sessionOptions, now, limits) } }
+    }
+
+    /** The outcome of starting a round; a round started replaces the current one. */
+    private fun begun(start: () -> InputRound): Map<String, Any?> {
+        val started = try {
+            start()
+        } catch (error: ToolnexusException.Failed) {
+            return located(error, "response")
+        }
+        round?.close()
+        round = started
+        return ok(
+            mapOf(
+                "requests" to started.requests().map { mapOf("key" to it.key, "request" to requestJson(it.request)) },
+                "unhandled" to started.unhandled().map { mapOf("key" to it.key, "method" to it.method) },
+                "requestState" to (started.requestState() != null),
+            ),
+        )
+    }
+
+    private fun retry(retry: Map<String, Any?>): Map<String, Any?> {
+        val round = current()
+        val missing = round.missing()
+        val text = try {
+            round.retry(rpcIdOf(retry["id"]), retry["partial"] as Boolean? ?: false)
+        } catch (error: ToolnexusException.Failed) {
+            return failed(error).also { if (error.kind == ErrorKind.MISSING_RESPONSES) it.error()["missing"] = missing }
+        }
+        lastRetry = text
+        return ok(text)
+    }
+
+    override fun close() {
+        round?.close()
+    }
+}
+
+private fun classified(result: ServerResult): Any = when (result) {
+    is ServerResult.Complete -> "complete"
+    is ServerResult.NeedsInput -> "input_required"
+    is ServerResult.Unknown -> mapOf("unknown" to result.resultType)
+}
+
+private fun runMrtr(text: String, limits: Limits?): String {
+    val script = readScript(text, limits)
+    return MrtrScript(script.options, limits).use { mrtr -> toJson(script.steps.map(mrtr::step)) }
+}
+
+/** The scripted operations, by the suite's name. */
+val WIRE_OPS: Map<String, Op> = mapOf(
+    "session" to textOp { _, text, limits -> runSession(text, limits) },
+    "reverse_request" to textOp { _, text, limits -> runReverse(text, limits) },
+    "mrtr" to textOp { _, text, limits -> runMrtr(text, limits) },
+)

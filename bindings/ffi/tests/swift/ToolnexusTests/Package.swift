@@ -1,0 +1,26 @@
+// swift-tools-version:5.9
+// The Swift tests of toolnexus, a package that uses the Toolnexus package the way an app does:
+// `conformance` runs the shared suite (conformance/v1/) through the Swift API, `api` exercises
+// the API as an app calls it. Each prints `N passed, N failed` and exits non-zero on a failure.
+
+import PackageDescription
+
+let package = Package(
+    name: "ToolnexusTests",
+    dependencies: [
+        .package(name: "Toolnexus", path: "../../../swift"),
+    ],
+    targets: [
+        .target(name: "JSONText", path: "Sources/JSONText"),
+        .executableTarget(
+            name: "conformance",
+            dependencies: ["JSONText", .product(name: "Toolnexus", package: "Toolnexus")],
+            path: "Sources/Conformance"
+        ),
+        .executableTarget(
+            name: "api",
+            dependencies: ["JSONText", .product(name: "Toolnexus", package: "Toolnexus")],
+            path: "Sources/Api"
+        ),
+    ]
+)

@@ -1,0 +1,303 @@
+// The Swift API as an app uses it: a form screen built from `formFields`, filled through
+// `parseFieldInput`, validated, answered and mapped; URL review; the session, also from many
+// threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; errors as Swift
+// `Error`s. Prints `api (swift): N passed, N failed` and exits non-zero on any failure.
+
+import Dispatch
+import Foundation
+import JSONText
+import Toolnexus
+
+// MARK: - Checks
+
+var passed = 0
+var failures: [String] = []
+
+func expect(_ what: String, _ ok: Bool, _ got: @autoclosure () -> Any? = nil) {
+    if ok {
+        passed += 1
+    } else {
+        failures.append("\(what) (got \(got().map { "\($0)" } ?? "nil"))")
+    }
+}
+
+/// The `ToolnexusError` `body` throws, or nil when it returns (or throws something else).
+func failure(_ body: () throws -> Void) -> ToolnexusError? {
+    do {
+        try body()
+        return nil
+    } catch let error as ToolnexusError {
+        return error
+    } catch {
+        return nil
+    }
+}
+
+/// Runs one group of checks; an error it does not expect is a failure of its own.
+func group(_ name: String, _ body: () throws -> Void) {
+    do {
+        try body()
+    } catch {
+        failures.append("\(name): unexpected \(error)")
+    }
+}
+
+// MARK: - A form, as a screen shows and fills it
+
+let signUp = """
+    {"mode":"form","message":"Sign up","requestedSchema":{"type":"object","properties":{\
+    "name":{"type":"string","title":"Name","minLength":2},\
+    "age":{"type":"integer","title":"Age","minimum":18},\
+    "plan":{"type":"string","oneOf":[{"const":"free","title":"Free"},{"const":"pro","title":"Pro"}],"default":"free"},\
+    "topics":{"type":"array","items":{"type":"string","enum":["news","tips"]}},\
+    "newsletter":{"type":"boolean"}},"required":["name","age","plan"]}}
+    """
+
+/// What a person typed into each field of the form, by name.
+func typed(_ fields: [FormField], _ texts: [String: String]) throws -> [ContentEntry] {
+    try fields.compactMap { field in
+        try parseFieldInput(field: field, text: texts[field.name] ?? "").map { ContentEntry(name: field.name, value: $0) }
+    }
+}
+
+group("form") {
+    let request = try elicitationToRequest(paramsJson: signUp, id: "f1")
+    expect("a form is kind input", request.kind == "input", request.kind)
+    let fields = try request.formFields()
+    expect("fields keep the schema's order", fields.map(\.name) == ["name", "age", "plan", "topics", "newsletter"], fields.map(\.name))
+    expect("widgets to switch on", fields.map(\.widget) == [.text, .integer, .singleSelect, .multiSelect, .toggle], fields.map(\.widget))
+    expect("the title is the label", fields.first?.label == "Name", fields.first?.label)
+    expect("required comes from the schema", fields.map(\.required) == [true, true, true, false, false], fields.map(\.required))
+    expect("constraints are typed", fields.first?.constraints.minLength == 2 && fields[1].constraints.minimum == "18", fields.first?.constraints)
+    let plan = fields[2]
+    expect("options carry value and label", plan.options == [FieldOption(value: "free", label: "Free"), FieldOption(value: "pro", label: "Pro")], plan.options)
+    expect("the default is a content value", plan.defaultValue == .text(value: "free"), plan.defaultValue)
+    expect("nothing here looks secret", fields.allSatisfy { !$0.sensitive })
+
+    expect("a label picks an option", try parseFieldInput(field: plan, text: " pro ") == .text(value: "pro"))
+    expect("a list is comma-separated", try parseFieldInput(field: fields[3], text: "tips, news") == .textList(values: ["tips", "news"]))
+    expect("yes is true", try parseFieldInput(field: fields[4], text: "Yes") == .boolean(value: true))
+    expect("an integer keeps its digits", try parseFieldInput(field: fields[1], text: "+036") == .number(spelling: "36"))
+    expect("blank with a default is left out", try parseFieldInput(field: plan, text: "  ") == nil)
+    let notANumber = failure { _ = try parseFieldInput(field: fields[1], text: "old") }
+    expect("text an integer field refuses is InvalidValue at its pointer", notANumber?.kind == .invalidValue && notANumber?.path == "/age", notANumber)
+    let blank = failure { _ = try parseFieldInput(field: fields[0], text: "") }
+    expect("a required field left blank is MissingField", blank?.kind == .missingField && blank?.path == "/name", blank)
+    let short = failure { _ = try parseFieldInput(field: fields[0], text: "A") }
+    expect("typed text is held to the field's constraints", short?.kind == .invalidValue && short?.detail.isEmpty == false, short)
+
+    let schema = try request.schemaJson() ?? ""
+    let tooShort = [ContentEntry(name: "name", value: .text(value: "A")), ContentEntry(name: "age", value: .number(spelling: "16"))]
+    let found = try validateContentEntries(schemaJson: schema, content: tooShort)
+    expect(
+        "every violation is listed",
+        found.map(\.path) == ["/name", "/age", "/plan"] && found.map(\.keyword) == ["minLength", "minimum", "required"],
+        found
+    )
+    expect("violations have words for people", found.allSatisfy { !$0.message.isEmpty })
+
+    let entries = try typed(fields, ["name": "Ada", "age": "36", "topics": "news"])
+    let unfilled = try validateContentEntries(schemaJson: schema, content: entries)
+    expect("a default is not content until it is filled in", unfilled.map(\.path) == ["/plan"], unfilled)
+    let prepared = try prepareContentEntries(schemaJson: schema, content: entries)
+    expect("prepare fills the default in", prepared.last == ContentEntry(name: "plan", value: .text(value: "free")), prepared.last)
+    expect("prepared content is valid", try validateContentEntries(schemaJson: schema, content: prepared).isEmpty)
+    let answer = Answer(id: request.id, ok: true, data: try contentToJson(content: prepared))
+    let result = try answerToElicitResult(answer: answer)
+    expect("ok is accept", result.action == .accept, result.action)
+    expect(
+        "the result is MCP's, content in order",
+        try elicitResultToJson(result: result) == #"{"action":"accept","content":{"name":"Ada","age":36,"topics":["news"],"plan":"free"}}"#,
+        try? elicitResultToJson(result: result)
+    )
+    let age = result.content?.first { $0.name == "age" }?.value
+    expect("a number reads as a double", age?.asDouble() == 36, age)
+    let declined = try answerToElicitResult(answer: Answer(id: request.id, ok: false, reason: .declined))
+    expect("declined is decline, without content", declined.action == .decline && declined.content == nil, declined)
+}
+
+group("secrets") {
+    let schema = #"{"type":"object","properties":{"password":{"type":"string"},"name":{"type":"string"}}}"#
+    let found = try sensitiveFields(schemaJson: schema)
+    expect("a password field is found", found == [SensitiveField(name: "password", kind: .password)], found)
+    let refused = failure { try rejectSecrets(schemaJson: schema) }
+    expect("the policy refuses it at its property", refused?.kind == .sensitiveField && refused?.path == "/properties/password", refused)
+    let problems = try checkSchema(schemaJson: #"{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":1}}}"#)
+    expect("schema problems are typed", problems.map(\.kind) == [.contradictoryBounds], problems)
+}
+
+// MARK: - URL review
+
+group("url review") {
+    let fine = reviewUrl(url: "HTTPS://Example.COM/path")
+    expect("https is ok", fine.verdict == .ok && fine.findings.isEmpty, fine)
+    expect("the URL is normalised", fine.url == "https://example.com/path" && fine.host == "example.com" && fine.port == 443, fine)
+    let plain = reviewUrl(url: "http://example.com/")
+    expect("plain http is a warning", plain.verdict == .warn && plain.findings.map(\.code) == [.notHttps], plain)
+    let script = reviewUrl(url: "javascript:alert(1)")
+    expect("javascript: is rejected", script.verdict == .reject && script.findings.first?.code == .schemeNotAllowed, script)
+    let spoof = reviewUrl(url: "https://bank.example@evil.example/login")
+    expect("userinfo is rejected, the real host shown", spoof.verdict == .reject && spoof.host == "evil.example", spoof)
+    expect("findings say why in words", spoof.findings.allSatisfy { !$0.message.isEmpty }, spoof.findings)
+}
+
+// MARK: - The session
+
+let ageForm = #"{"message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}}"#
+
+group("session") {
+    let session = Session(options: SessionOptions(ttlMs: 60_000))
+    let request = try session.begin(paramsJson: ageForm, id: "s1", nowMs: 1_000, limits: nil)
+    expect("a request expires after its time to live", request.expiresAt == "1970-01-01T00:01:01Z", request.expiresAt)
+    let young = failure { _ = try session.resolve(answer: Answer(id: "s1", ok: true, data: #"{"age":12}"#), nowMs: 2_000) }
+    expect("invalid content is InvalidContent with violations", young?.kind == .invalidContent && young?.violations.map(\.keyword) == ["minimum"], young)
+    expect("the request stays pending for a correction", session.isPending(id: "s1"))
+    let result = try session.resolve(answer: Answer(id: "s1", ok: true, data: #"{"age":30}"#), nowMs: 3_000)
+    expect("a valid answer is accepted", result.action == .accept, result)
+    let again = failure { _ = try session.resolve(answer: Answer(id: "s1", ok: false), nowMs: 4_000) }
+    expect("a request resolves once", again?.kind == .unknownRequest, again)
+
+    let url = #"{"mode":"url","message":"Sign in","url":"https://example.com/auth","elicitationId":"e1"}"#
+    _ = try session.begin(paramsJson: url, id: "u1", nowMs: 5_000, limits: nil)
+    _ = try session.resolve(answer: Answer(id: "u1", ok: true), nowMs: 5_000)
+    expect("an accepted URL request awaits completion", session.awaitingCompletion() == [AwaitingCompletion(requestId: "u1", elicitationId: "e1")])
+    expect("completion names the request", session.complete(elicitationId: "e1") == "u1")
+    expect("a completion comes once", session.complete(elicitationId: "e1") == nil)
+
+    _ = try session.begin(paramsJson: ageForm, id: "late", nowMs: 10_000, limits: nil)
+    let expired = session.expire(nowMs: 70_001)
+    expect("a lapsed request is cancelled", expired.map(\.id) == ["late"] && expired.first?.result.action == .cancel, expired)
+
+    let formsOnly = Session(options: SessionOptions(modes: Modes(form: true, url: false)))
+    let refused = failure { _ = try formsOnly.begin(paramsJson: url, id: "u2", nowMs: 0, limits: nil) }
+    expect("a mode the host does not support is refused at /mode", refused?.kind == .modeNotSupported && refused?.path == "/mode", refused)
+}
+
+group("session across threads") {
+    let threads = 400
+    let session = Session(options: SessionOptions(maxPending: UInt64(threads)))
+    let lock = NSLock()
+    var accepted = 0, duplicates = 0, errors: [String] = []
+    DispatchQueue.concurrentPerform(iterations: threads) { i in
+        do {
+            _ = try session.begin(paramsJson: ageForm, id: "t\(i)", nowMs: 0, limits: nil)
+            let duplicate = failure { _ = try session.begin(paramsJson: ageForm, id: "t\(i)", nowMs: 0, limits: nil) }
+            let result = try session.resolve(answer: Answer(id: "t\(i)", ok: true, data: #"{"age":\#(18 + i)}"#), nowMs: 0)
+            lock.lock()
+            if result.action == .accept { accepted += 1 }
+            if duplicate?.kind == .duplicateRequest { duplicates += 1 }
+            lock.unlock()
+        } catch {
+            lock.lock()
+            errors.append("\(i): \(error)")
+            lock.unlock()
+        }
+    }
+    expect("no call failed on any thread", errors.isEmpty, errors.prefix(3))
+    expect("every thread's answer was accepted", accepted == threads, accepted)
+    expect("an id pending on one thread is a duplicate on it", duplicates == threads, duplicates)
+    expect("nothing is left pending", session.pending().isEmpty, session.pending().count)
+
+    // Many threads race for one id: exactly one begins it, exactly one resolves it.
+    let contested = Session()
+    var begun = 0, resolved = 0
+    DispatchQueue.concurrentPerform(iterations: 64) { _ in
+        let began = (try? contested.begin(paramsJson: ageForm, id: "one", nowMs: 0, limits: nil)) != nil
+        let done = (try? contested.resolve(answer: Answer(id: "one", ok: false), nowMs: 0)) != nil
+        lock.lock()
+        if began { begun += 1 }
+        if done { resolved += 1 }
+        lock.unlock()
+    }
+    expect("a contested id resolves exactly as often as it began", begun >= 1 && begun == resolved, (begun, resolved))
+}
+
+// MARK: - The 2025 JSON-RPC bridge
+
+group("2025 bridge") {
+    let bridge = ReverseBridge()
+    let message = #"{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}"#
+    guard case .elicit(let rpcId, let request) = bridge.receive(message: message, nowMs: 1_000, limits: nil) else {
+        expect("an elicitation/create is an elicitation to show", false)
+        return
+    }
+    expect("the server's id is kept as spelt", rpcId == .number(spelling: "7"), rpcId)
+    expect("the request id comes from the time and a sequence", request.id == "elc-3e8-1", request.id)
+    expect("it waits for its answer", bridge.pending().map(\.request.id) == [request.id])
+    let response = try bridge.respond(answer: Answer(id: request.id, ok: true, data: #"{"name":"Ada"}"#), nowMs: 2_000)
+    expect(
+        "the answer is the JSON-RPC response to send",
+        response == #"{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"name":"Ada"}}}"#,
+        response
+    )
+    if case .reply(let reply) = bridge.receive(message: "{", nowMs: 3_000, limits: nil) {
+        let error = try JSON.parse(reply)["error"]
+        expect("text that is not JSON gets a -32700 reply", error?["code"] == .number("-32700"), reply)
+    } else {
+        expect("text that is not JSON gets a reply", false)
+    }
+    let capabilities = try JSON.parse(bridge.capabilities())
+    expect("capabilities advertise both modes", capabilities["elicitation"]?["form"] != nil && capabilities["elicitation"]?["url"] != nil, capabilities.text)
+}
+
+// MARK: - A 2026-07-28 multi round-trip
+
+group("mrtr round") {
+    let call = #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"prod"}}}"#
+    let stamped = try withClientCapabilities(requestJson: call, modes: Modes())
+    let request = try ClientRequest.fromJson(json: stamped)
+    expect("the request is read", request.method() == "tools/call" && request.id() == .number(spelling: "1"), request.method())
+    let needsInput = #"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{"mode":"form","message":"Which region?","requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}},"required":["region"]}}}},"requestState":"st-1"}}"#
+    guard case .needsInput(let input) = try classifyResult(responseJson: needsInput) else {
+        expect("input_required is told apart", false)
+        return
+    }
+    expect("the input requests are listed", input.inputRequests.map(\.key) == ["region"] && input.requestState == "st-1", input)
+    let round = try InputRound.start(request: request, responseJson: needsInput, nowMs: 0)
+    let asked = round.requests()
+    expect("each elicitation becomes a request", asked.map(\.key) == ["region"] && asked.first?.request.prompt == "Which region?", asked)
+    let missing = failure { _ = try round.retry(id: .number(spelling: "2"), partial: false) }
+    expect("a retry waits for every response", missing?.kind == .missingResponses, missing)
+    let keyed = try round.resolve(answer: Answer(id: asked.first?.request.id ?? "", ok: true, data: #"{"region":"eu"}"#), nowMs: 0)
+    expect("the answer is keyed", keyed.key == "region" && keyed.result.action == .accept, keyed)
+    expect("nothing is missing", round.missing().isEmpty, round.missing())
+    let retry = try JSON.parse(round.retry(id: .number(spelling: "2"), partial: false))
+    expect("the retry carries the responses", retry["params"]?["inputResponses"]?["region"]?["content"] == .fields(("region", .string("eu"))), retry.text)
+    expect("the retry carries the exact state", retry["params"]?["requestState"] == .string("st-1"), retry.text)
+    expect("the retry has its own id", retry["id"] == .number("2"), retry.text)
+}
+
+// MARK: - Errors
+
+group("errors") {
+    do {
+        _ = try requestFromJson(json: "{")
+        expect("bad JSON throws", false)
+    } catch ToolnexusError.Failed(let kind, let path, let detail, let violations) {
+        expect("bad JSON is InvalidJson at the whole input", kind == .invalidJson && path == "", (kind, path))
+        expect("the kind has the suite's name", errorKindName(kind: kind) == "invalid_json")
+        expect("the detail says what is wrong", !detail.isEmpty && violations.isEmpty, detail)
+    }
+    let located = failure { _ = try answerFromJson(json: #"{"id":"a","ok":"yes"}"#) }
+    expect("an error describes itself in the core's words", located.map { "\($0)" }?.hasPrefix("wrong_type at /ok: ") == true, located)
+    let emptyId = failure { _ = try elicitationToRequest(paramsJson: ageForm, id: "") }
+    expect("an empty id is refused at /id", emptyId?.kind == .invalidValue && emptyId?.path == "/id", emptyId)
+    let nested = failure { _ = try answerToElicitResult(answer: Answer(id: "a", ok: true, data: #"{"x":{"y":1}}"#)) }
+    expect("an object in content is WrongType at its member", nested?.kind == .wrongType && nested?.path == "/data/x", nested)
+    let notANumber = failure {
+        _ = try elicitResultToJson(result: ElicitResult(action: .accept, content: [ContentEntry(name: "n", value: .number(spelling: "NaN"))]))
+    }
+    expect("a number spelt wrong is refused where it is", notANumber?.path == "/content/n", notANumber)
+    let deep = failure { _ = try requestFromJson(json: "[[[1]]]", limits: Limits(maxDepth: 2)) }
+    expect("limits apply", deep?.kind == .tooDeep, deep)
+    let bytes = failure { _ = try answerFromJsonBytes(json: Data([0x22, 0xFF, 0x22])) }
+    expect("bytes that are not UTF-8 are InvalidUtf8", bytes?.kind == .invalidUtf8, bytes)
+    let invalid = failure {
+        _ = try prepareContent(schemaJson: #"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#, contentJson: "{}")
+    }
+    expect("invalid content carries its violations", invalid?.kind == .invalidContent && invalid?.violations.first?.keyword == "required", invalid)
+}
+
+for failure in failures { print("FAIL \(failure)") }
+print("api (swift): \(passed) passed, \(failures.count) failed")
+if !failures.isEmpty || passed == 0 { exit(1) }

@@ -1,0 +1,101 @@
+// The shared conformance suite (conformance/v1/) run through the Swift API.
+//
+// Each case's input goes in as a String and again as UTF-8 bytes (bytes that are not UTF-8 only
+// as bytes); the output must be the exact text the case gives, errors must have its kind and
+// path. Every operation of the suite has a runner: an operation without one, or a runner for an
+// operation the suite does not hold, fails the run, so nothing is skipped unnoticed.
+//
+// Usage: conformance <conformance/v1 folder>
+
+import Foundation
+import JSONText
+import Toolnexus
+
+/// Every operation's runner, by the suite's name.
+let runners: [String: Runner] = contractRunners
+    .merging(contentRunners) { _, _ in fatalError("an operation has two runners") }
+    .merging(scriptRunners) { _, _ in fatalError("an operation has two runners") }
+
+/// Why the case fails, or nil when it passes.
+func check(_ c: Case) throws -> String? {
+    guard let run = runners[c.op] else { return "no runner for \(c.op)" }
+    for input in try c.inputs() {
+        let output: String
+        do {
+            output = try run(c, input)
+        } catch ToolnexusError.Failed(let kind, let path, let detail, _) {
+            let name = errorKindName(kind: kind)
+            switch c.expect {
+            case .output(let want):
+                return "(\(input.shown)) expected output \(want)\n    got \(name) at '\(path)': \(detail)"
+            case .error(let wantKind, let wantPointer) where wantKind != name || wantPointer != path:
+                return "(\(input.shown)) expected error \(wantKind) at '\(wantPointer)'\n    got \(name) at '\(path)': \(detail)"
+            case .error:
+                continue
+            }
+        }
+        switch c.expect {
+        case .error(let kind, let pointer):
+            return "(\(input.shown)) expected error \(kind) at '\(pointer)'\n    got output \(output.prefix(200))"
+        case .output(let want) where output != want:
+            return "(\(input.shown)) output differs\n    want: \(want)\n    got:  \(output)"
+        case .output:
+            continue
+        }
+    }
+    return nil
+}
+
+/// Every case of every `<area>/*.json` file, sorted by path.
+func loadSuite(_ suite: URL) throws -> [Case] {
+    let fm = FileManager.default
+    var files: [String] = []
+    for area in try fm.contentsOfDirectory(atPath: suite.path) {
+        var isDir: ObjCBool = false
+        let folder = suite.appendingPathComponent(area).path
+        guard fm.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else { continue }
+        for name in try fm.contentsOfDirectory(atPath: folder) where name.hasSuffix(".json") {
+            files.append("\(area)/\(name)")
+        }
+    }
+    guard !files.isEmpty else { throw BrokenCase("no case files under \(suite.path)") }
+    return try files.sorted().flatMap { path -> [Case] in
+        let data = try Data(contentsOf: suite.appendingPathComponent(path))
+        let file = try JSON.parse(String(decoding: data, as: UTF8.self))
+        guard let cases = file["cases"]?.arrayValue else { throw BrokenCase("\(path) has no cases") }
+        return try cases.map { try Case($0, file: path) }
+    }
+}
+
+guard CommandLine.arguments.count == 2 else {
+    print("usage: conformance <conformance/v1 folder>")
+    exit(2)
+}
+let loaded: [Case]
+do {
+    loaded = try loadSuite(URL(fileURLWithPath: CommandLine.arguments[1]))
+} catch {
+    print("ERROR cannot read the suite: \(error)")
+    exit(1)
+}
+
+let inSuite = Set(loaded.map(\.op)), covered = Set(runners.keys)
+var problems: [String] = []
+if !inSuite.subtracting(covered).isEmpty {
+    problems.append("ops in the suite without a Swift runner: \(inSuite.subtracting(covered).sorted())")
+}
+if !covered.subtracting(inSuite).isEmpty {
+    problems.append("runners for ops the suite does not hold: \(covered.subtracting(inSuite).sorted())")
+}
+
+var passed = 0
+var failures: [String] = []
+for c in loaded {
+    let why: String?
+    do { why = try check(c) } catch { why = "threw \(error)" }
+    if let why { failures.append("#\(c.id) \(c.description) (\(c.file))\n    \(why)") } else { passed += 1 }
+}
+for failure in failures { print("FAIL \(failure)") }
+for problem in problems { print("ERROR \(problem)") }
+print("conformance (swift): \(passed) passed, \(failures.count) failed")
+if passed == 0 || !failures.isEmpty || !problems.isEmpty { exit(1) }
