@@ -1,9 +1,20 @@
-//! `toolnexus-ffi`: the core's contract and mappings for Kotlin and Swift, through UniFFI.
+//! `toolnexus-ffi`: the whole core for Kotlin and Swift, through UniFFI.
 //!
 //! Every function converts and delegates: the core decides. Free-form JSON (a request's
 //! `data`, an answer's `data`, a result's `_meta`) crosses the boundary as compact JSON text,
 //! which keeps member order and number spelling exactly; elicitation content, which MCP
 //! restricts to strings, numbers, booleans and string lists, crosses as typed values.
+//!
+//! Nothing here panics on any input: the lints below hold the crate to the core's rules, and
+//! the objects' locks recover from poisoning instead of unwrapping it.
+
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 mod check;
 mod content;
