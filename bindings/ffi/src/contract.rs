@@ -7,7 +7,6 @@ use toolnexus_core as core;
 use toolnexus_core::{Map, Number, Value};
 
 use crate::error::ToolnexusError;
-use crate::json_text::type_name;
 use crate::limits::Limits;
 
 /// A suspension the host resolves into an [`Answer`]: `{id, kind, prompt, url?, data?,
@@ -417,7 +416,7 @@ fn read_object(text: &str, field: &str) -> Result<Map, core::Error> {
         other => Err(core::Error::new(
             core::ErrorKind::WrongType,
             field,
-            format!("must be a JSON object, not {}", type_name(&other)),
+            format!("must be a JSON object, not {}", other.type_name()),
         )),
     }
 }

@@ -40,20 +40,8 @@ pub(crate) fn not_an_object(what: &str, found: &Value) -> core::Error {
     core::Error::new(
         core::ErrorKind::WrongType,
         "",
-        format!("{what} must be a JSON object, not {}", type_name(found)),
+        format!("{what} must be a JSON object, not {}", found.type_name()),
     )
-}
-
-/// How a message names the JSON type of `value`.
-pub(crate) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Reads any JSON text within `limits` and writes it back compact: members in their order,

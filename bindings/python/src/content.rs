@@ -37,20 +37,9 @@ fn read_content_object(content: &Bound<'_, PyAny>, limits: &Limits) -> Result<Ma
             "",
             format!(
                 "the content must be a JSON object, not {}",
-                json_type_name(&other)
+                other.type_name()
             ),
         ))),
-    }
-}
-
-fn json_type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

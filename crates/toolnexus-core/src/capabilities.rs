@@ -7,7 +7,6 @@
 use alloc::string::String;
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::type_name;
 use crate::value::{Map, Value};
 
 /// The elicitation modes a host supports.
@@ -96,7 +95,7 @@ impl Modes {
                 "",
                 alloc::format!(
                     "the elicitation capability must be an object, not {}",
-                    type_name(value)
+                    value.type_name()
                 ),
             ));
         };
@@ -107,7 +106,7 @@ impl Modes {
                 Some(other) => Err(Error::new(
                     ErrorKind::WrongType,
                     crate::pointer::key(name),
-                    alloc::format!("`{name}` must be an object, not {}", type_name(other)),
+                    alloc::format!("`{name}` must be an object, not {}", other.type_name()),
                 )),
             }
         };

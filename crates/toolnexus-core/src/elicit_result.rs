@@ -8,7 +8,7 @@ use crate::value::{Map, Number, Value};
 use serde::{Serialize, Serializer};
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, into_object, take_object, type_name};
+use crate::fields::{Fields, into_object, take_object};
 use crate::limits::Limits;
 use crate::{json, pointer};
 
@@ -85,13 +85,13 @@ impl<'a> ContentValue<'a> {
                         let mut at = String::new();
                         pointer::push_index(&mut at, i);
                         return Err(
-                            wrong(&format!("a list holding {}", type_name(item))).within(&at)
+                            wrong(&format!("a list holding {}", item.type_name())).within(&at)
                         );
                     }
                 }
                 Ok(ContentValue::StringList(items))
             }
-            other => Err(wrong(type_name(other))),
+            other => Err(wrong(other.type_name())),
         }
     }
 

@@ -7,25 +7,13 @@ use crate::value::{Map, Value};
 use crate::error::{Error, ErrorKind};
 use crate::pointer;
 
-/// The JSON type name of `value`, for messages.
-pub(crate) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// `value` as an object, or a `wrong_type` error at the root naming `what`.
 pub(crate) fn as_object<'a>(value: &'a Value, what: &str) -> Result<&'a Map, Error> {
     value.as_object().ok_or_else(|| {
         Error::new(
             ErrorKind::WrongType,
             "",
-            format!("{what} must be a JSON object, not {}", type_name(value)),
+            format!("{what} must be a JSON object, not {}", value.type_name()),
         )
     })
 }
@@ -37,7 +25,7 @@ pub(crate) fn into_object(value: Value, what: &str) -> Result<Map, Error> {
         other => Err(Error::new(
             ErrorKind::WrongType,
             "",
-            format!("{what} must be a JSON object, not {}", type_name(&other)),
+            format!("{what} must be a JSON object, not {}", other.type_name()),
         )),
     }
 }
@@ -87,7 +75,7 @@ impl<'a> Fields<'a> {
         Error::new(
             ErrorKind::WrongType,
             pointer::key(name),
-            format!("`{name}` must be {expected}, not {}", type_name(found)),
+            format!("`{name}` must be {expected}, not {}", found.type_name()),
         )
     }
 

@@ -71,7 +71,6 @@ use crate::answer::Answer;
 use crate::decimal;
 use crate::elicit_result::ElicitResult;
 use crate::error::{Error, ErrorKind};
-use crate::fields::type_name;
 use crate::id::format_id;
 use crate::request::Request;
 use crate::rpc::RpcId;
@@ -280,7 +279,7 @@ impl InputRound {
             return Err(Error::new(
                 ErrorKind::WrongType,
                 "",
-                format!("a result must be a JSON object, not {}", type_name(&result)),
+                format!("a result must be a JSON object, not {}", result.type_name()),
             ));
         }
         self.record(key, result);

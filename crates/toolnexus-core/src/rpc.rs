@@ -35,7 +35,7 @@ use serde::{Serialize, Serializer};
 
 use crate::decimal;
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, into_object, type_name};
+use crate::fields::{Fields, into_object};
 use crate::json;
 use crate::limits::Limits;
 use crate::value::{Map, Number, Value};
@@ -220,7 +220,7 @@ impl Message {
                     None,
                     &format!(
                         "a JSON-RPC message must be an object, not {}",
-                        type_name(&other)
+                        other.type_name()
                     ),
                     "",
                 ));
@@ -265,7 +265,7 @@ impl Message {
             Some(other) => {
                 return Err(invalid_request(
                     echo,
-                    &format!("`method` must be a string, not {}", type_name(&other)),
+                    &format!("`method` must be a string, not {}", other.type_name()),
                     "/method",
                 ));
             }
@@ -276,7 +276,7 @@ impl Message {
             Some(other) => {
                 return Err(invalid_request(
                     echo,
-                    &format!("`params` must be an object, not {}", type_name(&other)),
+                    &format!("`params` must be an object, not {}", other.type_name()),
                     "/params",
                 ));
             }
@@ -291,7 +291,7 @@ impl Message {
 fn describe_bad_id(value: &Value) -> String {
     match value {
         Value::Number(n) => format!("{n}, which has a fractional part"),
-        other => String::from(type_name(other)),
+        other => String::from(other.type_name()),
     }
 }
 

@@ -46,7 +46,7 @@ use alloc::vec::Vec;
 use crate::value::{Map, Number, Value};
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, as_object, type_name};
+use crate::fields::{Fields, as_object};
 use crate::pointer;
 
 /// A typed reading of an MCP `requestedSchema`:
@@ -190,7 +190,7 @@ impl Property {
                 "",
                 format!(
                     "property `{name}` must be a schema object, not {}",
-                    type_name(value)
+                    value.type_name()
                 ),
             )
         })?;
@@ -736,7 +736,7 @@ fn wrong_type(at: String, what: &str, expected: &str, found: &Value) -> Error {
     Error::new(
         ErrorKind::WrongType,
         at,
-        format!("{what} must be {expected}, not {}", type_name(found)),
+        format!("{what} must be {expected}, not {}", found.type_name()),
     )
 }
 

@@ -53,7 +53,6 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use crate::decimal;
-use crate::fields::type_name;
 use crate::format;
 use crate::pointer;
 use crate::schema::{
@@ -148,7 +147,7 @@ pub fn validate_content(
             "type",
             format!(
                 "the content must be a JSON object, not {}",
-                type_name(content)
+                content.type_name()
             ),
         ));
         return out;
@@ -248,7 +247,7 @@ fn validate_members(
                 "type",
                 format!(
                     "{name} must be text, a number, true or false, or a list of texts, not {}",
-                    type_name(value)
+                    value.type_name()
                 ),
             ));
         }
@@ -290,7 +289,7 @@ fn wrong_type(at: &str, label: &str, expected: &str, found: &Value) -> Violation
     Violation::new(
         at,
         "type",
-        format!("{label} must be {expected}, not {}", type_name(found)),
+        format!("{label} must be {expected}, not {}", found.type_name()),
     )
 }
 

@@ -89,6 +89,19 @@ impl Value {
         self.as_number().and_then(Number::as_u64)
     }
 
+    /// How a message names this value's JSON type: `null`, `a boolean`, `a number`,
+    /// `a string`, `an array` or `an object`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+
     /// Whether this is `null`.
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)

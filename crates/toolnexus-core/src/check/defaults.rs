@@ -8,7 +8,6 @@ use alloc::vec::Vec;
 use super::SchemaProblemKind;
 use super::problems::{Problems, child, member};
 use super::property::Shape;
-use crate::fields::type_name;
 use crate::schema::Property;
 use crate::validate;
 use crate::value::{Map, Value};
@@ -61,19 +60,19 @@ fn default_type_problem(shape: Shape, default: &Value) -> Option<String> {
             let Value::Array(values) = default else {
                 return Some(format!(
                     "`default` must be an array of option values, not {}",
-                    type_name(default)
+                    default.type_name()
                 ));
             };
             let (i, bad) = values.iter().enumerate().find(|(_, v)| !v.is_string())?;
             return Some(format!(
                 "`default` must list option values, which are strings, but item {i} is {}",
-                type_name(bad)
+                bad.type_name()
             ));
         }
         _ => return None,
     };
     Some(format!(
         "`default` must be {expected}, like the values this property accepts, not {}",
-        type_name(default)
+        default.type_name()
     ))
 }

@@ -82,7 +82,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::fields::type_name;
 use crate::value::{Map, Value};
 
 mod bounds;
@@ -258,7 +257,7 @@ pub fn check_schema(schema: &Value) -> Vec<SchemaProblem> {
             format!(
                 "a requestedSchema must be a JSON object such as {{\"type\": \"object\", \
                  \"properties\": {{...}}}}, not {}",
-                type_name(other)
+                other.type_name()
             ),
         ),
     }

@@ -5,7 +5,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{SchemaProblem, SchemaProblemKind};
-use crate::fields::type_name;
 use crate::pointer;
 use crate::value::{Map, Value};
 
@@ -32,7 +31,7 @@ impl Problems {
         self.add(
             SchemaProblemKind::WrongType,
             pointer,
-            format!("{what} must be {expected}, not {}", type_name(found)),
+            format!("{what} must be {expected}, not {}", found.type_name()),
         );
     }
 

@@ -9,7 +9,6 @@ use super::SchemaProblemKind;
 use super::keywords::{ROOT, check_keywords};
 use super::problems::{Problems, item, member, quote};
 use super::property::check_property;
-use crate::fields::type_name;
 use crate::pointer;
 use crate::value::{Map, Value};
 
@@ -87,7 +86,7 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) {
                 format!(
                     "`additionalProperties` must be true or false on the root, not {}: \
                      members the form does not ask for are either accepted or refused",
-                    type_name(extra)
+                    extra.type_name()
                 ),
             );
         }

@@ -6,7 +6,7 @@ use alloc::string::String;
 use crate::capabilities::Modes;
 use crate::decimal;
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, into_object, type_name};
+use crate::fields::{Fields, into_object};
 use crate::json;
 use crate::limits::Limits;
 use crate::rpc::RpcId;
@@ -38,7 +38,7 @@ pub(super) fn read_id(value: Option<&Value>, at: &str) -> Result<RpcId, Error> {
             at,
             format!(
                 "a JSON-RPC id must be a string or an integer, not {}",
-                type_name(other)
+                other.type_name()
             ),
         )),
     }
