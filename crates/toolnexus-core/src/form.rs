@@ -203,7 +203,9 @@ impl Constraints {
         }
     }
 
-    fn to_value(&self) -> Value {
+    /// The constraints as the JSON object `{"minLength", "maxLength", "minimum", "maximum",
+    /// "minItems", "maxItems"}`, keys in that order, each present only when set.
+    pub fn to_value(&self) -> Value {
         let count = |n: u64| Value::Number(Number::from(n));
         let mut map = Map::new();
         if let Some(n) = self.min_length {

@@ -86,7 +86,7 @@ mod limits;
 mod mapping;
 pub mod mrtr;
 mod params;
-mod pointer;
+pub mod pointer;
 mod request;
 pub mod reverse;
 pub mod rfc3339;

@@ -1,10 +1,11 @@
-//! Building RFC 6901 JSON pointers for error locations.
+//! Building RFC 6901 JSON pointers for error locations; the bindings locate their own errors
+//! with the same escaping.
 
 use alloc::string::String;
 use core::fmt::Write;
 
 /// Appends `/token` to `pointer`, escaping `~` as `~0` and `/` as `~1`.
-pub(crate) fn push_key(pointer: &mut String, token: &str) {
+pub fn push_key(pointer: &mut String, token: &str) {
     pointer.push('/');
     for c in token.chars() {
         match c {
@@ -16,13 +17,13 @@ pub(crate) fn push_key(pointer: &mut String, token: &str) {
 }
 
 /// Appends `/index` to `pointer`.
-pub(crate) fn push_index(pointer: &mut String, index: usize) {
+pub fn push_index(pointer: &mut String, index: usize) {
     // Writing to a String cannot fail.
     let _ = write!(pointer, "/{index}");
 }
 
 /// The pointer `/token` for a member of the root object.
-pub(crate) fn key(token: &str) -> String {
+pub fn key(token: &str) -> String {
     let mut p = String::new();
     push_key(&mut p, token);
     p

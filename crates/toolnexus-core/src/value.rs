@@ -361,6 +361,11 @@ impl Map {
         self.members.iter().map(|(k, _)| k)
     }
 
+    /// The object as compact JSON, written as [`Value::to_json`] writes it.
+    pub fn to_json(&self) -> String {
+        crate::encode::to_json(self)
+    }
+
     /// The values, in order.
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> {
         self.members.iter().map(|(_, v)| v)
