@@ -6,7 +6,8 @@
 
 use alloc::string::String;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
+use crate::fields::{Fields, as_object};
 use crate::value::{Map, Value};
 
 /// The elicitation modes a host supports.
@@ -89,28 +90,9 @@ impl Modes {
     /// of `form` and `url` that is present (as an object) is supported. Other members are
     /// ignored, as later versions may add some.
     pub fn from_value(value: &Value) -> Result<Modes, Error> {
-        let Value::Object(map) = value else {
-            return Err(Error::new(
-                ErrorKind::WrongType,
-                "",
-                alloc::format!(
-                    "the elicitation capability must be an object, not {}",
-                    value.type_name()
-                ),
-            ));
-        };
-        let member = |name: &str| -> Result<bool, Error> {
-            match map.get(name) {
-                None | Some(Value::Null) => Ok(false),
-                Some(Value::Object(_)) => Ok(true),
-                Some(other) => Err(Error::new(
-                    ErrorKind::WrongType,
-                    crate::pointer::key(name),
-                    alloc::format!("`{name}` must be an object, not {}", other.type_name()),
-                )),
-            }
-        };
-        let (form, url) = (member("form")?, member("url")?);
+        let fields = Fields::new(as_object(value, "the elicitation capability")?);
+        let form = fields.opt_object("form")?.is_some();
+        let url = fields.opt_object("url")?.is_some();
         Ok(if !form && !url {
             Modes::FORM
         } else {

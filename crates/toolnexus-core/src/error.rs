@@ -1,6 +1,7 @@
 //! The one error type of the core: a kind, a JSON pointer and a message a person can read.
 
 use alloc::boxed::Box;
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -210,3 +211,13 @@ impl fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+/// `text` quoted for a message, cut short when it is long: names, values and methods come
+/// from servers and may be anything.
+pub(crate) fn quote(text: &str) -> String {
+    const MAX_CHARS: usize = 64;
+    match text.char_indices().nth(MAX_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}…", text.get(..cut).unwrap_or_default()),
+    }
+}

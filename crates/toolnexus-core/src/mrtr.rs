@@ -73,7 +73,7 @@ use crate::elicit_result::ElicitResult;
 use crate::error::{Error, ErrorKind};
 use crate::id::format_id;
 use crate::request::Request;
-use crate::rpc::RpcId;
+use crate::rpc::{self, RpcId};
 use crate::session::{Session, SessionOptions};
 use crate::value::{Map, Value};
 
@@ -81,9 +81,6 @@ use client::{edit_params, stamp_capabilities};
 
 /// The `_meta` member of request params that holds the client's capabilities.
 pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
-
-/// The method of the input requests this module answers.
-pub const ELICITATION_METHOD: &str = "elicitation/create";
 
 /// The `resultType` of a result that asks for input.
 pub const INPUT_REQUIRED: &str = "input_required";
@@ -350,18 +347,8 @@ impl InputRound {
     /// `allow_partial`, input requests without a response ([`ErrorKind::MissingResponses`],
     /// naming them; see [`InputRound::missing`]).
     pub fn retry(&mut self, id: &RpcId, allow_partial: bool) -> Result<String, Error> {
-        if let RpcId::Number(n) = id {
-            if !decimal::is_integer(n) {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    "",
-                    format!(
-                        "a JSON-RPC id must be a string or an integer, not {}",
-                        n.as_str()
-                    ),
-                ));
-            }
-        }
+        // `RpcId::Number` can be built with any number; what a server reads must be an id.
+        rpc::read_id(&id.to_value(), "")?;
         if let Some(used) = self.sent_ids.iter().find(|used| same_id(used, id)) {
             return Err(Error::new(
                 ErrorKind::InvalidValue,

@@ -61,7 +61,7 @@ use alloc::vec::Vec;
 
 use crate::answer::Answer;
 use crate::elicit_result::ElicitResult;
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, quote};
 use crate::fields::Fields;
 use crate::id;
 use crate::limits::Limits;
@@ -149,7 +149,6 @@ struct Origin {
     request_id: String,
     /// `None` for the elicitations of a `-32042` error, which get no response of their own.
     rpc_id: Option<RpcId>,
-    elicitation_id: Option<String>,
 }
 
 /// One client's end of the 2025 elicitation wire: JSON-RPC messages in, [`Request`]s out to
@@ -215,7 +214,7 @@ impl ReverseBridge {
                     ErrorCode::MethodNotFound,
                     format!(
                         "this client answers {ELICIT_METHOD} here, not {}",
-                        quoted(&method)
+                        quote(&method)
                     ),
                 )
                 .to_json(),
@@ -251,25 +250,22 @@ impl ReverseBridge {
     /// carrying `message` is returned to send, or `None` for an elicitation of a `-32042`
     /// error. [`ErrorKind::UnknownRequest`] if no such request is pending.
     pub fn fail(&mut self, request_id: &str, message: &str) -> Result<Option<String>, Error> {
-        if self.origin(request_id).is_none() {
+        let Some(origin) = self.take_origin(request_id) else {
             return Err(Error::new(
                 ErrorKind::UnknownRequest,
                 "",
                 format!("no request with the id {request_id:?} is pending"),
             ));
-        }
-        self.drop_request(request_id);
+        };
+        self.session.withdraw(request_id);
         let message = if message.is_empty() {
             "the client could not handle the request"
         } else {
             message
         };
-        Ok(self
-            .take_origin(request_id)
-            .and_then(|origin| origin.rpc_id)
-            .map(|rpc_id| {
-                ErrorResponse::new(Some(rpc_id), ErrorCode::InternalError, message).to_json()
-            }))
+        Ok(origin.rpc_id.map(|rpc_id| {
+            ErrorResponse::new(Some(rpc_id), ErrorCode::InternalError, message).to_json()
+        }))
     }
 
     /// Reads a `-32042` URLElicitationRequiredError that a server sent in answer to one of the
@@ -319,18 +315,18 @@ impl ReverseBridge {
                     "a -32042 error may carry URL-mode elicitations only",
                 )
             })?;
-            if !self.knows_elicitation(&eid) && !wanted.iter().any(|(_, _, e)| *e == eid) {
+            if !self.session.knows_elicitation(&eid) && !wanted.iter().any(|(_, _, e)| *e == eid) {
                 wanted.push((i, params, eid));
             }
         }
         let sequence_before = self.sequence;
         let mut begun: Vec<Request> = Vec::with_capacity(wanted.len());
-        for (i, params, eid) in wanted {
-            match self.begin(&params, None, Some(eid), now_ms) {
+        for (i, params, _) in wanted {
+            match self.begin(&params, None, now_ms) {
                 Ok(request) => begun.push(request),
                 Err(e) => {
                     for request in &begun {
-                        self.drop_request(request.id());
+                        self.session.withdraw(request.id());
                         self.take_origin(request.id());
                     }
                     self.sequence = sequence_before;
@@ -378,11 +374,7 @@ impl ReverseBridge {
             Ok(params) => params,
             Err(e) => return reply_error(rpc_id, ErrorCode::InvalidParams, &e, "/params"),
         };
-        let eid = match &params {
-            ElicitRequestParams::Url(url) => url.elicitation_id().map(String::from),
-            ElicitRequestParams::Form(_) => None,
-        };
-        match self.begin(&params, Some(rpc_id.clone()), eid, now_ms) {
+        match self.begin(&params, Some(rpc_id.clone()), now_ms) {
             Ok(request) => Incoming::Elicit { rpc_id, request },
             Err(e) => {
                 let code = match e.kind() {
@@ -401,7 +393,6 @@ impl ReverseBridge {
         &mut self,
         params: &ElicitRequestParams,
         rpc_id: Option<RpcId>,
-        elicitation_id: Option<String>,
         now_ms: u64,
     ) -> Result<Request, Error> {
         let sequence = self.sequence.saturating_add(1);
@@ -411,7 +402,6 @@ impl ReverseBridge {
         self.origins.push(Origin {
             request_id: String::from(request.id()),
             rpc_id,
-            elicitation_id,
         });
         Ok(request)
     }
@@ -450,18 +440,9 @@ impl ReverseBridge {
         else {
             return ignored(IgnoreReason::UnknownRequest);
         };
-        self.drop_request(&request_id);
+        self.session.withdraw(&request_id);
         self.take_origin(&request_id);
         Incoming::Withdrawn { request_id }
-    }
-
-    /// Ends the pending request `request_id` in the session without a result to send.
-    fn drop_request(&mut self, request_id: &str) {
-        if let Ok(answer) = Answer::new(request_id, false) {
-            // Resolving as not-ok is how a session lets go of a request; the cancel it
-            // returns is not sent.
-            let _ = self.session.resolve(&answer, 0);
-        }
     }
 
     fn origin(&self, request_id: &str) -> Option<&Origin> {
@@ -474,18 +455,6 @@ impl ReverseBridge {
             .iter()
             .position(|o| o.request_id == request_id)?;
         Some(self.origins.remove(at))
-    }
-
-    /// Whether the URL elicitation `eid` is pending or awaiting completion.
-    fn knows_elicitation(&self, eid: &str) -> bool {
-        self.origins
-            .iter()
-            .any(|o| o.elicitation_id.as_deref() == Some(eid))
-            || self
-                .session
-                .awaiting_completion()
-                .iter()
-                .any(|a| a.elicitation_id() == eid)
     }
 
     /// The responses for requests the session ended with `results`, forgetting their origins.
@@ -564,16 +533,6 @@ fn reply_error(rpc_id: RpcId, code: ErrorCode, error: &Error, within: &str) -> I
         format!("{within}{}", error.pointer())
     };
     reply(rpc_id, code, error.message(), &pointer)
-}
-
-/// `text` quoted for a message, cut short when it is long: a method name comes from the
-/// server and may be anything.
-fn quoted(text: &str) -> String {
-    const MAX_CHARS: usize = 64;
-    match text.char_indices().nth(MAX_CHARS) {
-        None => format!("{text:?}"),
-        Some((cut, _)) => format!("{:?}…", text.get(..cut).unwrap_or("")),
-    }
 }
 
 #[cfg(test)]
@@ -882,7 +841,7 @@ mod tests {
     #[test]
     fn long_method_names_are_cut_short() {
         let long = "m".repeat(200);
-        let quoted = quoted(&long);
+        let quoted = quote(&long);
         assert!(quoted.len() < 80);
         assert!(quoted.ends_with('…'));
     }

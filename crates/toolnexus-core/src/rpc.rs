@@ -34,8 +34,8 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::decimal;
-use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, into_object};
+use crate::error::{Error, ErrorKind, quote};
+use crate::fields::{Fields, into_object, take_object};
 use crate::json;
 use crate::limits::Limits;
 use crate::value::{Map, Number, Value};
@@ -230,10 +230,8 @@ impl Message {
         {
             return Ok(Message::Response(map));
         }
-        let id = match map.get("id") {
-            None => Ok(None),
-            Some(v) => RpcId::from_value(v).map(Some).ok_or(v),
-        };
+        // Unlike in a response, a `null` id is no id here: a request must have a usable one.
+        let id = map.get("id").map(|v| read_id(v, "/id")).transpose();
         let echo = id.as_ref().ok().cloned().flatten();
         if map.get("jsonrpc").and_then(Value::as_str) != Some(VERSION) {
             return Err(invalid_request(
@@ -242,16 +240,7 @@ impl Message {
                 "/jsonrpc",
             ));
         }
-        let id = id.map_err(|bad| {
-            invalid_request(
-                None,
-                &format!(
-                    "`id` must be a string or an integer, not {}",
-                    describe_bad_id(bad)
-                ),
-                "/id",
-            )
-        })?;
+        let id = id.map_err(|e| invalid_request(None, e.message(), e.pointer()))?;
         let method = match map.remove("method") {
             Some(Value::String(method)) => method,
             None => {
@@ -288,10 +277,52 @@ impl Message {
     }
 }
 
-fn describe_bad_id(value: &Value) -> String {
-    match value {
-        Value::Number(n) => format!("{n}, which has a fractional part"),
-        other => String::from(other.type_name()),
+/// `value` as a request id, or the error for the member at `at` that holds it: a number with a
+/// fractional part is an [`ErrorKind::InvalidValue`], any other non-id an
+/// [`ErrorKind::WrongType`].
+pub(crate) fn read_id(value: &Value, at: &str) -> Result<RpcId, Error> {
+    RpcId::from_value(value).ok_or_else(|| {
+        let (kind, found) = match value {
+            Value::Number(n) => (
+                ErrorKind::InvalidValue,
+                format!("{n}, which has a fractional part"),
+            ),
+            other => (ErrorKind::WrongType, String::from(other.type_name())),
+        };
+        Error::new(
+            kind,
+            at,
+            format!("`id` must be a string or an integer, not {found}"),
+        )
+    })
+}
+
+/// The `id` member of a message read with `fields`, `None` when it is absent or `null` (as
+/// JSON-RPC 2.0 peers write the id of an error response that answers no readable request).
+pub(crate) fn opt_id(fields: &Fields<'_>) -> Result<Option<RpcId>, Error> {
+    fields.get("id").map(|v| read_id(v, "/id")).transpose()
+}
+
+/// The `id` member of a message that must have one, read with `fields`.
+pub(crate) fn required_id(fields: &Fields<'_>) -> Result<RpcId, Error> {
+    opt_id(fields)?.ok_or_else(|| {
+        Error::new(
+            ErrorKind::MissingField,
+            "/id",
+            "`id` is required and must be a string or an integer",
+        )
+    })
+}
+
+/// Refuses a message, read with `fields`, whose `jsonrpc` member is not [`VERSION`].
+pub(crate) fn check_version(fields: &Fields<'_>) -> Result<(), Error> {
+    match fields.str("jsonrpc")? {
+        VERSION => Ok(()),
+        other => Err(Error::new(
+            ErrorKind::InvalidValue,
+            "/jsonrpc",
+            format!("`jsonrpc` must be \"{VERSION}\", not {}", quote(other)),
+        )),
     }
 }
 
@@ -308,12 +339,8 @@ pub(crate) fn located(message: &str, pointer: &str) -> String {
     }
 }
 
-/// The response `{"jsonrpc":"2.0","id":<id>,"result":<result>}` as compact JSON.
-pub fn result_response(id: &RpcId, result: &Map) -> String {
-    write_result(id, result)
-}
-
-/// [`result_response`] for any result the crate can write, without building a [`Map`] first.
+/// The response `{"jsonrpc":"2.0","id":<id>,"result":<result>}` as compact JSON, for any
+/// result the crate can write.
 pub(crate) fn write_result<T: Serialize + ?Sized>(id: &RpcId, result: &T) -> String {
     #[derive(Serialize)]
     struct ResultResponse<'a, T: Serialize + ?Sized> {
@@ -404,31 +431,10 @@ impl ErrorResponse {
     pub fn from_value(value: Value) -> Result<ErrorResponse, Error> {
         let mut map = into_object(value, "a JSON-RPC error response")?;
         let fields = Fields::new(&map);
-        if fields.str("jsonrpc")? != VERSION {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                "/jsonrpc",
-                "`jsonrpc` must be \"2.0\"",
-            ));
-        }
-        let id = match fields.get("id") {
-            None => None,
-            Some(v) => Some(RpcId::from_value(v).ok_or_else(|| {
-                Error::new(
-                    ErrorKind::WrongType,
-                    "/id",
-                    format!(
-                        "`id` must be a string or an integer, not {}",
-                        describe_bad_id(v)
-                    ),
-                )
-            })?),
-        };
+        check_version(&fields)?;
+        let id = opt_id(&fields)?;
         fields.object("error")?;
-        let mut error = match map.remove("error") {
-            Some(Value::Object(error)) => error,
-            _ => Map::new(),
-        };
+        let mut error = take_object(&mut map, "error").unwrap_or_default();
         let error_fields = Fields::new(&error);
         let code = match error_fields.get("code") {
             Some(Value::Number(n)) => n.as_i64(),
@@ -584,7 +590,7 @@ mod tests {
         result.insert("action", Value::from("cancel"));
         let id = RpcId::from_value(&Value::Number(Number::from_spelling("1.0").unwrap())).unwrap();
         assert_eq!(
-            result_response(&id, &result),
+            write_result(&id, &result),
             r#"{"jsonrpc":"2.0","id":1.0,"result":{"action":"cancel"}}"#
         );
     }

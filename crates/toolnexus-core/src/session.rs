@@ -62,7 +62,6 @@ use crate::rfc3339;
 use crate::schema::RequestedSchema;
 use crate::secrets;
 use crate::validate::{self, ContentOptions};
-use crate::value::{Map, Value};
 
 /// How a [`Session`] behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,11 +222,11 @@ impl Session {
         id: &str,
         now_ms: u64,
     ) -> Result<Request, Error> {
-        let mode = match params {
-            ElicitRequestParams::Form(_) => "form",
-            ElicitRequestParams::Url(_) => "url",
+        let (mode, supported) = match params {
+            ElicitRequestParams::Form(_) => ("form", self.options.modes.form()),
+            ElicitRequestParams::Url(_) => ("url", self.options.modes.url()),
         };
-        if !self.options.modes.supports(mode) {
+        if !supported {
             return Err(Error::new(
                 ErrorKind::ModeNotSupported,
                 "/mode",
@@ -286,10 +285,11 @@ impl Session {
     /// Resolves a pending request with the host's `answer`, given at `now_ms`: the
     /// [`ElicitResult`] to send to the server. See the [module](self) for the rules.
     pub fn resolve(&mut self, answer: &Answer, now_ms: u64) -> Result<ElicitResult, Error> {
-        let Some(index) = self
+        let Some((index, entry)) = self
             .entries
             .iter()
-            .position(|e| e.request.id() == answer.id())
+            .enumerate()
+            .find(|(_, e)| e.request.id() == answer.id())
         else {
             return Err(Error::new(
                 ErrorKind::UnknownRequest,
@@ -301,10 +301,6 @@ impl Session {
                 ),
             ));
         };
-        let entry = self
-            .entries
-            .get(index)
-            .ok_or_else(|| Error::new(ErrorKind::UnknownRequest, "/id", "the request vanished"))?;
         if entry.expires_at_ms.is_some_and(|at| now_ms > at) {
             self.entries.remove(index);
             return Ok(ElicitResult::cancel());
@@ -336,20 +332,13 @@ impl Session {
     /// The content to send for a form accepted with `answer`, or every violation of it.
     fn form_content(&self, schema: &RequestedSchema, answer: &Answer) -> Result<Content, Error> {
         let data = answer.data().cloned().unwrap_or_default();
-        let data = Value::Object(data);
-        let content: Map = if self.options.apply_defaults {
-            validate::prepare_content(schema, &data, &self.options.content)
-                .map_err(invalid_content)?
-        } else {
-            let violations = validate::validate_content(schema, &data, &self.options.content);
-            if !violations.is_empty() {
-                return Err(invalid_content(violations));
-            }
-            match data {
-                Value::Object(map) => map,
-                _ => Map::new(),
-            }
-        };
+        let content = validate::check_members(
+            schema,
+            data,
+            &self.options.content,
+            self.options.apply_defaults,
+        )
+        .map_err(invalid_content)?;
         Content::from_map(content).map_err(|e| e.within("/data"))
     }
 
@@ -371,6 +360,33 @@ impl Session {
             .map(|e| &e.request)
     }
 
+    /// Ends the pending request `id` with no result to send: the server withdrew it, or the
+    /// host could not handle it. Returns whether it was pending; when it was not, nothing
+    /// changes (a URL request accepted and awaiting completion is no longer pending).
+    pub fn withdraw(&mut self, id: &str) -> bool {
+        let Some(index) = self.entries.iter().position(|e| e.request.id() == id) else {
+            return false;
+        };
+        self.entries.remove(index);
+        true
+    }
+
+    /// Whether a URL request with the server's `elicitationId` `elicitation_id` is pending or
+    /// accepted and awaiting completion: a server that asks for it again is repeating itself.
+    pub fn knows_elicitation(&self, elicitation_id: &str) -> bool {
+        self.awaiting
+            .iter()
+            .any(|a| a.elicitation_id == elicitation_id)
+            || self.pending_url(elicitation_id).is_some()
+    }
+
+    /// The index of the pending URL request with `elicitation_id`.
+    fn pending_url(&self, elicitation_id: &str) -> Option<usize> {
+        self.entries.iter().position(|e| {
+            matches!(&e.pending, Pending::Url { elicitation_id: Some(eid) } if eid == elicitation_id)
+        })
+    }
+
     /// The URL requests accepted and waiting for the server's completion notification.
     pub fn awaiting_completion(&self) -> &[AwaitingCompletion] {
         &self.awaiting
@@ -389,9 +405,7 @@ impl Session {
         {
             return Some(self.awaiting.remove(i).request_id);
         }
-        let i = self.entries.iter().position(|e| {
-            matches!(&e.pending, Pending::Url { elicitation_id: Some(eid) } if eid == elicitation_id)
-        })?;
+        let i = self.pending_url(elicitation_id)?;
         Some(String::from(self.entries.remove(i).request.id()))
     }
 
@@ -421,4 +435,47 @@ impl Session {
 
 fn invalid_content(violations: Vec<validate::Violation>) -> Error {
     Error::invalid_content("/data", violations)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    fn url_params(elicitation_id: &str) -> ElicitRequestParams {
+        let text = format!(
+            r#"{{"mode":"url","message":"Log in","url":"https://example.com","elicitationId":"{elicitation_id}"}}"#
+        );
+        ElicitRequestParams::from_json(text.as_bytes(), &Limits::DEFAULT).unwrap()
+    }
+
+    #[test]
+    fn withdraw_ends_only_a_pending_request() {
+        let mut session = Session::new(SessionOptions::DEFAULT);
+        session.begin(&url_params("e-1"), "a", 0).unwrap();
+        session.begin(&url_params("e-2"), "b", 0).unwrap();
+        let accept = Answer::from_json(br#"{"id":"b","ok":true}"#, &Limits::DEFAULT).unwrap();
+        session.resolve(&accept, 0).unwrap();
+
+        assert!(session.withdraw("a"));
+        assert!(!session.withdraw("a"));
+        assert!(!session.withdraw("b"), "accepted, so no longer pending");
+        assert!(session.pending().is_empty());
+        assert_eq!(session.awaiting_completion().len(), 1);
+    }
+
+    #[test]
+    fn knows_pending_and_awaiting_elicitations() {
+        let mut session = Session::new(SessionOptions::DEFAULT);
+        session.begin(&url_params("e-1"), "a", 0).unwrap();
+        session.begin(&url_params("e-2"), "b", 0).unwrap();
+        let accept = Answer::from_json(br#"{"id":"b","ok":true}"#, &Limits::DEFAULT).unwrap();
+        session.resolve(&accept, 0).unwrap();
+
+        assert!(session.knows_elicitation("e-1"));
+        assert!(session.knows_elicitation("e-2"));
+        assert!(!session.knows_elicitation("e-3"));
+        assert_eq!(session.complete("e-2").as_deref(), Some("b"));
+        assert!(!session.knows_elicitation("e-2"));
+    }
 }

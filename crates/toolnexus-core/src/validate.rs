@@ -53,6 +53,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use crate::decimal;
+use crate::elicit_result::ContentValue;
 use crate::format;
 use crate::pointer;
 use crate::schema::{
@@ -163,15 +164,20 @@ pub fn validate_content(
 /// content type, so keeping it could only fail validation).
 pub fn apply_defaults(schema: &RequestedSchema, content: &Map) -> Map {
     let mut filled = content.clone();
+    fill_defaults(schema, &mut filled);
+    filled
+}
+
+/// [`apply_defaults`] in place.
+fn fill_defaults(schema: &RequestedSchema, content: &mut Map) {
     for property in schema.properties() {
-        let absent = filled.get(property.name()).is_none_or(Value::is_null);
+        let absent = content.get(property.name()).is_none_or(Value::is_null);
         if absent {
             if let Some(default) = property.default_value() {
-                filled.insert(property.name(), default);
+                content.insert(property.name(), default);
             }
         }
     }
-    filled
 }
 
 /// What a host sends back on accept: `content` with defaults filled in
@@ -187,11 +193,24 @@ pub fn prepare_content(
     let Value::Object(members) = content else {
         return Err(validate_content(schema, content, options));
     };
-    let filled = apply_defaults(schema, members);
+    check_members(schema, members.clone(), options, true)
+}
+
+/// The members of accepted content, with defaults filled in first when `fill_in` is set, if
+/// they keep to `schema`; otherwise every violation. Takes the members to fill them in place.
+pub(crate) fn check_members(
+    schema: &RequestedSchema,
+    mut members: Map,
+    options: &ContentOptions,
+    fill_in: bool,
+) -> Result<Map, Vec<Violation>> {
+    if fill_in {
+        fill_defaults(schema, &mut members);
+    }
     let mut violations = Vec::new();
-    validate_members(schema, &filled, options, &mut violations);
+    validate_members(schema, &members, options, &mut violations);
     if violations.is_empty() {
-        Ok(filled)
+        Ok(members)
     } else {
         Err(violations)
     }
@@ -241,7 +260,7 @@ fn validate_members(
                 "additionalProperties",
                 format!("{name} is not a field of this form"),
             ));
-        } else if !is_content_value(value) {
+        } else if ContentValue::from_value(value).is_err() {
             out.push(Violation::new(
                 at,
                 "type",
@@ -251,15 +270,6 @@ fn validate_members(
                 ),
             ));
         }
-    }
-}
-
-/// Whether `value` is one of the specification's content types.
-fn is_content_value(value: &Value) -> bool {
-    match value {
-        Value::String(_) | Value::Number(_) | Value::Bool(_) => true,
-        Value::Array(items) => items.iter().all(Value::is_string),
-        Value::Null | Value::Object(_) => false,
     }
 }
 

@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{SchemaProblem, SchemaProblemKind};
+pub(super) use crate::error::quote;
 use crate::pointer;
 use crate::value::{Map, Value};
 
@@ -62,13 +63,4 @@ pub(super) fn item(at: &str, index: usize) -> String {
     let mut p = String::from(at);
     pointer::push_index(&mut p, index);
     p
-}
-
-/// `text` quoted for a message, cut short if long: names and values come from the server.
-pub(super) fn quote(text: &str) -> String {
-    const MAX_CHARS: usize = 60;
-    match text.char_indices().nth(MAX_CHARS) {
-        None => format!("{text:?}"),
-        Some((cut, _)) => format!("{:?}…", text.get(..cut).unwrap_or_default()),
-    }
 }

@@ -1,48 +1,16 @@
 //! The client's JSON-RPC request as MCP 2026-07-28 reads it, and the capabilities stamped on it.
 
-use alloc::format;
 use alloc::string::String;
 
 use crate::capabilities::Modes;
-use crate::decimal;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::fields::{Fields, into_object};
 use crate::json;
 use crate::limits::Limits;
-use crate::rpc::RpcId;
+use crate::rpc::{self, RpcId};
 use crate::value::{Map, Value};
 
 use super::CLIENT_CAPABILITIES_KEY;
-
-/// Reads a JSON-RPC request id: a string or an integer (2026-07-28's `RequestId`), kept as
-/// spelt. `null` counts as absent.
-pub(super) fn read_id(value: Option<&Value>, at: &str) -> Result<RpcId, Error> {
-    match value {
-        None | Some(Value::Null) => Err(Error::new(
-            ErrorKind::MissingField,
-            at,
-            "the JSON-RPC `id` is required and must be a string or an integer",
-        )),
-        Some(Value::String(s)) => Ok(RpcId::String(s.clone())),
-        Some(Value::Number(n)) if decimal::is_integer(n) => Ok(RpcId::Number(n.clone())),
-        Some(Value::Number(n)) => Err(Error::new(
-            ErrorKind::InvalidValue,
-            at,
-            format!(
-                "a JSON-RPC id must be a string or an integer, not {}",
-                n.as_str()
-            ),
-        )),
-        Some(other) => Err(Error::new(
-            ErrorKind::WrongType,
-            at,
-            format!(
-                "a JSON-RPC id must be a string or an integer, not {}",
-                other.type_name()
-            ),
-        )),
-    }
-}
 
 /// A JSON-RPC request the client sends: `{"jsonrpc": "2.0", "id", "method", "params"?}`.
 ///
@@ -69,8 +37,8 @@ impl ClientRequest {
     pub fn from_value(value: Value) -> Result<ClientRequest, Error> {
         let message = into_object(value, "a JSON-RPC request")?;
         let fields = Fields::new(&message);
-        check_jsonrpc(&fields)?;
-        let id = read_id(message.get("id"), "/id")?;
+        rpc::check_version(&fields)?;
+        let id = rpc::required_id(&fields)?;
         let method = String::from(fields.non_empty_str("method")?);
         if let Some(params) = fields.opt_object("params")? {
             check_capabilities_slot(params).map_err(|e| e.within("/params"))?;
@@ -114,17 +82,6 @@ impl ClientRequest {
     /// The request as compact JSON, members in the order received.
     pub fn to_json(&self) -> String {
         Value::Object(self.message.clone()).to_json()
-    }
-}
-
-pub(super) fn check_jsonrpc(fields: &Fields<'_>) -> Result<(), Error> {
-    match fields.str("jsonrpc")? {
-        "2.0" => Ok(()),
-        other => Err(Error::new(
-            ErrorKind::InvalidValue,
-            "/jsonrpc",
-            format!("`jsonrpc` must be \"2.0\", not {other:?}"),
-        )),
     }
 }
 

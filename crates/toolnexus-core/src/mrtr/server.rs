@@ -6,16 +6,16 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
-use crate::fields::{Fields, into_object};
+use crate::fields::{Fields, into_object, take_object};
 use crate::json;
 use crate::limits::Limits;
 use crate::params::ElicitRequestParams;
 use crate::pointer;
-use crate::rpc::RpcId;
+use crate::reverse::ELICIT_METHOD;
+use crate::rpc::{self, RpcId};
 use crate::value::{Map, Value};
 
-use super::client::{check_jsonrpc, read_id};
-use super::{COMPLETE, ELICITATION_METHOD, INPUT_REQUIRED};
+use super::{COMPLETE, INPUT_REQUIRED};
 
 /// One entry of `inputRequests`: a request the server needs the client to fulfil before it
 /// retries.
@@ -48,7 +48,7 @@ impl InputRequest {
         let fields = Fields::new(&entry);
         let method = String::from(fields.non_empty_str("method")?);
         fields.opt_object("params")?;
-        let elicitation = if method == ELICITATION_METHOD {
+        let elicitation = if method == ELICIT_METHOD {
             let params = fields.object("params")?;
             Some(
                 ElicitRequestParams::from_value(Value::Object(params.clone()))
@@ -57,10 +57,7 @@ impl InputRequest {
         } else {
             None
         };
-        let params = match entry.remove("params") {
-            Some(Value::Object(p)) => Some(p),
-            _ => None,
-        };
+        let params = take_object(&mut entry, "params");
         Ok(InputRequest {
             key: String::from(key),
             method,
@@ -253,7 +250,7 @@ fn unwrap_response(value: Value) -> Result<(Map, Option<RpcId>, &'static str), E
     if fields.get("jsonrpc").is_none() {
         return Ok((map, None, ""));
     }
-    check_jsonrpc(&fields)?;
+    rpc::check_version(&fields)?;
     if let (None, Some(error)) = (fields.get("result"), fields.get("error")) {
         return Err(Error::new(
             ErrorKind::InvalidValue,
@@ -264,12 +261,9 @@ fn unwrap_response(value: Value) -> Result<(Map, Option<RpcId>, &'static str), E
             ),
         ));
     }
-    let id = read_id(map.get("id"), "/id")?;
+    let id = rpc::required_id(&fields)?;
     fields.object("result")?;
-    let result = match map.remove("result") {
-        Some(Value::Object(result)) => result,
-        _ => Map::new(),
-    };
+    let result = take_object(&mut map, "result").unwrap_or_default();
     Ok((result, Some(id), "/result"))
 }
 
