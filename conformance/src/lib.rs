@@ -10,8 +10,8 @@ mod ops;
 use base64::Engine as _;
 use serde::Deserialize;
 use toolnexus_core::{
-    Answer, ElicitRequestParams, ElicitResult, Error, Limits, Request, answer_to_elicit_result,
-    elicitation_to_request, id,
+    Answer, ElicitRequestParams, ElicitResult, Error, Limits, Request, Value,
+    answer_to_elicit_result, elicitation_to_request, id, json,
 };
 
 /// The folder of the version-1 case files.
@@ -297,18 +297,47 @@ pub fn run_op(case: &Case, input: &[u8]) -> Result<Result<String, Error>, String
             let id = id::format_id(ms, seq);
             Ok(serde_json::to_string(id.as_str()).map_err(|e| e.to_string())?)
         }
-        Op::CheckSchema => ops::schema_check::run(case, input, &limits)?,
-        Op::ReviewUrl => ops::url::run(case, input, &limits)?,
-        Op::Session => ops::session::run(case, input, &limits)?,
-        Op::ReverseRequest => ops::reverse::run(case, input, &limits)?,
-        Op::Mrtr => ops::mrtr::run(case, input, &limits)?,
+        op => {
+            // A `reverse_request` script is read within the default limits: the case's limits
+            // are for the messages its steps carry, as they would be for messages off the wire.
+            let within = if op == Op::ReverseRequest {
+                Limits::DEFAULT
+            } else {
+                limits
+            };
+            match json::parse(input, &within) {
+                Ok(value) => run_on_value(case, &value, &limits)?,
+                Err(e) => Err(e),
+            }
+        }
+    })
+}
+
+/// Runs an operation whose input is one JSON value, already read.
+fn run_on_value(
+    case: &Case,
+    value: &Value,
+    limits: &Limits,
+) -> Result<Result<String, Error>, String> {
+    Ok(match case.op {
+        Op::CheckSchema => Ok(ops::schema_check::run(value)),
+        Op::ReviewUrl => ops::url::run(value)?,
+        Op::Session => Ok(ops::session::run(value)?),
+        Op::ReverseRequest => Ok(ops::reverse::run(value, limits)?),
+        Op::Mrtr => Ok(ops::mrtr::run(value, limits)?),
         Op::ValidateContent
         | Op::ApplyDefaults
         | Op::PrepareContent
         | Op::FormFields
         | Op::ParseFieldInput
         | Op::SensitiveFields
-        | Op::RejectSecrets => ops::content::run(case, input, &limits)?,
+        | Op::RejectSecrets => ops::content::run(case, value)?,
+        op @ (Op::ElicitationToRequest
+        | Op::AnswerToElicitResult
+        | Op::Request
+        | Op::Answer
+        | Op::ElicitResult
+        | Op::FormatId) => return Err(format!("{op:?} does not take a JSON value")),
     })
 }
 

@@ -10,7 +10,10 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+mod spec_schema;
+
 use serde_json::{Value as Json, json};
+use spec_schema::SpecSchema;
 use toolnexus_core::mrtr::{
     CLIENT_CAPABILITIES_KEY, ClientRequest, InputRequest, InputRequired, InputRound,
     with_client_capabilities,
@@ -86,33 +89,21 @@ fn limits() -> Limits {
     Limits::DEFAULT
 }
 
-/// The specification's schema, checking instances against one of its definitions.
+/// The specification's schema, asserting that instances are or are not one of its definitions.
 struct Spec {
-    document: Json,
+    schema: SpecSchema,
 }
 
 impl Spec {
     fn load() -> Spec {
-        let text = fs::read_to_string(spec_dir().join("schema.json")).unwrap();
         Spec {
-            document: serde_json::from_str(&text).unwrap(),
+            schema: SpecSchema::load(&spec_dir()),
         }
     }
 
     /// Panics with every error unless `instance` is a valid `definition`.
     fn assert_valid(&self, definition: &str, instance: &Json, what: &str) {
-        assert!(
-            self.document["$defs"].get(definition).is_some(),
-            "the schema has no definition {definition}"
-        );
-        // The document has no `$id`: a `$ref` beside its `$defs` picks the definition.
-        let mut schema = self.document.clone();
-        schema["$ref"] = Json::from(format!("#/$defs/{definition}"));
-        let validator = jsonschema::validator_for(&schema).unwrap();
-        let errors: Vec<String> = validator
-            .iter_errors(instance)
-            .map(|e| format!("{e} at {}", e.instance_path()))
-            .collect();
+        let errors = self.schema.problems(definition, instance);
         assert!(
             errors.is_empty(),
             "{what} is not a valid {definition}:\n{}\n{instance}",
@@ -121,11 +112,8 @@ impl Spec {
     }
 
     fn assert_invalid(&self, definition: &str, instance: &Json, what: &str) {
-        let mut schema = self.document.clone();
-        schema["$ref"] = Json::from(format!("#/$defs/{definition}"));
-        let validator = jsonschema::validator_for(&schema).unwrap();
         assert!(
-            !validator.is_valid(instance),
+            !self.schema.is_valid(definition, instance),
             "{what} should not be a valid {definition}: {instance}"
         );
     }

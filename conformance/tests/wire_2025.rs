@@ -7,8 +7,10 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jsonschema::Validator;
+mod spec_schema;
+
 use serde_json::Value as Json;
+use spec_schema::SpecSchema;
 use toolnexus_conformance::{load_suite, run_op, suite_dir};
 use toolnexus_core::reverse::{Incoming, ReverseBridge};
 use toolnexus_core::{Answer, ElicitResult, Limits, Modes, SessionOptions, Value};
@@ -17,24 +19,8 @@ fn spec_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-schema/2025-11-25")
 }
 
-/// A validator for the definition `name` of the vendored schema: the whole document, so that
-/// its internal references resolve, with a root `$ref` to the definition.
-fn definition(name: &str) -> Validator {
-    let text = fs::read_to_string(spec_dir().join("schema.json")).unwrap();
-    let mut schema: Json = serde_json::from_str(&text).unwrap();
-    assert!(
-        schema["$defs"].get(name).is_some(),
-        "the schema has no definition {name}"
-    );
-    schema["$ref"] = Json::String(format!("#/$defs/{name}"));
-    jsonschema::validator_for(&schema).unwrap()
-}
-
-fn problems(validator: &Validator, instance: &Json) -> Vec<String> {
-    validator
-        .iter_errors(instance)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect()
+fn spec() -> SpecSchema {
+    SpecSchema::load(&spec_dir())
 }
 
 /// Every JSON-RPC message a `reverse_request` case emits, with the case id: each string in a
@@ -75,9 +61,7 @@ fn collect_messages(value: &Json, found: &mut impl FnMut(Json)) {
 
 #[test]
 fn every_emitted_response_is_valid_mcp_2025_11_25() {
-    let result_response = definition("JSONRPCResultResponse");
-    let error_response = definition("JSONRPCErrorResponse");
-    let elicit_result = definition("ElicitResult");
+    let spec = spec();
     let messages = emitted_messages();
     let mut codes = BTreeSet::new();
     let mut results = 0;
@@ -85,12 +69,12 @@ fn every_emitted_response_is_valid_mcp_2025_11_25() {
     for (id, message) in &messages {
         let mut bad = if let Some(result) = message.get("result") {
             results += 1;
-            let mut p = problems(&result_response, message);
-            p.extend(problems(&elicit_result, result));
+            let mut p = spec.problems("JSONRPCResultResponse", message);
+            p.extend(spec.problems("ElicitResult", result));
             p
         } else if let Some(error) = message.get("error") {
             codes.insert(error["code"].as_i64().unwrap_or(0));
-            problems(&error_response, message)
+            spec.problems("JSONRPCErrorResponse", message)
         } else {
             vec![String::from("neither a result nor an error response")]
         };
@@ -113,24 +97,24 @@ fn every_emitted_response_is_valid_mcp_2025_11_25() {
 
 #[test]
 fn an_unknown_id_is_left_out_because_null_is_not_valid() {
-    let error_response = definition("JSONRPCErrorResponse");
+    let spec = spec();
     let error = r#""error":{"code":-32700,"message":"m"}"#;
     let omitted: Json = serde_json::from_str(&format!(r#"{{"jsonrpc":"2.0",{error}}}"#)).unwrap();
     let null: Json =
         serde_json::from_str(&format!(r#"{{"jsonrpc":"2.0","id":null,{error}}}"#)).unwrap();
-    assert!(error_response.is_valid(&omitted));
-    assert!(!error_response.is_valid(&null));
+    assert!(spec.is_valid("JSONRPCErrorResponse", &omitted));
+    assert!(!spec.is_valid("JSONRPCErrorResponse", &null));
 }
 
 #[test]
 fn capabilities_are_valid_client_capabilities() {
-    let capabilities = definition("ClientCapabilities");
+    let spec = spec();
     for modes in [Modes::ALL, Modes::FORM, Modes::URL] {
         let bridge = ReverseBridge::new(SessionOptions::DEFAULT.with_modes(modes));
         let value: Json =
             serde_json::from_str(&Value::Object(bridge.capabilities()).to_json()).unwrap();
         assert_eq!(
-            problems(&capabilities, &value),
+            spec.problems("ClientCapabilities", &value),
             Vec::<String>::new(),
             "{value}"
         );
@@ -175,7 +159,7 @@ fn content_answer(request_id: &str, result: &Json) -> Answer {
 #[test]
 fn every_spec_example_is_read_and_answered_as_shown() {
     let examples = spec_examples();
-    let elicit_request = definition("ElicitRequest");
+    let spec = spec();
     let requests: Vec<&(String, Json)> = examples
         .iter()
         .filter(|(_, v)| v["method"] == "elicitation/create")
@@ -198,7 +182,10 @@ fn every_spec_example_is_read_and_answered_as_shown() {
 
     let mut answered = 0;
     for (text, request) in &requests {
-        assert_eq!(problems(&elicit_request, request), Vec::<String>::new());
+        assert_eq!(
+            spec.problems("ElicitRequest", request),
+            Vec::<String>::new()
+        );
         let mut bridge = ReverseBridge::new(SessionOptions::DEFAULT);
         let incoming = bridge.receive(text.as_bytes(), 0, &Limits::DEFAULT);
         let Incoming::Elicit {
@@ -249,7 +236,7 @@ fn every_spec_example_is_read_and_answered_as_shown() {
         .find(|(_, v)| v["error"]["code"] == -32042)
         .expect("the URLElicitationRequiredError example");
     assert_eq!(
-        problems(&definition("URLElicitationRequiredError"), value),
+        spec.problems("URLElicitationRequiredError", value),
         Vec::<String>::new()
     );
     let mut bridge = ReverseBridge::new(SessionOptions::DEFAULT);

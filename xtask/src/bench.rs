@@ -8,15 +8,12 @@
 //! resident memory over a million calls. The targets are printed, not enforced, since
 //! timings depend on the machine: the command fails only when the benchmark cannot run.
 
-use std::env::{
-    self,
-    consts::{DLL_PREFIX, DLL_SUFFIX},
-};
+use std::env;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use super::{cargo, kotlin, python, run};
+use super::{cargo, ffi, kotlin, python, run};
 
 /// What `cargo xtask bench` can measure.
 pub(crate) const TARGETS: &[(&str, &str)] = &[
@@ -67,7 +64,7 @@ fn bench_ffi(root: &Path) -> bool {
         return false;
     }
     let dir = root.join("target/mobile");
-    let library = dir.join(format!("{DLL_PREFIX}toolnexus_ffi{DLL_SUFFIX}"));
+    let library = ffi::library_in(&dir);
     match fs::metadata(&library) {
         Ok(meta) => println!(
             "{}: {} bytes ({:.0} KiB), profile mobile, {}",

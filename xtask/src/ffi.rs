@@ -59,9 +59,12 @@ impl Language {
 /// The debug build of the library, from which the bindings are generated and which the tests
 /// load.
 pub(crate) fn library(root: &Path) -> PathBuf {
-    root.join(format!(
-        "target/debug/{DLL_PREFIX}toolnexus_ffi{DLL_SUFFIX}"
-    ))
+    library_in(&root.join("target/debug"))
+}
+
+/// The library as a build writes it into `dir`, under this platform's file name.
+pub(crate) fn library_in(dir: &Path) -> PathBuf {
+    dir.join(format!("{DLL_PREFIX}toolnexus_ffi{DLL_SUFFIX}"))
 }
 
 /// Builds the library and the pinned `uniffi-bindgen`.

@@ -11,10 +11,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
 use super::ffi::{self, Language};
-use super::{apt, run};
+use super::{apt, run, run_parts};
 
 /// The Kotlin compiler release, as published on npm.
 const KOTLIN_VERSION: &str = "2.4.20";
@@ -31,70 +30,114 @@ const BENCH_CLASS: &str = "BenchKt";
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn kotlin(root: &Path) -> bool {
-    let work = root.join("target/kotlin");
-    let compiler = work.join(format!("kotlin-compiler-{KOTLIN_VERSION}"));
-    let jar = work.join("tests.jar");
+    let build = Build::new(root, "tests.jar");
     let library = ffi::library(root);
     let library_dir = library.parent().unwrap_or(root);
-    let classpath = join_paths(&[
-        jar.clone(),
-        PathBuf::from(JNA_JAR),
-        compiler.join("package/lib/kotlin-stdlib.jar"),
-    ]);
-    let java = |class: &str| {
-        let mut java = Command::new("java");
-        java.arg(format!("-Djna.library.path={}", library_dir.display()))
-            .arg("-cp")
-            .arg(&classpath)
-            .arg(class);
-        java
-    };
     let parts: [(&str, &dyn Fn() -> bool); 7] = [
         ("jna", &ensure_jna),
-        ("kotlinc", &|| ensure_kotlinc(&compiler)),
+        ("kotlinc", &|| build.ensure_kotlinc()),
         ("cdylib", &ffi::build),
         ("bindgen", &|| ffi::is_current(root, &[Language::Kotlin])),
-        ("compile", &|| compile(root, &compiler, &jar)),
+        ("compile", &|| build.compile(root)),
         ("suite", &|| {
-            run(java(CONFORMANCE_CLASS).arg(root.join("conformance/v1")))
+            run(build
+                .java(CONFORMANCE_CLASS, library_dir)
+                .arg(root.join("conformance/v1")))
         }),
-        ("api", &|| run(&mut java(API_CLASS))),
+        ("api", &|| run(&mut build.java(API_CLASS, library_dir))),
     ];
-    for (name, part) in parts {
-        let started = Instant::now();
-        let ok = part();
-        println!(
-            "kotlin: {name:<8} {:<6} {:>5.1}s",
-            if ok { "ok" } else { "FAILED" },
-            started.elapsed().as_secs_f32()
-        );
-        if !ok {
-            return false;
-        }
-    }
-    true
+    run_parts("kotlin", &parts)
 }
 
 /// Runs the Kotlin benchmark (`Bench.kt`) against the library in `library_dir`, timing calls
 /// over the payloads of the core's benchmark; `false` if it cannot run.
 pub(crate) fn bench(root: &Path, library_dir: &Path) -> bool {
-    let work = root.join("target/kotlin");
-    let compiler = work.join(format!("kotlin-compiler-{KOTLIN_VERSION}"));
-    let jar = work.join("bench.jar");
-    let classpath = join_paths(&[
-        jar.clone(),
-        PathBuf::from(JNA_JAR),
-        compiler.join("package/lib/kotlin-stdlib.jar"),
-    ]);
+    // A jar of its own, so that the benchmark and the test step can run side by side.
+    let build = Build::new(root, "bench.jar");
     ensure_jna()
-        && ensure_kotlinc(&compiler)
-        && compile(root, &compiler, &jar)
-        && run(Command::new("java")
-            .arg(format!("-Djna.library.path={}", library_dir.display()))
-            .arg("-cp")
-            .arg(&classpath)
-            .arg(BENCH_CLASS)
+        && build.ensure_kotlinc()
+        && build.compile(root)
+        && run(build
+            .java(BENCH_CLASS, library_dir)
             .arg(root.join("crates/toolnexus-core/benches/payloads")))
+}
+
+/// The pinned compiler under `target/kotlin/` and the jar it compiles the bindings and the
+/// tests into.
+struct Build {
+    compiler: PathBuf,
+    jar: PathBuf,
+}
+
+impl Build {
+    fn new(root: &Path, jar: &str) -> Build {
+        let work = root.join("target/kotlin");
+        Build {
+            compiler: work.join(format!("kotlin-compiler-{KOTLIN_VERSION}")),
+            jar: work.join(jar),
+        }
+    }
+
+    /// `java` running `class` from the jar, with JNA loading the library from `library_dir`.
+    fn java(&self, class: &str, library_dir: &Path) -> Command {
+        let classpath = join_paths(&[
+            self.jar.clone(),
+            PathBuf::from(JNA_JAR),
+            self.compiler.join("package/lib/kotlin-stdlib.jar"),
+        ]);
+        let mut java = Command::new("java");
+        java.arg(format!("-Djna.library.path={}", library_dir.display()))
+            .arg("-cp")
+            .arg(classpath)
+            .arg(class);
+        java
+    }
+
+    /// Unpacks the npm package `kotlin-compiler` into its folder unless its `kotlinc` is there.
+    fn ensure_kotlinc(&self) -> bool {
+        let dir = &self.compiler;
+        if dir.join("package/bin/kotlinc").is_file() {
+            return true;
+        }
+        if let Err(e) = fs::create_dir_all(dir) {
+            eprintln!("xtask: cannot make {}: {e}", dir.display());
+            return false;
+        }
+        println!("kotlin: fetching kotlin-compiler@{KOTLIN_VERSION} with npm");
+        let packed = run(Command::new("npm")
+            .args(["pack", "--quiet"])
+            .arg(format!("kotlin-compiler@{KOTLIN_VERSION}"))
+            .current_dir(dir));
+        let tarball = dir.join(format!("kotlin-compiler-{KOTLIN_VERSION}.tgz"));
+        if !packed || !tarball.is_file() {
+            eprintln!(
+                "xtask: `npm pack kotlin-compiler@{KOTLIN_VERSION}` failed; is npm installed?"
+            );
+            return false;
+        }
+        let unpacked = run(Command::new("tar")
+            .arg("xzf")
+            .arg(&tarball)
+            .current_dir(dir));
+        if !unpacked || !dir.join("package/bin/kotlinc").is_file() {
+            eprintln!("xtask: {} holds no package/bin/kotlinc", tarball.display());
+            return false;
+        }
+        true
+    }
+
+    /// Compiles the committed bindings and the tests into the jar.
+    fn compile(&self, root: &Path) -> bool {
+        let sources = [root.join(SOURCES), root.join("bindings/ffi/tests/kotlin")];
+        run(Command::new(self.compiler.join("package/bin/kotlinc"))
+            .args(&sources)
+            .arg("-cp")
+            .arg(JNA_JAR)
+            // The generated code warns about its own idioms.
+            .arg("-nowarn")
+            .arg("-d")
+            .arg(&self.jar))
+    }
 }
 
 /// Installs Debian's `libjna-java` unless JNA is there; that needs root.
@@ -107,49 +150,6 @@ fn ensure_jna() -> bool {
         eprintln!("xtask: JNA is needed at {JNA_JAR}");
     }
     installed
-}
-
-/// Unpacks the npm package `kotlin-compiler` into `dir` unless its `kotlinc` is there.
-fn ensure_kotlinc(dir: &Path) -> bool {
-    if dir.join("package/bin/kotlinc").is_file() {
-        return true;
-    }
-    if let Err(e) = fs::create_dir_all(dir) {
-        eprintln!("xtask: cannot make {}: {e}", dir.display());
-        return false;
-    }
-    println!("kotlin: fetching kotlin-compiler@{KOTLIN_VERSION} with npm");
-    let packed = run(Command::new("npm")
-        .args(["pack", "--quiet"])
-        .arg(format!("kotlin-compiler@{KOTLIN_VERSION}"))
-        .current_dir(dir));
-    let tarball = dir.join(format!("kotlin-compiler-{KOTLIN_VERSION}.tgz"));
-    if !packed || !tarball.is_file() {
-        eprintln!("xtask: `npm pack kotlin-compiler@{KOTLIN_VERSION}` failed; is npm installed?");
-        return false;
-    }
-    let unpacked = run(Command::new("tar")
-        .arg("xzf")
-        .arg(&tarball)
-        .current_dir(dir));
-    if !unpacked || !dir.join("package/bin/kotlinc").is_file() {
-        eprintln!("xtask: {} holds no package/bin/kotlinc", tarball.display());
-        return false;
-    }
-    true
-}
-
-/// Compiles the committed bindings and the tests into `jar`.
-fn compile(root: &Path, compiler: &Path, jar: &Path) -> bool {
-    let sources = [root.join(SOURCES), root.join("bindings/ffi/tests/kotlin")];
-    run(Command::new(compiler.join("package/bin/kotlinc"))
-        .args(&sources)
-        .arg("-cp")
-        .arg(JNA_JAR)
-        // The generated code warns about its own idioms.
-        .arg("-nowarn")
-        .arg("-d")
-        .arg(jar))
 }
 
 fn join_paths(paths: &[PathBuf]) -> String {

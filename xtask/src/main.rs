@@ -216,6 +216,25 @@ fn cargo() -> Command {
     command
 }
 
+/// Runs the parts of the binding step `step` in order, printing each one's result and time, and
+/// stops at the first that fails; `false` then.
+fn run_parts(step: &str, parts: &[(&str, &dyn Fn() -> bool)]) -> bool {
+    let width = parts.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+    for (name, part) in parts {
+        let started = Instant::now();
+        let ok = part();
+        println!(
+            "{step}: {name:<width$} {:<6} {:>5.1}s",
+            if ok { "ok" } else { "FAILED" },
+            started.elapsed().as_secs_f32()
+        );
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
 fn run(command: &mut Command) -> bool {
     match command.status() {
         Ok(status) => status.success(),

@@ -9,9 +9,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
-use super::run;
+use super::{apt, run, run_parts};
 
 /// The tools the step installs into the environment, pinned; `mcp` is the official MCP SDK the
 /// `toolnexus.mcp` integration plugs into (its tests run a server built with it).
@@ -51,19 +50,7 @@ pub(crate) fn python(root: &Path) -> bool {
             })
         }),
     ];
-    for (name, part) in parts {
-        let started = Instant::now();
-        let ok = part();
-        println!(
-            "python: {name:<11} {:<6} {:>5.1}s",
-            if ok { "ok" } else { "FAILED" },
-            started.elapsed().as_secs_f32()
-        );
-        if !ok {
-            return false;
-        }
-    }
-    true
+    run_parts("python", &parts)
 }
 
 /// Makes the virtual environment unless a working one is there; when `python3` or its `venv`
@@ -76,7 +63,10 @@ pub(crate) fn ensure_venv(venv: &Path) -> bool {
         return true;
     }
     println!("python: `python3 -m venv` did not work");
-    if !install_venv_module() {
+    if !apt::install(&["python3", "python3-venv"]) {
+        eprintln!(
+            "xtask: python3 with the venv module is needed (or install Python 3.9+ another way)"
+        );
         return false;
     }
     let made = make_venv(venv);
@@ -99,40 +89,6 @@ fn make_venv(venv: &Path) -> bool {
         }
     }
     run(Command::new("python3").arg("-m").arg("venv").arg(venv)) && is_working(venv)
-}
-
-/// Installs Debian's `python3` and `python3-venv` with apt-get, which needs root.
-fn install_venv_module() -> bool {
-    let is_root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|out| out.stdout.trim_ascii() == b"0");
-    if !is_root {
-        eprintln!(
-            "xtask: python3 with the venv module is needed; as root run \
-             `apt-get install -y python3 python3-venv` (or install Python 3.9+ another way)"
-        );
-        return false;
-    }
-    println!("python: installing python3-venv with apt-get");
-    let apt = |args: &[&str]| {
-        run(Command::new("apt-get")
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive"))
-    };
-    let installed = apt(&["update", "-q"])
-        && apt(&[
-            "install",
-            "-y",
-            "-q",
-            "--no-install-recommends",
-            "python3",
-            "python3-venv",
-        ]);
-    if !installed {
-        eprintln!("xtask: could not install python3-venv with apt-get");
-    }
-    installed
 }
 
 /// Installs the pinned tools, unless the environment already has exactly these pins.

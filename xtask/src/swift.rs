@@ -13,10 +13,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
 use super::ffi::{self, Language};
-use super::{apt, run};
+use super::{apt, run, run_parts};
 
 /// The Debian release whose `swiftlang` the step uses.
 const SUITE: &str = "trixie";
@@ -46,19 +45,7 @@ pub(crate) fn swift(root: &Path) -> bool {
         ("build", &|| with_proc(&chroot, || build(&chroot, &log))),
         ("run", &|| with_proc(&chroot, || run_tests(&chroot))),
     ];
-    for (name, part) in parts {
-        let started = Instant::now();
-        let ok = part();
-        println!(
-            "swift: {name:<8} {:<6} {:>5.1}s",
-            if ok { "ok" } else { "FAILED" },
-            started.elapsed().as_secs_f32()
-        );
-        if !ok {
-            return false;
-        }
-    }
-    true
+    run_parts("swift", &parts)
 }
 
 /// Makes the chroot with swiftc unless a finished one is there (its stamp names the packages).

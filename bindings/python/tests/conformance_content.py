@@ -9,12 +9,10 @@ of passing an argument are held to the exact outputs.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Union
+from typing import Any
 
 import toolnexus
-
-Text = Union[str, bytes]
-Runner = Callable[[dict[str, Any], Text, toolnexus.Limits], str]
+from conformance_common import Runner, Text, violations
 
 
 def _argument(value: Any, text: Text, limits: toolnexus.Limits) -> Any:
@@ -36,11 +34,6 @@ def _schema_and_content(text: Text, limits: toolnexus.Limits) -> tuple[Any, Any]
     return _argument(whole["schema"], text, limits), _argument(whole["content"], text, limits)
 
 
-def _violations(violations: list[toolnexus.Violation]) -> list[dict[str, str]]:
-    """Violations as the suite pins them: pointer and keyword (messages are wording)."""
-    return [{"pointer": v.path, "keyword": v.keyword} for v in violations]
-
-
 def check_schema(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
     problems = toolnexus.check_schema(text, limits=limits)
     return toolnexus.to_json([{"kind": p.kind, "pointer": p.path} for p in problems])
@@ -50,7 +43,7 @@ def validate_content(case: dict[str, Any], text: Text, limits: toolnexus.Limits)
     schema, content = _schema_and_content(text, limits)
     allow_unknown = case.get("args", {}).get("allowUnknown", False)
     found = toolnexus.validate_content(schema, content, allow_unknown=allow_unknown, limits=limits)
-    return toolnexus.to_json(_violations(found))
+    return toolnexus.to_json(violations(found))
 
 
 def apply_defaults(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
@@ -65,10 +58,10 @@ def prepare_content(case: dict[str, Any], text: Text, limits: toolnexus.Limits) 
         prepared: dict[str, Any] | None = toolnexus.prepare_content(
             schema, content, allow_unknown=allow_unknown, limits=limits
         )
-        violations: list[toolnexus.Violation] = []
+        broken: list[toolnexus.Violation] = []
     except toolnexus.InvalidContentError as error:
-        prepared, violations = None, error.violations
-    return toolnexus.to_json({"content": prepared, "violations": _violations(violations)})
+        prepared, broken = None, error.violations
+    return toolnexus.to_json({"content": prepared, "violations": violations(broken)})
 
 
 def form_fields(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:

@@ -12,12 +12,10 @@ number spelling.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Union
+from typing import Any, Callable
 
 import toolnexus
-
-Text = Union[str, bytes]
-Runner = Callable[[dict[str, Any], Text, toolnexus.Limits], str]
+from conformance_common import Runner, Text, violations
 
 OPTION_NAMES = {
     "maxPending": "max_pending",
@@ -61,9 +59,7 @@ def failed(error: toolnexus.Error) -> dict[str, Any]:
     """The outcome of a step that raised."""
     described: dict[str, Any] = {"kind": error.kind, "pointer": error.path}
     if error.violations:
-        described["violations"] = [
-            {"pointer": v.path, "keyword": v.keyword} for v in error.violations
-        ]
+        described["violations"] = violations(error.violations)
     return {"error": described}
 
 

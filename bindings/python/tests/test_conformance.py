@@ -2,8 +2,8 @@
 
 Each case's input goes in as JSON text, as ``str`` and again as ``bytes`` (bytes that are not
 UTF-8 only as bytes); the output must be the exact text the case gives, errors must have its
-kind and path. Operations the Python API does not offer yet are listed in ``NOT_COVERED`` and
-counted; the suite must hold exactly those, so none is skipped unnoticed.
+kind and path. Every operation of the suite has a runner: an operation without one, or a runner
+for an operation the suite does not hold, fails, so nothing is skipped unnoticed.
 """
 
 from __future__ import annotations
@@ -12,17 +12,16 @@ import base64
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable
 
 import pytest
 
 import toolnexus
+from conformance_common import Runner, Text
 from conformance_content import CONTENT_RUNNERS
 from conformance_wire import WIRE_RUNNERS
 
 SUITE = Path(__file__).resolve().parents[3] / "conformance" / "v1"
-
-Text = Union[str, bytes]
 
 
 def _format_id(case: dict[str, Any], _text: Text, _limits: toolnexus.Limits) -> str:
@@ -30,7 +29,7 @@ def _format_id(case: dict[str, Any], _text: Text, _limits: toolnexus.Limits) -> 
     return json.dumps(toolnexus.format_id(args["unixMs"], args["sequence"]))
 
 
-RUNNERS: dict[str, Callable[[dict[str, Any], Text, toolnexus.Limits], str]] = {
+RUNNERS: dict[str, Runner] = {
     "elicitation_to_request": lambda case, text, limits: toolnexus.elicitation_to_request(
         text, id=case["args"]["id"], limits=limits
     ).to_json(),
@@ -51,9 +50,6 @@ RUNNERS: dict[str, Callable[[dict[str, Any], Text, toolnexus.Limits], str]] = {
     **WIRE_RUNNERS,
 }
 """How each operation runs through the Python API: JSON text in, JSON text out."""
-
-NOT_COVERED: dict[str, str] = {}
-"""Operations of the suite the Python API does not offer yet, with why."""
 
 EXPECTED_FAILURES: dict[int, str] = {}
 """Cases this runner is known to fail, by id, with the reason. Kept here, never in the cases."""
@@ -107,7 +103,9 @@ def limits_of(case: dict[str, Any]) -> toolnexus.Limits:
 
 def check(case: dict[str, Any]) -> str | None:
     """Why the case fails, or ``None`` when it passes."""
-    run = RUNNERS[case["op"]]
+    run = RUNNERS.get(case["op"])
+    if run is None:
+        return f"no runner for {case['op']}"
     limits = limits_of(case)
     expect = case["expect"]
     for text in inputs(case):
@@ -133,12 +131,9 @@ def check(case: dict[str, Any]) -> str | None:
 
 
 def test_suite_through_the_python_api(capsys: pytest.CaptureFixture[str]) -> None:
-    passed, failures, known, not_covered = 0, [], 0, 0
+    passed, failures, known = 0, [], 0
     for loaded in load_suite():
         case = loaded.case
-        if case["op"] in NOT_COVERED:
-            not_covered += 1
-            continue
         why = check(case)
         expected_to_fail = case["id"] in EXPECTED_FAILURES
         if why is None and not expected_to_fail:
@@ -149,28 +144,20 @@ def test_suite_through_the_python_api(capsys: pytest.CaptureFixture[str]) -> Non
             failures.append(f"#{case['id']} {case['description']} ({loaded.path}): listed as an expected failure but passes")
         else:
             failures.append(f"#{case['id']} {case['description']} ({loaded.path})\n    {why}")
-    uncovered = f" (ops: {', '.join(sorted(NOT_COVERED))})" if NOT_COVERED else ""
     with capsys.disabled():
         for failure in failures:
             print(f"\nFAIL {failure}")
         if known:
             print(f"\nconformance (python): {known} known failures listed in EXPECTED_FAILURES")
-        print(
-            f"\nconformance (python): {passed} passed, {len(failures)} failed, "
-            f"{not_covered} not covered{uncovered}"
-        )
+        print(f"\nconformance (python): {passed} passed, {len(failures)} failed")
     assert passed > 0
     assert not failures, f"{len(failures)} conformance cases failed"
 
 
-def test_not_covered_is_exactly_what_the_suite_holds_beyond_the_api() -> None:
+def test_every_op_of_the_suite_has_a_runner_and_every_runner_an_op() -> None:
     in_suite = {loaded.case["op"] for loaded in load_suite()}
-    assert set(RUNNERS) <= in_suite, f"runners for ops with no case: {set(RUNNERS) - in_suite}"
-    assert not set(RUNNERS) & set(NOT_COVERED)
-    assert in_suite - set(RUNNERS) == set(NOT_COVERED), (
-        f"ops in the suite the Python runner neither runs nor lists: {in_suite - set(RUNNERS) - set(NOT_COVERED)}; "
-        f"listed but no longer in the suite: {set(NOT_COVERED) - in_suite}"
-    )
+    assert not in_suite - set(RUNNERS), f"ops in the suite without a Python runner: {sorted(in_suite - set(RUNNERS))}"
+    assert not set(RUNNERS) - in_suite, f"runners for ops the suite does not hold: {sorted(set(RUNNERS) - in_suite)}"
 
 
 ROUND_TRIPS: dict[str, Callable[[str], str]] = {

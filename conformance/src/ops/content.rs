@@ -4,32 +4,23 @@
 use toolnexus_core::form::{form_fields, parse_field_input};
 use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::secrets::{reject_secrets, sensitive_fields};
-use toolnexus_core::validate::{
-    ContentOptions, Violation, apply_defaults, prepare_content, validate_content,
-};
-use toolnexus_core::{Error, Limits, Map, Value, json};
+use toolnexus_core::validate::{ContentOptions, apply_defaults, prepare_content, validate_content};
+use toolnexus_core::{Error, Value};
 
+use super::{object, violations_value};
 use crate::{Case, Op};
 
-/// Runs the case's operation on `input`.
-pub(crate) fn run(
-    case: &Case,
-    input: &[u8],
-    limits: &Limits,
-) -> Result<Result<String, Error>, String> {
-    let value = match json::parse(input, limits) {
-        Ok(value) => value,
-        Err(e) => return Ok(Err(e)),
-    };
+/// Runs the case's operation on `value`, its input.
+pub(crate) fn run(case: &Case, value: &Value) -> Result<Result<String, Error>, String> {
     let options = ContentOptions::STRICT.allow_unknown(case.args.allow_unknown.unwrap_or(false));
     Ok(match case.op {
         Op::ValidateContent => {
-            let (schema, content) = schema_and_content(&value)?;
+            let (schema, content) = schema_and_content(value)?;
             RequestedSchema::from_value(schema)
-                .map(|s| violations_json(&validate_content(&s, content, &options)))
+                .map(|s| violations_value(&validate_content(&s, content, &options)).to_json())
         }
         Op::ApplyDefaults => {
-            let (schema, content) = schema_and_content(&value)?;
+            let (schema, content) = schema_and_content(value)?;
             let content = content
                 .as_object()
                 .ok_or("apply_defaults: `content` must be an object")?;
@@ -37,25 +28,26 @@ pub(crate) fn run(
                 .map(|s| Value::Object(apply_defaults(&s, content)).to_json())
         }
         Op::PrepareContent => {
-            let (schema, content) = schema_and_content(&value)?;
+            let (schema, content) = schema_and_content(value)?;
             RequestedSchema::from_value(schema).map(|s| {
                 let (content, violations) = match prepare_content(&s, content, &options) {
                     Ok(filled) => (Value::Object(filled), Vec::new()),
                     Err(violations) => (Value::Null, violations),
                 };
-                let mut out = Map::new();
-                out.insert("content", content);
-                out.insert("violations", violations_value(&violations));
-                Value::Object(out).to_json()
+                object([
+                    ("content", content),
+                    ("violations", violations_value(&violations)),
+                ])
+                .to_json()
             })
         }
-        Op::FormFields => RequestedSchema::from_value(&value).map(|s| {
+        Op::FormFields => RequestedSchema::from_value(value).map(|s| {
             Value::Array(form_fields(&s).iter().map(|f| f.to_value()).collect()).to_json()
         }),
         Op::ParseFieldInput => {
             let name = case.args.field.as_deref().ok_or("args.field is required")?;
             let text = case.args.text.as_deref().ok_or("args.text is required")?;
-            match RequestedSchema::from_value(&value) {
+            match RequestedSchema::from_value(value) {
                 Err(e) => Err(e),
                 Ok(schema) => {
                     let fields = form_fields(&schema);
@@ -67,19 +59,19 @@ pub(crate) fn run(
                 }
             }
         }
-        Op::SensitiveFields => RequestedSchema::from_value(&value).map(|s| {
+        Op::SensitiveFields => RequestedSchema::from_value(value).map(|s| {
             let found = sensitive_fields(&s)
                 .iter()
                 .map(|f| {
-                    let mut map = Map::new();
-                    map.insert("name", Value::from(f.name()));
-                    map.insert("kind", Value::from(f.kind().as_str()));
-                    Value::Object(map)
+                    object([
+                        ("name", Value::from(f.name())),
+                        ("kind", Value::from(f.kind().as_str())),
+                    ])
                 })
                 .collect();
             Value::Array(found).to_json()
         }),
-        Op::RejectSecrets => RequestedSchema::from_value(&value)
+        Op::RejectSecrets => RequestedSchema::from_value(value)
             .and_then(|s| reject_secrets(&s))
             .map(|()| String::from("null")),
         other => return Err(format!("{other:?} is not a content operation")),
@@ -95,23 +87,4 @@ fn schema_and_content(input: &Value) -> Result<(&Value, &Value), String> {
         .get("content")
         .ok_or("the input needs a `content` member")?;
     Ok((schema, content))
-}
-
-/// Violations as `[{"pointer", "keyword"}]`: messages are wording, not contract.
-fn violations_value(violations: &[Violation]) -> Value {
-    Value::Array(
-        violations
-            .iter()
-            .map(|v| {
-                let mut map = Map::new();
-                map.insert("pointer", Value::from(v.pointer()));
-                map.insert("keyword", Value::from(v.keyword()));
-                Value::Object(map)
-            })
-            .collect(),
-    )
-}
-
-fn violations_json(violations: &[Violation]) -> String {
-    violations_value(violations).to_json()
 }

@@ -4,36 +4,21 @@
 use toolnexus_core::mrtr::{ClientRequest, InputRequired, InputRound, ServerResult};
 use toolnexus_core::rpc::RpcId;
 use toolnexus_core::session::SessionOptions;
-use toolnexus_core::{Answer, ElicitResult, Error, ErrorKind, Limits, Request, Value, json};
+use toolnexus_core::{Answer, ElicitResult, Error, ErrorKind, Limits, Request, Value};
 
-use crate::Case;
-use crate::ops::session::{object, ok, outcome_value, parse_json, run_steps, session_options};
+use super::object;
+use super::session::{now_of, ok, outcome_value, parse_json, run_steps, session_options};
 
-/// Runs the script in `input`: `{"options"?, "steps": [...]}`; the output is the array of
-/// step outcomes.
-pub(crate) fn run(
-    _case: &Case,
-    input: &[u8],
-    limits: &Limits,
-) -> Result<Result<String, Error>, String> {
-    let script = match json::parse(input, limits) {
-        Ok(v) => v,
-        Err(e) => return Ok(Err(e)),
-    };
+/// Runs `script`: `{"options"?, "steps": [...]}`; the output is the array of step outcomes.
+/// `limits` apply to the texts the steps carry.
+pub(crate) fn run(script: &Value, limits: &Limits) -> Result<String, String> {
     let mut runner = Runner {
         options: session_options(script.get("options"))?,
         limits: *limits,
         round: None,
         last_retry: None,
     };
-    run_steps(&script, |step| runner.step(step)).map(Ok)
-}
-
-/// Which text of a `start` step an error points into.
-#[derive(Clone, Copy)]
-enum Source {
-    Request,
-    Response,
+    run_steps(script, |step| runner.step(step))
 }
 
 struct Runner {
@@ -45,7 +30,7 @@ struct Runner {
 
 impl Runner {
     fn step(&mut self, step: &Value) -> Result<Value, String> {
-        let now = step.get("now").and_then(Value::as_u64).unwrap_or(0);
+        let now = now_of(step);
         if let Some(start) = step.get("start") {
             return self.start(start, now);
         }
@@ -139,7 +124,7 @@ impl Runner {
         let response = text_of(start.get("response"), "start needs a `response` text")?;
         let request = match ClientRequest::from_json(request.as_bytes(), &self.limits) {
             Ok(r) => r,
-            Err(e) => return Ok(located(e, Source::Request)),
+            Err(e) => return Ok(located(e, "request")),
         };
         let outcome = InputRequired::from_json(response.as_bytes(), &self.limits)
             .and_then(|input| InputRound::start(request, input, self.options, now));
@@ -163,7 +148,7 @@ impl Runner {
                 self.round = Some(round);
                 ok(value)
             }
-            Err(e) => located(e, Source::Response),
+            Err(e) => located(e, "response"),
         }
     }
 
@@ -242,13 +227,10 @@ fn keyed_list(list: Vec<(String, ElicitResult)>) -> Value {
     Value::Array(list.iter().map(|(k, r)| keyed(k, r)).collect())
 }
 
-/// An error outcome saying which text of a `start` step its pointer is in.
-fn located(e: Error, source: Source) -> Value {
-    let name = match source {
-        Source::Request => "request",
-        Source::Response => "response",
-    };
-    with_error_member(outcome_value(Err(e)), "in", Value::from(name))
+/// An error outcome saying which text of a `start` step its pointer is in: `"request"` or
+/// `"response"`.
+fn located(e: Error, text: &str) -> Value {
+    with_error_member(outcome_value(Err(e)), "in", Value::from(text))
 }
 
 fn with_error_member(outcome: Value, name: &str, value: Value) -> Value {

@@ -2,29 +2,19 @@
 //! from a host, run through one reverse bridge (the MCP 2025-06-18 / 2025-11-25 wire).
 
 use toolnexus_core::reverse::{Incoming, ReverseBridge};
-use toolnexus_core::{Answer, Error, Limits, Map, Value, json};
+use toolnexus_core::{Answer, Limits, Map, Value};
 
-use crate::Case;
-use crate::ops::session::{ok, outcome_value, parse_json, run_steps, session_options};
+use super::session::{now_of, ok, outcome_value, parse_json, run_steps, session_options};
 
-/// Runs the script in `input`: `{"options"?, "steps": [...]}`; the output is the array of
-/// step outcomes. The script is read within the default limits; the case's limits apply to
-/// the messages the steps carry, as they would to messages off the wire.
-pub(crate) fn run(
-    _case: &Case,
-    input: &[u8],
-    limits: &Limits,
-) -> Result<Result<String, Error>, String> {
-    let script = match json::parse(input, &Limits::DEFAULT) {
-        Ok(v) => v,
-        Err(e) => return Ok(Err(e)),
-    };
+/// Runs `script`: `{"options"?, "steps": [...]}`; the output is the array of step outcomes.
+/// `limits` apply to the messages the steps carry, as they would to messages off the wire.
+pub(crate) fn run(script: &Value, limits: &Limits) -> Result<String, String> {
     let mut bridge = ReverseBridge::new(session_options(script.get("options"))?);
-    run_steps(&script, |step| run_step(&mut bridge, step, limits)).map(Ok)
+    run_steps(script, |step| run_step(&mut bridge, step, limits))
 }
 
 fn run_step(bridge: &mut ReverseBridge, step: &Value, limits: &Limits) -> Result<Value, String> {
-    let now = step.get("now").and_then(Value::as_u64).unwrap_or(0);
+    let now = now_of(step);
     if let Some(message) = step.get("receive") {
         let text = message
             .as_str()

@@ -5,22 +5,12 @@ use toolnexus_core::session::{Session, SessionOptions};
 use toolnexus_core::validate::ContentOptions;
 use toolnexus_core::{Answer, ElicitRequestParams, Error, Limits, Map, Modes, Value, json};
 
-use crate::Case;
+use super::{object, violations_value};
 
-/// Runs the script in `input`: `{"options"?, "steps": [...]}`; the output is the array of
-/// step outcomes.
-pub(crate) fn run(
-    _case: &Case,
-    input: &[u8],
-    limits: &Limits,
-) -> Result<Result<String, Error>, String> {
-    let script = match json::parse(input, limits) {
-        Ok(v) => v,
-        Err(e) => return Ok(Err(e)),
-    };
-    let options = session_options(script.get("options"))?;
-    let mut session = Session::new(options);
-    run_steps(&script, |step| run_step(&mut session, step)).map(Ok)
+/// Runs `script`: `{"options"?, "steps": [...]}`; the output is the array of step outcomes.
+pub(crate) fn run(script: &Value) -> Result<String, String> {
+    let mut session = Session::new(session_options(script.get("options"))?);
+    run_steps(script, |step| run_step(&mut session, step))
 }
 
 /// Runs each of the script's `steps` with `run`: the JSON array of their outcomes, or which
@@ -40,31 +30,26 @@ pub(crate) fn run_steps(
     Ok(Value::Array(out).to_json())
 }
 
-/// The object with `members`, in order.
-pub(crate) fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
-    Value::Object(
-        members
-            .into_iter()
-            .map(|(k, v)| (String::from(k), v))
-            .collect(),
-    )
+/// The step's `now` in milliseconds; 0 when it gives none.
+pub(crate) fn now_of(step: &Value) -> u64 {
+    step.get("now").and_then(Value::as_u64).unwrap_or(0)
 }
 
 fn run_step(session: &mut Session, step: &Value) -> Result<Value, String> {
-    let now = || now_of(step);
+    let now = now_of(step);
     if let Some(params) = step.get("begin") {
         let id = step
             .get("id")
             .and_then(Value::as_str)
             .ok_or("begin needs an `id`")?;
         let outcome = ElicitRequestParams::from_value(params.clone())
-            .and_then(|p| session.begin(&p, id, now()?))
+            .and_then(|p| session.begin(&p, id, now))
             .map(|r| parse_json(&r.to_json()));
         return Ok(outcome_value(outcome));
     }
     if let Some(answer) = step.get("resolve") {
         let outcome = Answer::from_value(answer.clone())
-            .and_then(|a| session.resolve(&a, now()?))
+            .and_then(|a| session.resolve(&a, now))
             .map(|r| parse_json(&r.to_json()));
         return Ok(outcome_value(outcome));
     }
@@ -103,10 +88,6 @@ fn run_step(session: &mut Session, step: &Value) -> Result<Value, String> {
         return Ok(ok(cancelled(session.cancel_all())));
     }
     Err(format!("unknown step {}", step.to_json()))
-}
-
-fn now_of(step: &Value) -> Result<u64, Error> {
-    Ok(step.get("now").and_then(Value::as_u64).unwrap_or(0))
 }
 
 fn cancelled(list: Vec<(String, toolnexus_core::ElicitResult)>) -> Value {
@@ -163,17 +144,7 @@ pub(crate) fn outcome_value(outcome: Result<Value, Error>) -> Value {
             err.insert("kind", Value::from(e.kind().as_str()));
             err.insert("pointer", Value::from(e.pointer()));
             if !e.violations().is_empty() {
-                let list = e
-                    .violations()
-                    .iter()
-                    .map(|v| {
-                        object([
-                            ("pointer", Value::from(v.pointer())),
-                            ("keyword", Value::from(v.keyword())),
-                        ])
-                    })
-                    .collect();
-                err.insert("violations", Value::Array(list));
+                err.insert("violations", violations_value(e.violations()));
             }
             object([("error", Value::Object(err))])
         }

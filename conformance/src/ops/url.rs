@@ -1,23 +1,13 @@
 //! The `review_url` operation: the review of a URL-mode link, findings without their messages.
 
 use toolnexus_core::url_review::review_url;
-use toolnexus_core::{Error, ErrorKind, Limits, Value, json};
-
-use crate::Case;
+use toolnexus_core::{Error, ErrorKind, Value};
 
 /// Runs `review_url` on the URL given as a JSON string.
 ///
 /// A JSON string lets a case write control characters as escapes. Messages are wording, not
 /// contract, so they are dropped from the output.
-pub(crate) fn run(
-    _case: &Case,
-    input: &[u8],
-    limits: &Limits,
-) -> Result<Result<String, Error>, String> {
-    let value = match json::parse(input, limits) {
-        Ok(value) => value,
-        Err(error) => return Ok(Err(error)),
-    };
+pub(crate) fn run(value: &Value) -> Result<Result<String, Error>, String> {
     let Some(url) = value.as_str() else {
         return Ok(Err(Error::new(
             ErrorKind::WrongType,
