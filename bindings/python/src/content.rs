@@ -6,7 +6,7 @@
 //! other binding reports.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use toolnexus_core::check::{self, SchemaProblemKind};
 use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::validate::{self, ContentOptions, Violation};
@@ -215,18 +215,13 @@ impl PySchemaProblem {
             .finish())
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, (&'static str, String, String)) {
         let this = slf.get();
-        let arguments = PyTuple::new(
-            py,
-            [
-                PyString::new(py, this.kind.as_str()),
-                PyString::new(py, &this.path),
-                PyString::new(py, &this.message),
-            ],
-        )?;
-        let class: Bound<'py, PyType> = slf.get_type();
-        PyTuple::new(py, [class.into_any(), arguments.into_any()])
+        (
+            slf.get_type(),
+            (this.kind.as_str(), this.path.clone(), this.message.clone()),
+        )
     }
 }

@@ -68,9 +68,17 @@ pub(crate) fn read_json_text<T>(
     limits: Option<&Bound<'_, PyLimits>>,
     from_value: fn(Value) -> Result<T, toolnexus_core::Error>,
 ) -> PyResult<T> {
-    let py = text.py();
-    match read_text(text, &PyLimits::or_default(limits)).or_raise(py)? {
-        Some(value) => from_value(value).or_raise(py),
+    from_value(read_text_argument(text, limits)?).or_raise(text.py())
+}
+
+/// The argument of a `from_json`: JSON text (`str`, `bytes` or `bytearray`) read within
+/// `limits`, or a `TypeError` for anything else.
+pub(crate) fn read_text_argument(
+    text: &Bound<'_, PyAny>,
+    limits: Option<&Bound<'_, PyLimits>>,
+) -> PyResult<Value> {
+    match read_text(text, &PyLimits::or_default(limits)).or_raise(text.py())? {
+        Some(value) => Ok(value),
         None => Err(PyTypeError::new_err(format!(
             "from_json reads JSON text given as str, bytes or bytearray, not {}",
             text.get_type().name()?
@@ -78,8 +86,9 @@ pub(crate) fn read_json_text<T>(
     }
 }
 
-/// A hash that agrees with equality: that of the JSON text.
-fn hash_json(json: &str) -> u64 {
+/// A hash that agrees with equality for a class whose objects are equal when their JSON text
+/// is: that of the text.
+pub(crate) fn hash_json(json: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
     json.hash(&mut hasher);
     hasher.finish()

@@ -12,14 +12,15 @@
 //! surrogate, a value of another type, and nesting, objects or arrays beyond the [`Limits`]
 //! (so a structure that contains itself is `too_deep`, never a crash).
 
-use pyo3::exceptions::{PyRuntimeError, PyUnicodeEncodeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
-use toolnexus_core::{Error, ErrorKind, Limits, Map, Number, Value};
+use toolnexus_core::{Error, ErrorKind, Limits, Map, Number, Value, pointer};
 
 use crate::errors::Fault;
+use crate::text::not_utf8;
 
 /// The class `toolnexus.Number`.
 static NUMBER: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -161,7 +162,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         match (read, self.member) {
             (Ok(value), _) => Ok(value),
             (Err(Stop::Fault(fault)), None) => Err(fault),
-            (Err(Stop::Fault(fault)), Some(key)) => Err(fault.within(&key_pointer(key))),
+            (Err(Stop::Fault(fault)), Some(key)) => Err(fault.within(&pointer::key(key))),
             (Err(Stop::NeedsGuard), _) => Err(Fault::Python(PyRuntimeError::new_err(
                 "a value asked for a guarded read twice",
             ))),
@@ -217,14 +218,8 @@ impl<'a, 'py> Reader<'a, 'py> {
     }
 
     fn string(&self, s: &Bound<'py, PyString>) -> Result<String, Stop> {
-        match s.to_cow() {
-            Ok(text) => Ok(text.into_owned()),
-            Err(e) if e.is_instance_of::<PyUnicodeEncodeError>(self.py) => Err(error(
-                ErrorKind::LoneSurrogate,
-                "the string holds a lone surrogate, which JSON text in UTF-8 cannot carry",
-            )),
-            Err(e) => Err(e.into()),
-        }
+        let text = s.to_cow().map_err(|e| not_utf8(self.py, e, "string"))?;
+        Ok(text.into_owned())
     }
 
     fn int(&self, int: &Bound<'py, PyInt>) -> Result<Value, Stop> {
@@ -332,7 +327,7 @@ impl<'a, 'py> Reader<'a, 'py> {
             let key = self.string(key)?;
             let value = match self.value(&value, depth) {
                 Ok(value) => value,
-                Err(stop) => return Err(stop.within(&key_pointer(&key))),
+                Err(stop) => return Err(stop.within(&pointer::key(&key))),
             };
             // Only `str` subclasses that compare unlike their text can make a dict hold one
             // key twice (keys of the exact `str` type are unique by their text); the core
@@ -342,7 +337,7 @@ impl<'a, 'py> Reader<'a, 'py> {
             if subclass_keys && read.iter().any(|(k, _)| *k == key) {
                 return Err(Stop::Fault(Fault::Invalid(Error::new(
                     ErrorKind::DuplicateKey,
-                    key_pointer(&key),
+                    pointer::key(&key),
                     "two keys of the dict are the same string",
                 ))));
             }
@@ -408,18 +403,4 @@ fn spelt(text: &str) -> Result<Value, Stop> {
                 format!("{text:?} is not a JSON number"),
             )
         })
-}
-
-/// The pointer `/key`, escaping `~` as `~0` and `/` as `~1` (RFC 6901).
-fn key_pointer(key: &str) -> String {
-    let mut pointer = String::with_capacity(key.len() + 1);
-    pointer.push('/');
-    for c in key.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
-    pointer
 }

@@ -1,14 +1,13 @@
 //! The form model: `form_fields` with `FormField`, `FieldOption` and `Constraints`, and
 //! `parse_field_input`, which turns what a person typed into content.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
-
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyType};
 use toolnexus_core::Value;
 use toolnexus_core::form::{self, Constraints, FieldOption, FormField};
 
 use crate::content::read_schema;
+use crate::contract::hash_json;
 use crate::convert::to_python;
 use crate::errors::OrRaise;
 use crate::limits::PyLimits;
@@ -137,9 +136,7 @@ impl PyFormField {
     }
 
     fn __hash__(&self) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        self.to_json().hash(&mut hasher);
-        hasher.finish()
+        hash_json(&self.to_json())
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -204,18 +201,9 @@ impl PyFieldOption {
             .finish())
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, String)) {
         let this = slf.get();
-        let arguments = PyTuple::new(
-            py,
-            [
-                PyString::new(py, &this.value),
-                PyString::new(py, &this.label),
-            ],
-        )?;
-        let class: Bound<'py, PyType> = slf.get_type();
-        PyTuple::new(py, [class.into_any(), arguments.into_any()])
+        (slf.get_type(), (this.value.clone(), this.label.clone()))
     }
 }
 
@@ -236,31 +224,6 @@ impl PyConstraints {
             Some(n) => to_python(py, &Value::Number(n.clone())),
             None => Ok(py.None().into_bound(py)),
         }
-    }
-
-    /// The set constraints with their wire names, in the core's order.
-    fn members<'py>(&self, py: Python<'py>) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
-        let c = &self.0;
-        let counts = [("minLength", c.min_length()), ("maxLength", c.max_length())];
-        let bounds = [("minimum", c.minimum()), ("maximum", c.maximum())];
-        let items = [("minItems", c.min_items()), ("maxItems", c.max_items())];
-        let mut members = Vec::new();
-        for (key, n) in counts {
-            if let Some(n) = n {
-                members.push((key, n.into_pyobject(py)?.into_any()));
-            }
-        }
-        for (key, n) in bounds {
-            if n.is_some() {
-                members.push((key, Self::number(py, n)?));
-            }
-        }
-        for (key, n) in items {
-            if let Some(n) = n {
-                members.push((key, n.into_pyobject(py)?.into_any()));
-            }
-        }
-        Ok(members)
     }
 }
 
@@ -304,12 +267,8 @@ impl PyConstraints {
 
     /// The set constraints as a `dict` with the wire names (`minLength`, `maxLength`,
     /// `minimum`, `maximum`, `minItems`, `maxItems`), in that order; `{}` when none is set.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        for (key, value) in self.members(py)? {
-            dict.set_item(key, value)?;
-        }
-        Ok(dict)
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.to_value())
     }
 
     /// Whether any constraint is set.
@@ -317,32 +276,27 @@ impl PyConstraints {
         !self.0.is_empty()
     }
 
-    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-        let members = self.members(py)?;
-        let items = PyList::empty(py);
-        for (key, value) in members {
-            items.append((key, value))?;
-        }
-        PyTuple::new(py, items)?.hash()
+    fn __hash__(&self) -> u64 {
+        hash_json(&self.0.to_value().to_json())
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut repr = Repr::new("Constraints");
-        let names = [
-            ("minLength", "min_length"),
-            ("maxLength", "max_length"),
-            ("minimum", "minimum"),
-            ("maximum", "maximum"),
-            ("minItems", "min_items"),
-            ("maxItems", "max_items"),
-        ];
-        for (key, value) in self.members(py)? {
-            let name = names
-                .iter()
-                .find(|(wire, _)| *wire == key)
-                .map_or(key, |(_, name)| name);
-            repr = repr.field(name, value, py)?;
+        let set = self.0.to_value();
+        for (key, value) in set.as_object().into_iter().flatten() {
+            repr = repr.field(attribute_name(key), to_python(py, value)?, py)?;
         }
         Ok(repr.finish())
+    }
+}
+
+/// The attribute of `Constraints` that holds the constraint of wire name `key`.
+fn attribute_name(key: &str) -> &str {
+    match key {
+        "minLength" => "min_length",
+        "maxLength" => "max_length",
+        "minItems" => "min_items",
+        "maxItems" => "max_items",
+        same => same,
     }
 }

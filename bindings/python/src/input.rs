@@ -1,7 +1,6 @@
 //! Arguments that carry JSON: a `dict` (or any JSON value), or JSON text as `str`, `bytes` or
 //! `bytearray`, which the core reads within the limits exactly as the conformance suite says.
 
-use pyo3::exceptions::PyUnicodeEncodeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
@@ -9,6 +8,7 @@ use toolnexus_core::{Error, ErrorKind, Limits, Value, json};
 
 use crate::convert::Reader;
 use crate::errors::Fault;
+use crate::text::not_utf8;
 
 /// Inputs at least this long are read with the interpreter released, so that other Python
 /// threads run meanwhile; shorter ones are read faster than releasing it costs.
@@ -75,17 +75,10 @@ fn read_str(text: &Bound<'_, PyString>, limits: &Limits) -> Result<Value, Fault>
     if chars > limits.max_input_bytes() {
         return Err(too_large(chars, "characters", limits));
     }
-    match text.encode_utf8() {
-        Ok(utf8) => parse(text.py(), utf8.as_bytes(), limits),
-        Err(e) if e.is_instance_of::<PyUnicodeEncodeError>(text.py()) => {
-            Err(Fault::Invalid(Error::new(
-                ErrorKind::LoneSurrogate,
-                "",
-                "the text holds a lone surrogate, which JSON text in UTF-8 cannot carry",
-            )))
-        }
-        Err(e) => Err(e.into()),
-    }
+    let utf8 = text
+        .encode_utf8()
+        .map_err(|e| not_utf8(text.py(), e, "text"))?;
+    parse(text.py(), utf8.as_bytes(), limits)
 }
 
 fn parse(py: Python<'_>, bytes: &[u8], limits: &Limits) -> Result<Value, Fault> {

@@ -1,12 +1,11 @@
 //! `toolnexus.from_json` and `toolnexus.to_json`: JSON text read and written by the core's
 //! rules, so a value keeps its member order and the spelling of its numbers both ways.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
+use crate::contract::read_text_argument;
 use crate::convert::{Reader, to_python};
 use crate::errors::OrRaise;
-use crate::input::read_text;
 use crate::limits::PyLimits;
 
 /// Reads JSON text (`str`, `bytes` or `bytearray`) within `limits`, exactly as toolnexus
@@ -19,14 +18,7 @@ pub(crate) fn from_json<'py>(
     text: &Bound<'py, PyAny>,
     limits: Option<&Bound<'py, PyLimits>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let py = text.py();
-    match read_text(text, &PyLimits::or_default(limits)).or_raise(py)? {
-        Some(value) => to_python(py, &value),
-        None => Err(PyTypeError::new_err(format!(
-            "from_json reads JSON text given as str, bytes or bytearray, not {}",
-            text.get_type().name()?
-        ))),
-    }
+    to_python(text.py(), &read_text_argument(text, limits)?)
 }
 
 /// Writes a JSON-able Python value (`None`, `bool`, `int`, `float`, `str`, `list`, `tuple`,

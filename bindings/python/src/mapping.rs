@@ -1,12 +1,13 @@
 //! The two mappings between MCP elicitation and the contract, and request ids.
 
 use pyo3::prelude::*;
-use toolnexus_core::{Answer, ElicitRequestParams, id};
+use toolnexus_core::{ElicitRequestParams, id};
 
-use crate::contract::{PyAnswer, PyElicitResult, PyRequest};
+use crate::contract::{PyElicitResult, PyRequest};
 use crate::errors::OrRaise;
-use crate::input::{read_json, read_model_or_json};
+use crate::input::read_model_or_json;
 use crate::limits::PyLimits;
+use crate::session::read_answer;
 
 /// Maps the parameters of an MCP `elicitation/create` onto a `Request`.
 ///
@@ -43,15 +44,10 @@ pub(crate) fn answer_to_elicit_result(
     limits: Option<&Bound<'_, PyLimits>>,
 ) -> PyResult<PyElicitResult> {
     let py = answer.py();
-    let result = match answer.cast::<PyAnswer>() {
-        Ok(answer) => toolnexus_core::answer_to_elicit_result(&answer.get().0),
-        Err(_) => {
-            let value = read_json(answer, &PyLimits::or_default(limits)).or_raise(py)?;
-            let answer = Answer::from_value(value).or_raise(py)?;
-            toolnexus_core::answer_to_elicit_result(&answer)
-        }
-    };
-    result.or_raise(py).map(PyElicitResult)
+    let answer = read_answer(answer, limits)?;
+    toolnexus_core::answer_to_elicit_result(&answer)
+        .or_raise(py)
+        .map(PyElicitResult)
 }
 
 /// The id for `unix_ms` (milliseconds since 1970, written in lower-case hex) and `sequence`

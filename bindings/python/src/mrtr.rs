@@ -9,34 +9,20 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use toolnexus_core::Request;
 use toolnexus_core::mrtr::{ClientRequest, InputRequest, InputRequired, InputRound, ServerResult};
-use toolnexus_core::{Limits, Request, Value, json};
 
 use crate::contract::{PyElicitResult, PyRequest};
 use crate::contract::{read_dict, read_json_text};
 use crate::convert::{Reader, map_to_python};
-use crate::errors::{Fault, OrRaise};
+use crate::errors::OrRaise;
 use crate::input::read_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
 use crate::session::{read_answer, result_pairs};
-use crate::wire::{
-    ModesArg, Shared, message_bytes, pairs, rpc_id_from_python, rpc_id_to_python, session_options,
-};
+use crate::wire::{ModesArg, Shared, pairs, rpc_id_from_python, rpc_id_to_python, session_options};
 
-/// A JSON argument read as text by the core (`str`, `bytes`, `bytearray`; a `str` with a lone
-/// surrogate is read as text that is not UTF-8) or converted from Python (a `dict`).
-fn read_value(argument: &Bound<'_, PyAny>, limits: &Limits) -> PyResult<Value> {
-    let py = argument.py();
-    if argument.is_instance_of::<PyDict>() {
-        return read_json(argument, limits).or_raise(py);
-    }
-    let bytes = message_bytes(argument, "the argument")?;
-    json::parse(&bytes, limits)
-        .map_err(Fault::from)
-        .or_raise(py)
-}
-
+/// Reads a request argument: the class, JSON text or a `dict`.
 fn read_client_request(
     request: &Bound<'_, PyAny>,
     limits: Option<&Bound<'_, PyLimits>>,
@@ -44,10 +30,12 @@ fn read_client_request(
     if let Ok(ready) = request.cast::<PyClientRequest>() {
         return Ok(ready.get().0.clone());
     }
-    let value = read_value(request, &PyLimits::or_default(limits))?;
-    ClientRequest::from_value(value).or_raise(request.py())
+    let py = request.py();
+    let value = read_json(request, &PyLimits::or_default(limits)).or_raise(py)?;
+    ClientRequest::from_value(value).or_raise(py)
 }
 
+/// Reads an input-required argument: the class, JSON text or a `dict`.
 fn read_input_required(
     response: &Bound<'_, PyAny>,
     limits: Option<&Bound<'_, PyLimits>>,
@@ -55,8 +43,9 @@ fn read_input_required(
     if let Ok(ready) = response.cast::<PyInputRequired>() {
         return Ok(ready.get().0.clone());
     }
-    let value = read_value(response, &PyLimits::or_default(limits))?;
-    InputRequired::from_value(value).or_raise(response.py())
+    let py = response.py();
+    let value = read_json(response, &PyLimits::or_default(limits)).or_raise(py)?;
+    InputRequired::from_value(value).or_raise(py)
 }
 
 /// A JSON-RPC request the client sends, every member kept as received: in its order, with
@@ -309,9 +298,10 @@ pub(crate) fn classify_result(
     response: &Bound<'_, PyAny>,
     limits: Option<&Bound<'_, PyLimits>>,
 ) -> PyResult<PyServerResult> {
-    let value = read_value(response, &PyLimits::or_default(limits))?;
+    let py = response.py();
+    let value = read_json(response, &PyLimits::or_default(limits)).or_raise(py)?;
     ServerResult::from_value(value)
-        .or_raise(response.py())
+        .or_raise(py)
         .map(PyServerResult)
 }
 

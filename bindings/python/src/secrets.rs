@@ -2,7 +2,7 @@
 //! reject policy `reject_secrets`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyType};
 use toolnexus_core::secrets;
 
 use crate::content::read_schema;
@@ -89,14 +89,8 @@ impl PySensitiveField {
             .finish())
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, String)) {
         let this = slf.get();
-        let arguments = PyTuple::new(
-            py,
-            [PyString::new(py, &this.name), PyString::new(py, &this.kind)],
-        )?;
-        let class: Bound<'py, PyType> = slf.get_type();
-        PyTuple::new(py, [class.into_any(), arguments.into_any()])
+        (slf.get_type(), (this.name.clone(), this.kind.clone()))
     }
 }

@@ -1,6 +1,8 @@
 //! `toolnexus.Session`: each elicitation a server makes paired with the answer its host gives,
 //! under the core's rules, safe to share between threads.
 
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use toolnexus_core::session::Session;
@@ -31,19 +33,18 @@ pub(crate) struct PySession {
     inner: Shared<Session>,
 }
 
-/// Reads an `Answer` argument: the class, its `dict` or JSON text.
-pub(crate) fn read_answer(
-    answer: &Bound<'_, PyAny>,
+/// Reads an `Answer` argument: the class (borrowed, as the core reads it), its `dict` or JSON
+/// text.
+pub(crate) fn read_answer<'a>(
+    answer: &'a Bound<'_, PyAny>,
     limits: Option<&Bound<'_, PyLimits>>,
-) -> PyResult<Answer> {
+) -> PyResult<Cow<'a, Answer>> {
     let py = answer.py();
-    match answer.cast::<PyAnswer>() {
-        Ok(answer) => Ok(answer.get().0.clone()),
-        Err(_) => {
-            let value = read_json(answer, &PyLimits::or_default(limits)).or_raise(py)?;
-            Answer::from_value(value).or_raise(py)
-        }
+    if let Ok(ready) = answer.cast::<PyAnswer>() {
+        return Ok(Cow::Borrowed(&ready.get().0));
     }
+    let value = read_json(answer, &PyLimits::or_default(limits)).or_raise(py)?;
+    Answer::from_value(value).or_raise(py).map(Cow::Owned)
 }
 
 /// `requests` as a list of `Request`.

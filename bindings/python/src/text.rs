@@ -1,4 +1,5 @@
-//! Arguments that are plain text (a URL, what a person typed), read as UTF-8.
+//! Arguments that are plain text (a URL, what a person typed), read as UTF-8, and the error of
+//! a `str` that UTF-8 cannot carry.
 
 use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
@@ -18,13 +19,20 @@ pub(crate) fn read_str(argument: &Bound<'_, PyAny>, name: &str) -> Result<String
             type_name.to_cow()?
         ))));
     };
-    match text.to_cow() {
-        Ok(text) => Ok(text.into_owned()),
-        Err(e) if e.is_instance_of::<PyUnicodeEncodeError>(py) => Err(Fault::Invalid(Error::new(
+    let text = text.to_cow().map_err(|e| not_utf8(py, e, name))?;
+    Ok(text.into_owned())
+}
+
+/// Why a `str` (the `what`) could not be read as UTF-8: Python refuses to encode one holding a
+/// lone surrogate, which is the typed `lone_surrogate` error; any other failure is passed on.
+pub(crate) fn not_utf8(py: Python<'_>, error: PyErr, what: &str) -> Fault {
+    if error.is_instance_of::<PyUnicodeEncodeError>(py) {
+        Fault::Invalid(Error::new(
             ErrorKind::LoneSurrogate,
             "",
-            format!("the {name} holds a lone surrogate, which UTF-8 cannot carry"),
-        ))),
-        Err(e) => Err(e.into()),
+            format!("the {what} holds a lone surrogate, which UTF-8 cannot carry"),
+        ))
+    } else {
+        Fault::Python(error)
     }
 }

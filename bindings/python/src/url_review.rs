@@ -1,13 +1,12 @@
 //! URL mode: `review_url`, with `UrlReview` and `UrlFinding`, says what to show a person
 //! before they consent to open a link.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
-
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyTuple, PyType};
 use toolnexus_core::url_review::{self, FindingCode, UrlReview};
 use toolnexus_core::{Error, ErrorKind};
 
+use crate::contract::hash_json;
 use crate::convert::to_python;
 use crate::errors::{OrRaise, to_py_err};
 use crate::repr::Repr;
@@ -104,9 +103,7 @@ impl PyUrlReview {
     }
 
     fn __hash__(&self) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        self.0.to_json().hash(&mut hasher);
-        hasher.finish()
+        hash_json(&self.0.to_json())
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -195,17 +192,8 @@ impl PyUrlFinding {
             .finish())
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (&'static str, String)) {
         let this = slf.get();
-        let arguments = PyTuple::new(
-            py,
-            [
-                PyString::new(py, this.code.as_str()),
-                PyString::new(py, &this.message),
-            ],
-        )?;
-        let class: Bound<'py, PyType> = slf.get_type();
-        PyTuple::new(py, [class.into_any(), arguments.into_any()])
+        (slf.get_type(), (this.code.as_str(), this.message.clone()))
     }
 }

@@ -7,9 +7,11 @@
 //! another thread calling back into the same object can never wait on itself. The lock is
 //! taken as PyO3's `lock_py_attached` takes it, detached from the interpreter while it waits.
 
+use std::ops::Deref;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
@@ -153,17 +155,44 @@ pub(crate) fn rpc_id_from_python(id: &Bound<'_, PyAny>) -> PyResult<RpcId> {
     }
 }
 
+/// The bytes of a message's JSON text: those Python holds, when it holds them unchanging, or a
+/// copy.
+pub(crate) enum MessageBytes<'py> {
+    /// A `bytes` object: the message itself, or a `str` encoded.
+    Held(Bound<'py, PyBytes>),
+    /// A copy of a `bytearray`, whose contents can change and so are never borrowed.
+    Copied(Vec<u8>),
+}
+
+impl Deref for MessageBytes<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            MessageBytes::Held(bytes) => bytes.as_bytes(),
+            MessageBytes::Copied(bytes) => bytes,
+        }
+    }
+}
+
 /// A message argument as the bytes of its JSON text: `str` (as UTF-8), `bytes` or
 /// `bytearray`. A `str` holding a lone surrogate keeps it, encoded as UTF-8 would were it
 /// allowed, so that the core reads the text as not UTF-8, as it would on a wire.
-pub(crate) fn message_bytes(message: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+pub(crate) fn message_bytes<'py>(
+    message: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<MessageBytes<'py>> {
+    let py = message.py();
     if let Ok(text) = message.cast::<PyString>() {
-        let bytes = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
-        Ok(bytes.cast_into::<PyBytes>()?.as_bytes().to_vec())
+        let encoded = text.call_method1(
+            intern!(py, "encode"),
+            (intern!(py, "utf-8"), intern!(py, "surrogatepass")),
+        )?;
+        Ok(MessageBytes::Held(encoded.cast_into::<PyBytes>()?))
     } else if let Ok(bytes) = message.cast::<PyBytes>() {
-        Ok(bytes.as_bytes().to_vec())
+        Ok(MessageBytes::Held(bytes.clone()))
     } else if let Ok(bytes) = message.cast::<PyByteArray>() {
-        Ok(bytes.to_vec())
+        Ok(MessageBytes::Copied(bytes.to_vec()))
     } else {
         Err(PyTypeError::new_err(format!(
             "{what} is JSON text given as str, bytes or bytearray, not {}",

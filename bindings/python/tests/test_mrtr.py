@@ -148,8 +148,9 @@ def test_start_errors_point_into_their_text() -> None:
         InputRound.start("{", input_required(region=REGION), 0)
     with pytest.raises(toolnexus.TooLargeError):
         InputRound.start(CALL, input_required(region=REGION), 0, limits=toolnexus.Limits(max_input_bytes=100))
-    with pytest.raises(TypeError):
+    with pytest.raises(toolnexus.WrongTypeError) as number:
         InputRound.start(CALL, 3, 0)  # type: ignore[arg-type]
+    assert number.value.path == ""
 
 
 def test_retry_ids() -> None:
@@ -195,6 +196,8 @@ def test_classify_result() -> None:
     with pytest.raises(toolnexus.InvalidValueError) as error:
         toolnexus.classify_result('{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"m"}}')
     assert error.value.path == "/error"
+    with pytest.raises(toolnexus.LoneSurrogateError):
+        toolnexus.classify_result('{"result":{"x":"\ud800"}}')
     assert repr(unknown) == "ServerResult(type='unknown', result_type='later')"
 
 
