@@ -5,17 +5,14 @@
 //! every verdict is the core's, in the core's order.
 
 use toolnexus_core as core;
-use toolnexus_core::validate::{self, ContentOptions};
+use toolnexus_core::validate;
 use toolnexus_core::{Map, Value};
 
 use crate::contract::{ContentEntry, ContentValue, entries_from_map, entries_to_map};
 use crate::error::{ToolnexusError, Violation};
 use crate::json_text::{self, read_schema};
 use crate::limits::Limits;
-
-fn options(allow_unknown: bool) -> ContentOptions {
-    ContentOptions::STRICT.allow_unknown(allow_unknown)
-}
+use crate::shared::content_options;
 
 fn violations(found: &[core::Violation]) -> Vec<Violation> {
     found.iter().map(Violation::from_core).collect()
@@ -37,7 +34,7 @@ pub fn validate_content(
 ) -> Result<Vec<Violation>, ToolnexusError> {
     let schema = read_schema(&schema_json, limits)?;
     let content = json_text::parse(&content_json, limits)?;
-    let found = validate::validate_content(&schema, &content, &options(allow_unknown));
+    let found = validate::validate_content(&schema, &content, &content_options(allow_unknown));
     Ok(violations(&found))
 }
 
@@ -53,7 +50,7 @@ pub fn validate_content_entries(
 ) -> Result<Vec<Violation>, ToolnexusError> {
     let schema = read_schema(&schema_json, limits)?;
     let content = Value::Object(entries_to_map(&content)?);
-    let found = validate::validate_content(&schema, &content, &options(allow_unknown));
+    let found = validate::validate_content(&schema, &content, &content_options(allow_unknown));
     Ok(violations(&found))
 }
 
@@ -69,7 +66,7 @@ pub fn apply_defaults(
 ) -> Result<String, ToolnexusError> {
     let schema = read_schema(&schema_json, limits)?;
     let content = json_text::read_object(&content_json, limits, "the content")?;
-    Ok(Value::Object(validate::apply_defaults(&schema, &content)).to_json())
+    Ok(validate::apply_defaults(&schema, &content).to_json())
 }
 
 /// [`apply_defaults`] for typed content: the entries given, then one for each default filled
@@ -100,7 +97,7 @@ pub fn prepare_content(
     let schema = read_schema(&schema_json, limits)?;
     let content = json_text::parse(&content_json, limits)?;
     let filled = prepare(&schema, &content, allow_unknown)?;
-    Ok(Value::Object(filled).to_json())
+    Ok(filled.to_json())
 }
 
 /// [`prepare_content`] for typed content: the completed entries.
@@ -122,7 +119,7 @@ fn prepare(
     content: &Value,
     allow_unknown: bool,
 ) -> Result<Map, core::Error> {
-    validate::prepare_content(schema, content, &options(allow_unknown))
+    validate::prepare_content(schema, content, &content_options(allow_unknown))
         .map_err(|found| core::Error::invalid_content("", found))
 }
 
@@ -146,7 +143,7 @@ pub fn violations_to_json(violations: &[Violation]) -> String {
 /// A number whose spelling is not JSON, or a name given twice, is an error at `/<name>`.
 #[uniffi::export]
 pub fn content_to_json(content: &[ContentEntry]) -> Result<String, ToolnexusError> {
-    Ok(Value::Object(entries_to_map(content)?).to_json())
+    Ok(entries_to_map(content)?.to_json())
 }
 
 /// Reads content from JSON text: an object whose values are strings, numbers, booleans or

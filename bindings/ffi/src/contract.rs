@@ -4,10 +4,13 @@
 //! a record gives is the core's, byte for byte.
 
 use toolnexus_core as core;
-use toolnexus_core::{Map, Number, Value};
+use toolnexus_core::Action as CoreAction;
+use toolnexus_core::{Map, Number, Value, pointer};
 
 use crate::error::ToolnexusError;
+use crate::json_text::{json_number, read_record_field};
 use crate::limits::Limits;
+use crate::mirror::mirror_enum;
 
 /// A suspension the host resolves into an [`Answer`]: `{id, kind, prompt, url?, data?,
 /// expiresAt?}`.
@@ -64,15 +67,16 @@ pub struct Answer {
     pub reason: Option<Reason>,
 }
 
-/// What the person did with an elicitation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum Action {
-    /// Submitted the form, or consented to open the URL.
-    Accept,
-    /// Explicitly refused: do not ask again.
-    Decline,
-    /// Dismissed without choosing: a retry may be fine.
-    Cancel,
+mirror_enum! {
+    /// What the person did with an elicitation.
+    pub enum Action mirrors CoreAction, else Cancel {
+        /// Submitted the form, or consented to open the URL.
+        Accept,
+        /// Explicitly refused: do not ask again.
+        Decline,
+        /// Dismissed without choosing: a retry may be fine.
+        Cancel,
+    }
 }
 
 /// One value of elicitation content, as MCP allows it.
@@ -212,7 +216,7 @@ impl Request {
             kind: request.kind().into(),
             prompt: request.prompt().into(),
             url: request.url().map(Into::into),
-            data: request.data().map(object_json),
+            data: request.data().map(Map::to_json),
             expires_at: request.expires_at().map(Into::into),
         }
     }
@@ -223,7 +227,7 @@ impl Request {
             request = request.with_url(&**url);
         }
         if let Some(data) = &self.data {
-            request = request.with_data(read_object(data, "/data")?);
+            request = request.with_data(read_record_field(data, "data")?);
         }
         if let Some(expires_at) = &self.expires_at {
             request = request.with_expires_at(&**expires_at)?;
@@ -237,7 +241,7 @@ impl Answer {
         Answer {
             id: answer.id().into(),
             ok: answer.ok(),
-            data: answer.data().map(object_json),
+            data: answer.data().map(Map::to_json),
             reason: answer.reason().map(Reason::from_core),
         }
     }
@@ -245,7 +249,7 @@ impl Answer {
     pub(crate) fn to_core(&self) -> Result<core::Answer, core::Error> {
         let mut answer = core::Answer::new(&*self.id, self.ok)?;
         if let Some(data) = &self.data {
-            answer = answer.with_data(read_object(data, "/data")?);
+            answer = answer.with_data(read_record_field(data, "data")?);
         }
         if let Some(reason) = &self.reason {
             answer = answer.with_reason(reason.to_core());
@@ -279,11 +283,7 @@ impl Reason {
 impl ElicitResult {
     pub(crate) fn from_core(result: &core::ElicitResult) -> ElicitResult {
         ElicitResult {
-            action: match result.action() {
-                core::Action::Accept => Action::Accept,
-                core::Action::Decline => Action::Decline,
-                core::Action::Cancel => Action::Cancel,
-            },
+            action: Action::from_core(result.action()),
             content: result.content().map(|content| {
                 content
                     .iter()
@@ -293,35 +293,23 @@ impl ElicitResult {
                     })
                     .collect()
             }),
-            meta: result.meta().map(object_json),
+            meta: result.meta().map(Map::to_json),
         }
     }
 
+    /// The core's result, read from the members this record gives: the core decides what
+    /// each action may carry.
     fn to_core(&self) -> Result<core::ElicitResult, core::Error> {
-        let result = match (self.action, &self.content) {
-            (Action::Accept, content) => {
-                core::ElicitResult::accept(content.as_deref().map(content_to_core).transpose()?)
-            }
-            (action, Some(_)) => {
-                return Err(core::Error::new(
-                    core::ErrorKind::InvalidValue,
-                    "/content",
-                    format!(
-                        "`content` belongs only to accept, not {}",
-                        match action {
-                            Action::Decline => "decline",
-                            _ => "cancel",
-                        }
-                    ),
-                ));
-            }
-            (Action::Decline, None) => core::ElicitResult::decline(),
-            (Action::Cancel, None) => core::ElicitResult::cancel(),
-        };
-        match &self.meta {
-            Some(meta) => Ok(result.with_meta(read_object(meta, "/_meta")?)),
-            None => Ok(result),
+        let mut map = Map::new();
+        map.insert("action", Value::from(self.action.as_str()));
+        if let Some(content) = &self.content {
+            let content = entries_to_map(content).map_err(|e| e.within("/content"))?;
+            map.insert("content", Value::Object(content));
         }
+        if let Some(meta) = &self.meta {
+            map.insert("_meta", Value::Object(read_record_field(meta, "_meta")?));
+        }
+        core::ElicitResult::from_value(Value::Object(map))
     }
 }
 
@@ -345,15 +333,7 @@ impl ContentValue {
     pub(crate) fn to_value(&self) -> Result<Value, core::Error> {
         Ok(match self {
             ContentValue::Text { value } => Value::String(value.clone()),
-            ContentValue::Number { spelling } => {
-                Value::Number(Number::from_spelling(spelling).ok_or_else(|| {
-                    core::Error::new(
-                        core::ErrorKind::InvalidValue,
-                        "",
-                        format!("{spelling:?} is not a JSON number"),
-                    )
-                })?)
-            }
+            ContentValue::Number { spelling } => Value::Number(json_number(spelling)?),
             ContentValue::Boolean { value } => Value::Bool(*value),
             ContentValue::TextList { values } => {
                 Value::Array(values.iter().cloned().map(Value::String).collect())
@@ -362,18 +342,12 @@ impl ContentValue {
     }
 }
 
-/// The core's content from entries, errors located at `/content/<name>`.
-fn content_to_core(entries: &[ContentEntry]) -> Result<core::Content, core::Error> {
-    let map = entries_to_map(entries).map_err(|e| e.within("/content"))?;
-    core::Content::from_map(map).map_err(|e| e.within("/content"))
-}
-
 /// Entries as a JSON object, in their order; errors are located at `/<name>`: a number whose
 /// spelling is not JSON (`invalid_value`), a name given twice (`duplicate_key`).
 pub(crate) fn entries_to_map(entries: &[ContentEntry]) -> Result<Map, core::Error> {
     let mut map = Map::new();
     for entry in entries {
-        let at = format!("/{}", escape_key(&entry.name));
+        let at = pointer::key(&entry.name);
         let value = entry.value.to_value().map_err(|e| e.within(&at))?;
         if map.insert(entry.name.clone(), value).is_some() {
             return Err(core::Error::new(
@@ -399,24 +373,62 @@ pub(crate) fn entries_from_map(map: Map) -> Result<Vec<ContentEntry>, core::Erro
         .collect())
 }
 
-/// `key` as one RFC 6901 reference token.
-pub(crate) fn escape_key(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn object_json(map: &Map) -> String {
-    Value::Object(map.clone()).to_json()
-}
+    /// A request read within wide limits holds data beyond the defaults; it must write back.
+    #[test]
+    fn record_fields_read_back_beyond_the_default_limits() {
+        let members = (0..1001)
+            .map(|i| format!("\"m{i}\":{i}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+        let data = format!("{{{members},\"deep\":{deep}}}");
+        let json = format!(r#"{{"id":"r","kind":"input","prompt":"?","data":{data}}}"#);
+        let wide = Limits {
+            max_depth: 512,
+            max_object_members: 10_000,
+            ..Limits::default()
+        };
+        let request = request_from_json(json.clone(), Some(wide)).unwrap();
+        assert_eq!(request_to_json(&request).unwrap(), json);
+        assert_eq!(request.schema_json().unwrap(), None);
+    }
 
-/// Reads the JSON text of a record field that must hold an object; errors are located at
-/// `field` (e.g. `/data`).
-fn read_object(text: &str, field: &str) -> Result<Map, core::Error> {
-    match core::json::parse_str(text, &core::Limits::DEFAULT).map_err(|e| e.within(field))? {
-        Value::Object(map) => Ok(map),
-        other => Err(core::Error::new(
-            core::ErrorKind::WrongType,
-            field,
-            format!("must be a JSON object, not {}", other.type_name()),
-        )),
+    #[test]
+    fn content_belongs_only_to_accept() {
+        let result = ElicitResult {
+            action: Action::Decline,
+            content: Some(Vec::new()),
+            meta: None,
+        };
+        let Err(ToolnexusError::Failed { kind, path, .. }) = elicit_result_to_json(&result) else {
+            panic!("content on decline was written");
+        };
+        assert_eq!(
+            (kind, path.as_str()),
+            (crate::ErrorKind::InvalidValue, "/content")
+        );
+        let meta = ElicitResult {
+            action: Action::Cancel,
+            content: None,
+            meta: Some("[]".into()),
+        };
+        let Err(ToolnexusError::Failed { kind, path, .. }) = elicit_result_to_json(&meta) else {
+            panic!("a `_meta` that is not an object was written");
+        };
+        assert_eq!(
+            (kind, path.as_str()),
+            (crate::ErrorKind::WrongType, "/_meta")
+        );
+    }
+
+    #[test]
+    fn every_core_action_has_its_case() {
+        for action in [CoreAction::Accept, CoreAction::Decline, CoreAction::Cancel] {
+            assert_eq!(Action::from_core(action).to_core(), action);
+        }
     }
 }

@@ -10,11 +10,11 @@
 use toolnexus_core as core;
 use toolnexus_core::form::{self, Widget as CoreWidget};
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::{Map, Number, Value};
+use toolnexus_core::{Map, Number, Value, pointer};
 
-use crate::contract::{ContentValue, Request, escape_key};
+use crate::contract::{ContentValue, Request};
 use crate::error::ToolnexusError;
-use crate::json_text::read_schema;
+use crate::json_text::{json_number, read_record_field, read_schema};
 use crate::limits::Limits;
 use crate::mirror::mirror_enum;
 
@@ -195,18 +195,8 @@ impl Request {
         let Some(data) = &self.data else {
             return Ok(None);
         };
-        // The text was written by the core or by the host itself, within whatever limits it
-        // was read: read it back within the widest bounds there are.
-        let wide = core::Limits::DEFAULT
-            .with_max_input_bytes(usize::MAX)
-            .with_max_depth(512)
-            .with_max_object_members(usize::MAX)
-            .with_max_array_items(usize::MAX);
-        let data = core::json::parse_str(data, &wide).map_err(|e| e.within("/data"))?;
-        Ok(data
-            .get("schema")
-            .filter(|schema| schema.is_object())
-            .cloned())
+        let mut data = read_record_field(data, "data")?;
+        Ok(data.remove("schema").filter(Value::is_object))
     }
 }
 
@@ -255,7 +245,7 @@ impl FormField {
     /// (a number bound or default that is not JSON, a default of another type) is an
     /// `InvalidValue` error at the field's pointer.
     fn to_core(&self) -> Result<form::FormField, core::Error> {
-        let at = format!("/{}", escape_key(&self.name));
+        let at = pointer::key(&self.name);
         let refuse = |message: &str| {
             core::Error::new(
                 core::ErrorKind::InvalidValue,
@@ -351,12 +341,8 @@ impl FormField {
         }
         for (key, spelling) in [("minimum", &c.minimum), ("maximum", &c.maximum)] {
             if let Some(spelling) = spelling {
-                let n = Number::from_spelling(spelling).ok_or_else(|| {
-                    core::Error::new(
-                        core::ErrorKind::InvalidValue,
-                        "",
-                        format!("its {key} {spelling:?} is not a JSON number"),
-                    )
+                let n = json_number(spelling).map_err(|e| {
+                    core::Error::new(e.kind(), "", format!("its {key} {}", e.message()))
                 })?;
                 p.insert(key, Value::Number(n));
             }
@@ -429,16 +415,12 @@ mod tests {
             for text in texts {
                 let mine = parse_field_input(&field, text.into());
                 let theirs = form::parse_field_input(&core_field, text)
-                    .map(|v| v.map(|v| content_value_json(&v)))
+                    .map(|v| v.map(|v| v.to_json()))
                     .map_err(ToolnexusError::from);
                 let mine = mine.map(|v| v.map(|v| v.to_value().unwrap().to_json()));
                 assert_eq!(mine, theirs, "{} {text:?}", field.name);
             }
         }
-    }
-
-    fn content_value_json(value: &Value) -> String {
-        value.to_json()
     }
 
     #[test]

@@ -34,7 +34,6 @@ macro_rules! mirror_enum {
             }
 
             /// The core's stable name of this case.
-            #[allow(dead_code)]
             pub(crate) fn as_str(self) -> &'static str {
                 self.to_core().as_str()
             }

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use toolnexus_core as core;
+use toolnexus_core::Map;
 use toolnexus_core::mrtr;
-use toolnexus_core::{Map, Value};
 
 use crate::contract::{Answer, ElicitResult, Request};
 use crate::error::ToolnexusError;
@@ -15,10 +15,6 @@ use crate::json_text;
 use crate::limits::Limits;
 use crate::reverse::RpcId;
 use crate::shared::{Modes, SessionOptions, Shared, now_or_clock};
-
-fn object_json(map: &Map) -> String {
-    Value::Object(map.clone()).to_json()
-}
 
 /// A JSON-RPC request the client sends, every member kept as received: in its order, with
 /// numbers as spelt.
@@ -61,7 +57,7 @@ impl ClientRequest {
 
     /// The params as compact JSON, if any.
     pub fn params_json(&self) -> Option<String> {
-        self.0.params().map(object_json)
+        self.0.params().map(Map::to_json)
     }
 
     /// The request with `params._meta["io.modelcontextprotocol/clientCapabilities"]
@@ -114,7 +110,7 @@ impl InputRequest {
         InputRequest {
             key: request.key().into(),
             method: request.method().into(),
-            params_json: request.params().map(object_json),
+            params_json: request.params().map(Map::to_json),
             is_elicitation: request.elicitation().is_some(),
         }
     }
@@ -180,7 +176,7 @@ pub fn classify_result(
         mrtr::ServerResult::from_json(response_json.as_bytes(), &Limits::or_default(limits))?;
     Ok(match result {
         mrtr::ServerResult::Complete(map) => ServerResult::Complete {
-            result_json: object_json(&map),
+            result_json: map.to_json(),
         },
         mrtr::ServerResult::InputRequired(input) => ServerResult::NeedsInput {
             input: InputRequired::from_core(&input),
@@ -190,7 +186,7 @@ pub fn classify_result(
             result,
         } => ServerResult::Unknown {
             result_type,
-            result_json: object_json(&result),
+            result_json: result.to_json(),
         },
     })
 }

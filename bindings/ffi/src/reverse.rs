@@ -7,10 +7,10 @@ use std::sync::Arc;
 use toolnexus_core as core;
 use toolnexus_core::reverse::IgnoreReason as CoreReason;
 use toolnexus_core::rpc;
-use toolnexus_core::{Number, Value};
 
 use crate::contract::{Answer, Request};
 use crate::error::ToolnexusError;
+use crate::json_text::json_number;
 use crate::limits::Limits;
 use crate::mirror::mirror_enum;
 use crate::shared::{SessionOptions, Shared, now_or_clock};
@@ -46,15 +46,7 @@ impl RpcId {
     pub(crate) fn to_core(&self) -> Result<rpc::RpcId, core::Error> {
         match self {
             RpcId::Text { value } => Ok(rpc::RpcId::String(value.clone())),
-            RpcId::Number { spelling } => Number::from_spelling(spelling)
-                .map(rpc::RpcId::Number)
-                .ok_or_else(|| {
-                    core::Error::new(
-                        core::ErrorKind::InvalidValue,
-                        "",
-                        format!("{spelling:?} is not a JSON number"),
-                    )
-                }),
+            RpcId::Number { spelling } => json_number(spelling).map(rpc::RpcId::Number),
         }
     }
 }
@@ -186,7 +178,7 @@ impl ReverseBridge {
     /// The client capabilities to declare at initialization, as compact JSON:
     /// `{"elicitation":{"form":{},"url":{}}}` with a member for each mode supported.
     pub fn capabilities(&self) -> String {
-        Value::Object(self.inner.with(|b| b.capabilities())).to_json()
+        self.inner.with(|b| b.capabilities()).to_json()
     }
 
     /// Takes one message from the server (JSON-RPC text), received at `now_ms`, read within

@@ -32,6 +32,12 @@ pub(crate) fn now_or_clock(now_ms: Option<u64>) -> u64 {
     })
 }
 
+/// How content is checked: strictly, except members the schema does not declare when
+/// `allow_unknown`.
+pub(crate) fn content_options(allow_unknown: bool) -> ContentOptions {
+    ContentOptions::STRICT.allow_unknown(allow_unknown)
+}
+
 /// The elicitation modes a host supports; both by default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
 pub struct Modes {
@@ -96,7 +102,7 @@ impl SessionOptions {
             .with_max_pending(usize::try_from(self.max_pending).unwrap_or(usize::MAX))
             .with_time_to_live_ms(self.ttl_ms)
             .with_apply_defaults(self.apply_defaults)
-            .with_content_options(ContentOptions::STRICT.allow_unknown(self.allow_unknown))
+            .with_content_options(content_options(self.allow_unknown))
             .with_reject_secrets(self.reject_secrets)
     }
 }

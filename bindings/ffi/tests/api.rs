@@ -2,40 +2,24 @@
 //! Kotlin and Swift call it: JSON text in, records out, and outputs written from the records.
 //! Every case of those operations must give its exact bytes.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-
+use toolnexus_conformance::{Case, Op, load_suite, suite_dir};
 use toolnexus_core::{Limits as CoreLimits, Map, Value, json};
 use toolnexus_ffi::*;
 
-const OPS: [&str; 12] = [
-    "check_schema",
-    "validate_content",
-    "apply_defaults",
-    "prepare_content",
-    "form_fields",
-    "parse_field_input",
-    "sensitive_fields",
-    "reject_secrets",
-    "review_url",
-    "session",
-    "reverse_request",
-    "mrtr",
+const OPS: [Op; 12] = [
+    Op::CheckSchema,
+    Op::ValidateContent,
+    Op::ApplyDefaults,
+    Op::PrepareContent,
+    Op::FormFields,
+    Op::ParseFieldInput,
+    Op::SensitiveFields,
+    Op::RejectSecrets,
+    Op::ReviewUrl,
+    Op::Session,
+    Op::ReverseRequest,
+    Op::Mrtr,
 ];
-
-fn suite_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            suite_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
-}
 
 fn wide() -> CoreLimits {
     CoreLimits::DEFAULT
@@ -101,23 +85,17 @@ fn outcome(result: Result<Value, ToolnexusError>) -> Value {
     }
 }
 
-fn limits_of(case: &Value) -> Option<Limits> {
-    let l = case.get("limits")?;
-    let mut limits = Limits::default();
-    let get = |k: &str| l.get(k).and_then(Value::as_u64);
-    if let Some(n) = get("maxInputBytes") {
-        limits.max_input_bytes = n;
-    }
-    if let Some(n) = get("maxDepth") {
-        limits.max_depth = n;
-    }
-    if let Some(n) = get("maxObjectMembers") {
-        limits.max_object_members = n;
-    }
-    if let Some(n) = get("maxArrayItems") {
-        limits.max_array_items = n;
-    }
-    Some(limits)
+/// The case's limits as the API takes them; `None` when the case keeps the defaults.
+fn limits_of(case: &Case) -> Option<Limits> {
+    case.limits.as_ref()?;
+    let l = case.limits();
+    let wide = |n: usize| u64::try_from(n).unwrap();
+    Some(Limits {
+        max_input_bytes: wide(l.max_input_bytes()),
+        max_depth: wide(l.max_depth()),
+        max_object_members: wide(l.max_object_members()),
+        max_array_items: wide(l.max_array_items()),
+    })
 }
 
 fn options_of(script: &Value) -> Option<SessionOptions> {
@@ -153,19 +131,10 @@ fn rpc_id_value(id: &RpcId) -> Value {
 }
 
 /// Runs one case: the output text, or the error.
-fn run(case: &Value) -> Result<String, ToolnexusError> {
-    let op = case.get("op").and_then(Value::as_str).unwrap();
-    let input = case
-        .get("input")
-        .and_then(Value::as_str)
-        .unwrap()
-        .to_string();
+fn run(case: &Case) -> Result<String, ToolnexusError> {
+    let input = String::from_utf8(case.input_bytes().unwrap()).unwrap();
     let limits = limits_of(case);
-    let args = case.get("args");
-    let arg = |k: &str| args.and_then(|a| a.get(k));
-    let allow_unknown = arg("allowUnknown")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let allow_unknown = case.args.allow_unknown.unwrap_or(false);
     // The whole input's own faults come first, as the core reads it.
     let whole =
         || -> Result<Value, ToolnexusError> { Ok(parse(&compact_json(input.clone(), limits)?)) };
@@ -176,8 +145,8 @@ fn run(case: &Value) -> Result<String, ToolnexusError> {
             text(whole.get("content").unwrap()),
         ))
     };
-    Ok(match op {
-        "check_schema" => {
+    Ok(match case.op {
+        Op::CheckSchema => {
             let problems = check_schema(input, limits)?;
             let list = problems
                 .iter()
@@ -190,7 +159,7 @@ fn run(case: &Value) -> Result<String, ToolnexusError> {
                 .collect();
             text(&Value::Array(list))
         }
-        "validate_content" => {
+        Op::ValidateContent => {
             let (schema, content) = parts()?;
             text(&violations_value(&validate_content(
                 schema,
@@ -199,11 +168,11 @@ fn run(case: &Value) -> Result<String, ToolnexusError> {
                 limits,
             )?))
         }
-        "apply_defaults" => {
+        Op::ApplyDefaults => {
             let (schema, content) = parts()?;
             apply_defaults(schema, content, limits)?
         }
-        "prepare_content" => {
+        Op::PrepareContent => {
             let (schema, content) = parts()?;
             let (content, violations) =
                 match prepare_content(schema, content, allow_unknown, limits) {
@@ -220,10 +189,10 @@ fn run(case: &Value) -> Result<String, ToolnexusError> {
                 ("violations", violations_value(&violations)),
             ]))
         }
-        "form_fields" => form_fields_to_json(&form_fields(input, limits)?)?,
-        "parse_field_input" => {
-            let name = arg("field").and_then(Value::as_str).unwrap();
-            let typed = arg("text").and_then(Value::as_str).unwrap();
+        Op::FormFields => form_fields_to_json(&form_fields(input, limits)?)?,
+        Op::ParseFieldInput => {
+            let name = case.args.field.as_deref().unwrap();
+            let typed = case.args.text.as_deref().unwrap();
             let fields = form_fields(input, limits)?;
             let field = fields.iter().find(|f| f.name == name).unwrap();
             match parse_field_input(field, typed.to_string())? {
@@ -231,7 +200,7 @@ fn run(case: &Value) -> Result<String, ToolnexusError> {
                 None => "null".into(),
             }
         }
-        "sensitive_fields" => {
+        Op::SensitiveFields => {
             let list = sensitive_fields(input, limits)?
                 .iter()
                 .map(|f| {
@@ -243,11 +212,11 @@ fn run(case: &Value) -> Result<String, ToolnexusError> {
                 .collect();
             text(&Value::Array(list))
         }
-        "reject_secrets" => {
+        Op::RejectSecrets => {
             reject_secrets(input, limits)?;
             "null".into()
         }
-        "review_url" => {
+        Op::ReviewUrl => {
             let url = whole()?;
             let Some(url) = url.as_str() else {
                 return Err(ToolnexusError::Failed {
@@ -270,13 +239,13 @@ fn run(case: &Value) -> Result<String, ToolnexusError> {
             }
             text(&Value::Object(review))
         }
-        "session" => run_session(&whole()?),
-        "reverse_request" => {
+        Op::Session => run_session(&whole()?),
+        Op::ReverseRequest => {
             let script = parse(&compact_json(input.clone(), None)?);
             run_reverse(&script, limits)
         }
-        "mrtr" => run_mrtr(&whole()?, limits),
-        other => panic!("not an operation of this runner: {other}"),
+        Op::Mrtr => run_mrtr(&whole()?, limits),
+        other => panic!("not an operation of this runner: {other:?}"),
     })
 }
 
@@ -589,20 +558,26 @@ fn run_mrtr(script: &Value, limits: Option<Limits>) -> String {
     text(&Value::Array(out))
 }
 
-fn check(case: &Value) -> Option<String> {
-    let expect = case.get("expect").unwrap();
-    let got = run(case);
-    match (expect.get("output"), expect.get("error"), got) {
-        (Some(want), _, Ok(out)) if want.as_str() == Some(out.as_str()) => None,
-        (_, Some(want), Err(e)) => {
-            let mine = error_value(&e);
-            let same =
-                mine.get("kind") == want.get("kind") && mine.get("pointer") == want.get("pointer");
-            (!same).then(|| format!("want error {}, got {}", text(want), text(&mine)))
+/// Why the case fails through the API, if it does.
+fn check(case: &Case) -> Option<String> {
+    let expect = &case.expect;
+    match (&expect.output, &expect.error, run(case)) {
+        (Some(want), None, Ok(out)) if *want == out => None,
+        (None, Some(want), Err(e)) => {
+            let ToolnexusError::Failed { kind, path, .. } = &e;
+            let same = error_kind_name(*kind) == want.kind && *path == want.pointer;
+            (!same).then(|| {
+                format!(
+                    "want error {} at {:?}, got {}",
+                    want.kind,
+                    want.pointer,
+                    text(&error_value(&e))
+                )
+            })
         }
         (want, want_error, got) => Some(format!(
             "want {}, got {}",
-            want.or(want_error).map_or(String::new(), text),
+            want.clone().unwrap_or_else(|| format!("{want_error:?}")),
             match got {
                 Ok(out) => out,
                 Err(e) => text(&error_value(&e)),
@@ -613,24 +588,12 @@ fn check(case: &Value) -> Option<String> {
 
 #[test]
 fn every_case_of_these_operations_passes_through_the_api() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/v1");
-    let mut files = Vec::new();
-    suite_files(&root, &mut files);
-    files.sort();
     let (mut passed, mut failures) = (0, Vec::new());
-    for file in files {
-        let doc = parse(&fs::read_to_string(&file).unwrap());
-        for case in doc.get("cases").and_then(Value::as_array).unwrap() {
-            let op = case.get("op").and_then(Value::as_str).unwrap();
-            if !OPS.contains(&op) {
-                continue;
-            }
+    for loaded in load_suite(&suite_dir()).unwrap() {
+        for case in loaded.file.cases.iter().filter(|c| OPS.contains(&c.op)) {
             match check(case) {
                 None => passed += 1,
-                Some(why) => failures.push(format!(
-                    "{} ({op}): {why}",
-                    case.get("id").and_then(Value::as_u64).unwrap()
-                )),
+                Some(why) => failures.push(format!("{} ({:?}): {why}", case.id, case.op)),
             }
         }
     }
