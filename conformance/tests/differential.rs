@@ -11,10 +11,10 @@
 use proptest::prelude::*;
 use serde_json::{Value as Json, json};
 use toolnexus_conformance::{Op, load_suite, suite_dir};
-use toolnexus_core::check::check_schema;
-use toolnexus_core::format;
+use toolnexus_core::content::{ContentOptions, validate_content};
+use toolnexus_core::schema::check_schema;
+use toolnexus_core::schema::format;
 use toolnexus_core::schema::{RequestedSchema, StringFormat};
-use toolnexus_core::validate::{ContentOptions, validate_content};
 use toolnexus_core::{Limits, json as tn_json};
 
 /// Cases where the reference validator, which reads numbers as doubles, cannot see the exact

@@ -14,11 +14,11 @@ mod spec_schema;
 
 use serde_json::{Value as Json, json};
 use spec_schema::SpecSchema;
-use toolnexus_core::mrtr::{
+use toolnexus_core::wire::mrtr::{
     CLIENT_CAPABILITIES_KEY, ClientRequest, InputRequest, InputRequired, InputRound,
     with_client_capabilities,
 };
-use toolnexus_core::rpc::RpcId;
+use toolnexus_core::wire::rpc::RpcId;
 use toolnexus_core::{
     Answer, ElicitRequestParams, ElicitResult, Limits, Modes, SessionOptions, Value,
     elicitation_to_request,

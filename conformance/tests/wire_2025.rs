@@ -12,7 +12,7 @@ mod spec_schema;
 use serde_json::Value as Json;
 use spec_schema::SpecSchema;
 use toolnexus_conformance::{load_suite, run_op, suite_dir};
-use toolnexus_core::reverse::{Incoming, ReverseBridge};
+use toolnexus_core::wire::reverse::{Incoming, ReverseBridge};
 use toolnexus_core::{Answer, ElicitResult, Limits, Modes, SessionOptions, Value};
 
 fn spec_dir() -> PathBuf {

@@ -1,6 +1,7 @@
 //! `check_schema`: every problem with a `requestedSchema`, as typed `SchemaProblem`s.
 
-use toolnexus_core::check::{self, SchemaProblemKind as CoreKind};
+use toolnexus_core::SchemaProblemKind as CoreKind;
+use toolnexus_core::schema;
 use toolnexus_core::{Map, Value};
 
 use crate::error::ToolnexusError;
@@ -61,7 +62,7 @@ pub fn check_schema(
     limits: Option<Limits>,
 ) -> Result<Vec<SchemaProblem>, ToolnexusError> {
     let schema = json_text::parse(&schema_json, limits)?;
-    Ok(check::check_schema(&schema)
+    Ok(schema::check_schema(&schema)
         .iter()
         .map(|p| SchemaProblem {
             kind: SchemaProblemKind::from_core(p.kind()),

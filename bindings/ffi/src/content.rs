@@ -5,7 +5,7 @@
 //! every verdict is the core's, in the core's order.
 
 use toolnexus_core as core;
-use toolnexus_core::validate;
+use toolnexus_core::content;
 use toolnexus_core::{Map, Value};
 
 use crate::contract::{ContentEntry, ContentValue, entries_from_map, entries_to_map};
@@ -34,7 +34,7 @@ pub fn validate_content(
 ) -> Result<Vec<Violation>, ToolnexusError> {
     let schema = read_schema(&schema_json, limits)?;
     let content = json_text::parse(&content_json, limits)?;
-    let found = validate::validate_content(&schema, &content, &content_options(allow_unknown));
+    let found = content::validate_content(&schema, &content, &content_options(allow_unknown));
     Ok(violations(&found))
 }
 
@@ -50,7 +50,7 @@ pub fn validate_content_entries(
 ) -> Result<Vec<Violation>, ToolnexusError> {
     let schema = read_schema(&schema_json, limits)?;
     let content = Value::Object(entries_to_map(&content)?);
-    let found = validate::validate_content(&schema, &content, &content_options(allow_unknown));
+    let found = content::validate_content(&schema, &content, &content_options(allow_unknown));
     Ok(violations(&found))
 }
 
@@ -66,7 +66,7 @@ pub fn apply_defaults(
 ) -> Result<String, ToolnexusError> {
     let schema = read_schema(&schema_json, limits)?;
     let content = json_text::read_object(&content_json, limits, "the content")?;
-    Ok(validate::apply_defaults(&schema, &content).to_json())
+    Ok(content::apply_defaults(&schema, &content).to_json())
 }
 
 /// [`apply_defaults`] for typed content: the entries given, then one for each default filled
@@ -78,7 +78,7 @@ pub fn apply_defaults_entries(
     limits: Option<Limits>,
 ) -> Result<Vec<ContentEntry>, ToolnexusError> {
     let schema = read_schema(&schema_json, limits)?;
-    let filled = validate::apply_defaults(&schema, &entries_to_map(&content)?);
+    let filled = content::apply_defaults(&schema, &entries_to_map(&content)?);
     Ok(entries_from_map(filled)?)
 }
 
@@ -119,7 +119,7 @@ fn prepare(
     content: &Value,
     allow_unknown: bool,
 ) -> Result<Map, core::Error> {
-    validate::prepare_content(schema, content, &content_options(allow_unknown))
+    content::prepare_content(schema, content, &content_options(allow_unknown))
         .map_err(|found| core::Error::invalid_content("", found))
 }
 

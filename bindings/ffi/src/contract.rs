@@ -5,7 +5,8 @@
 
 use toolnexus_core as core;
 use toolnexus_core::Action as CoreAction;
-use toolnexus_core::{Map, Number, Value, pointer};
+use toolnexus_core::json::pointer;
+use toolnexus_core::{Map, Number, Value};
 
 use crate::error::ToolnexusError;
 use crate::json_text::{json_number, read_record_field};
@@ -316,14 +317,14 @@ impl ElicitResult {
 impl ContentValue {
     pub(crate) fn from_core(value: core::ContentValue<'_>) -> ContentValue {
         match value {
-            core::ContentValue::String(value) => ContentValue::Text {
+            core::ContentValue::Text(value) => ContentValue::Text {
                 value: value.into(),
             },
             core::ContentValue::Number(number) => ContentValue::Number {
                 spelling: number.as_str().into(),
             },
-            core::ContentValue::Bool(value) => ContentValue::Boolean { value },
-            core::ContentValue::StringList(_) => ContentValue::TextList {
+            core::ContentValue::Boolean(value) => ContentValue::Boolean { value },
+            core::ContentValue::TextList(_) => ContentValue::TextList {
                 values: value.strings().into_iter().map(Into::into).collect(),
             },
         }

@@ -91,7 +91,7 @@ impl Violation {
     pub(crate) fn from_core(violation: &core::Violation) -> Violation {
         Violation {
             path: violation.pointer().into(),
-            keyword: violation.keyword().into(),
+            keyword: violation.keyword().as_str().into(),
             message: violation.message().into(),
         }
     }

@@ -9,8 +9,9 @@
 
 use toolnexus_core as core;
 use toolnexus_core::form::{self, Widget as CoreWidget};
+use toolnexus_core::json::pointer;
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::{Map, Number, Value, pointer};
+use toolnexus_core::{Map, Number, Value};
 
 use crate::contract::{ContentValue, Request};
 use crate::error::ToolnexusError;

@@ -6,8 +6,9 @@
 //! field is read back within [`RECORD_FIELD_LIMITS`].
 
 use toolnexus_core as core;
+use toolnexus_core::json::pointer;
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::{Map, Number, Value, pointer};
+use toolnexus_core::{Map, Number, Value};
 
 use crate::error::ToolnexusError;
 use crate::limits::Limits;

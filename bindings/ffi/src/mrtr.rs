@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use toolnexus_core as core;
 use toolnexus_core::Map;
-use toolnexus_core::mrtr;
+use toolnexus_core::wire::mrtr;
 
 use crate::contract::{Answer, ElicitResult, Request};
 use crate::error::ToolnexusError;

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use toolnexus_core as core;
-use toolnexus_core::reverse::IgnoreReason as CoreReason;
-use toolnexus_core::rpc;
+use toolnexus_core::wire::reverse::IgnoreReason as CoreReason;
+use toolnexus_core::wire::rpc;
 
 use crate::contract::{Answer, Request};
 use crate::error::ToolnexusError;

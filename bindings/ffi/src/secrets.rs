@@ -1,7 +1,7 @@
 //! Secrets in forms: `sensitive_fields` flags fields that seem to ask for one, and
 //! `reject_secrets` refuses such a form outright.
 
-use toolnexus_core::secrets::{self, SecretKind as CoreKind};
+use toolnexus_core::form::secrets::{self, SecretKind as CoreKind};
 
 use crate::error::ToolnexusError;
 use crate::json_text::read_schema;

@@ -4,7 +4,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use toolnexus_core as core;
-use toolnexus_core::validate::ContentOptions;
+use toolnexus_core::content::ContentOptions;
 
 /// A core object behind a lock, so that Kotlin and Swift may call it from any thread.
 pub(crate) struct Shared<T>(Mutex<T>);

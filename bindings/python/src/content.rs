@@ -7,9 +7,9 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
-use toolnexus_core::check::{self, SchemaProblemKind};
+use toolnexus_core::content::{self, ContentOptions, Violation};
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::validate::{self, ContentOptions, Violation};
+use toolnexus_core::schema::{self, SchemaProblemKind};
 use toolnexus_core::{Error, ErrorKind, Limits, Map, Value};
 
 use crate::convert::map_to_python;
@@ -65,7 +65,7 @@ pub(crate) fn check_schema(
 ) -> PyResult<Vec<PySchemaProblem>> {
     let py = schema.py();
     let value = read_json(schema, &PyLimits::or_default(limits)).or_raise(py)?;
-    Ok(check::check_schema(&value)
+    Ok(schema::check_schema(&value)
         .iter()
         .map(PySchemaProblem::from_core)
         .collect())
@@ -89,7 +89,7 @@ pub(crate) fn validate_content<'py>(
     let limits = PyLimits::or_default(limits);
     let schema = read_schema(schema, &limits).or_raise(py)?;
     let content = read_json(content, &limits).or_raise(py)?;
-    let found = validate::validate_content(&schema, &content, &content_options(allow_unknown));
+    let found = content::validate_content(&schema, &content, &content_options(allow_unknown));
     violation_list(py, &found)
 }
 
@@ -107,7 +107,7 @@ pub(crate) fn apply_defaults<'py>(
     let limits = PyLimits::or_default(limits);
     let schema = read_schema(schema, &limits).or_raise(py)?;
     let content = read_content_object(content, &limits).or_raise(py)?;
-    map_to_python(py, &validate::apply_defaults(&schema, &content))
+    map_to_python(py, &content::apply_defaults(&schema, &content))
 }
 
 /// What a host sends back on accept: `content` with defaults filled in, then validated.
@@ -126,7 +126,7 @@ pub(crate) fn prepare_content<'py>(
     let limits = PyLimits::or_default(limits);
     let schema = read_schema(schema, &limits).or_raise(py)?;
     let content = read_json(content, &limits).or_raise(py)?;
-    validate::prepare_content(&schema, &content, &content_options(allow_unknown))
+    content::prepare_content(&schema, &content, &content_options(allow_unknown))
         .map_err(|violations| Error::invalid_content("", violations))
         .or_raise(py)
         .and_then(|filled| map_to_python(py, &filled))
@@ -144,7 +144,7 @@ pub(crate) struct PySchemaProblem {
 }
 
 impl PySchemaProblem {
-    fn from_core(problem: &check::SchemaProblem) -> PySchemaProblem {
+    fn from_core(problem: &schema::SchemaProblem) -> PySchemaProblem {
         PySchemaProblem {
             kind: problem.kind(),
             path: problem.pointer().to_owned(),

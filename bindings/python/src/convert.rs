@@ -17,7 +17,8 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
-use toolnexus_core::{Error, ErrorKind, Limits, Map, Number, Value, pointer};
+use toolnexus_core::json::pointer;
+use toolnexus_core::{Error, ErrorKind, Limits, Map, Number, Value};
 
 use crate::errors::Fault;
 use crate::text::not_utf8;

@@ -10,7 +10,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use toolnexus_core::Request;
-use toolnexus_core::mrtr::{ClientRequest, InputRequest, InputRequired, InputRound, ServerResult};
+use toolnexus_core::wire::mrtr::{
+    ClientRequest, InputRequest, InputRequired, InputRound, ServerResult,
+};
 
 use crate::contract::{PyElicitResult, PyRequest};
 use crate::contract::{read_dict, read_json_text};

@@ -3,8 +3,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use toolnexus_core::reverse::{Incoming, ReverseBridge};
-use toolnexus_core::rpc::RpcId;
+use toolnexus_core::wire::reverse::{Incoming, ReverseBridge};
+use toolnexus_core::wire::rpc::RpcId;
 
 use crate::contract::PyRequest;
 use crate::convert::map_to_python;

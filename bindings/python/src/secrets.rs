@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyType};
-use toolnexus_core::secrets;
+use toolnexus_core::form::secrets;
 
 use crate::content::read_schema;
 use crate::errors::OrRaise;

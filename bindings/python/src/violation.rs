@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyType};
-use toolnexus_core::validate;
+use toolnexus_core::content;
 
 use crate::repr::Repr;
 
@@ -18,10 +18,10 @@ pub(crate) struct PyViolation {
 
 impl PyViolation {
     /// The core's violation.
-    pub(crate) fn from_core(violation: &validate::Violation) -> PyViolation {
+    pub(crate) fn from_core(violation: &content::Violation) -> PyViolation {
         PyViolation {
             path: violation.pointer().to_owned(),
-            keyword: violation.keyword().to_owned(),
+            keyword: violation.keyword().as_str().to_owned(),
             message: violation.message().to_owned(),
         }
     }

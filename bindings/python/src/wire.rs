@@ -15,9 +15,9 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
-use toolnexus_core::rpc::RpcId;
+use toolnexus_core::content::ContentOptions;
 use toolnexus_core::session::SessionOptions;
-use toolnexus_core::validate::ContentOptions;
+use toolnexus_core::wire::rpc::RpcId;
 use toolnexus_core::{Error, ErrorKind, Limits, Modes, Value};
 
 use crate::convert::{Reader, to_python};

@@ -1,10 +1,10 @@
 //! The content and form operations: validation, defaults, the form model, typed input and
 //! secret review.
 
+use toolnexus_core::content::{ContentOptions, apply_defaults, prepare_content, validate_content};
+use toolnexus_core::form::secrets::{reject_secrets, sensitive_fields};
 use toolnexus_core::form::{form_fields, parse_field_input};
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::secrets::{reject_secrets, sensitive_fields};
-use toolnexus_core::validate::{ContentOptions, apply_defaults, prepare_content, validate_content};
 use toolnexus_core::{Error, Value};
 
 use super::{object, violations_value};

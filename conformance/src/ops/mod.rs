@@ -28,7 +28,7 @@ pub(crate) fn violations_value(violations: &[Violation]) -> Value {
             .map(|v| {
                 object([
                     ("pointer", Value::from(v.pointer())),
-                    ("keyword", Value::from(v.keyword())),
+                    ("keyword", Value::from(v.keyword().as_str())),
                 ])
             })
             .collect(),

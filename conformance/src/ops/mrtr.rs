@@ -1,9 +1,9 @@
 //! The `mrtr` operation: a script of steps run against the client side of an MCP 2026-07-28
 //! multi round-trip request, from the server's `input_required` result to the exact retry.
 
-use toolnexus_core::mrtr::{ClientRequest, InputRequired, InputRound, ServerResult};
-use toolnexus_core::rpc::RpcId;
 use toolnexus_core::session::SessionOptions;
+use toolnexus_core::wire::mrtr::{ClientRequest, InputRequired, InputRound, ServerResult};
+use toolnexus_core::wire::rpc::RpcId;
 use toolnexus_core::{Answer, ElicitResult, Error, ErrorKind, Limits, Request, Value};
 
 use super::object;
@@ -58,7 +58,7 @@ impl Runner {
         }
         if let Some(request) = step.get("stamp") {
             let text = request.as_str().ok_or("stamp takes the request as text")?;
-            let outcome = toolnexus_core::mrtr::with_client_capabilities(
+            let outcome = toolnexus_core::wire::mrtr::with_client_capabilities(
                 text.as_bytes(),
                 self.options.modes(),
                 &self.limits,

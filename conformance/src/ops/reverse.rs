@@ -1,7 +1,7 @@
 //! The `reverse_request` operation: a script of JSON-RPC messages from a server and answers
 //! from a host, run through one reverse bridge (the MCP 2025-06-18 / 2025-11-25 wire).
 
-use toolnexus_core::reverse::{Incoming, ReverseBridge};
+use toolnexus_core::wire::reverse::{Incoming, ReverseBridge};
 use toolnexus_core::{Answer, Limits, Map, Value};
 
 use super::session::{now_of, ok, outcome_value, parse_json, run_steps, session_options};

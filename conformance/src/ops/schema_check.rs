@@ -2,7 +2,7 @@
 //! `{"kind", "pointer"}` (messages are for people and are not pinned).
 
 use toolnexus_core::Value;
-use toolnexus_core::check::check_schema;
+use toolnexus_core::schema::check_schema;
 
 use super::object;
 

@@ -1,8 +1,8 @@
 //! The `session` operation: a script of steps run against one elicitation session, and the
 //! pieces the wire operations share with it (options, step outcomes).
 
+use toolnexus_core::content::ContentOptions;
 use toolnexus_core::session::{Session, SessionOptions};
-use toolnexus_core::validate::ContentOptions;
 use toolnexus_core::{Answer, ElicitRequestParams, Error, Limits, Map, Modes, Value, json};
 
 use super::{object, violations_value};

@@ -3,11 +3,11 @@
 //!
 //! Run with `cargo run -p toolnexus-core --features std --example review_form`.
 
-use toolnexus_core::check::check_schema;
+use toolnexus_core::content::{ContentOptions, prepare_content, validate_content};
+use toolnexus_core::form::secrets::reject_secrets;
 use toolnexus_core::form::{form_fields, parse_field_input};
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::secrets::reject_secrets;
-use toolnexus_core::validate::{ContentOptions, prepare_content, validate_content};
+use toolnexus_core::schema::check_schema;
 use toolnexus_core::{Error, Limits, Map, Value, json, review_url};
 
 /// The contact form of the MCP specification's examples, with a default and a select added.

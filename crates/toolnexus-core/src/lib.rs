@@ -70,50 +70,34 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod answer;
-pub mod capabilities;
-pub mod check;
-mod decimal;
-mod elicit_result;
-mod encode;
-mod error;
-mod fields;
+// The layers, bottom up: each module uses only those above it in this list.
+pub mod content;
+pub mod contract;
+pub mod error;
 pub mod form;
-pub mod format;
 pub mod id;
 pub mod json;
-mod limits;
-mod mapping;
-pub mod mrtr;
-mod params;
-pub mod pointer;
-mod request;
-pub mod reverse;
-pub mod rfc3339;
-pub mod rpc;
+pub mod mcp;
 pub mod schema;
-pub mod secrets;
 pub mod session;
 pub mod url_review;
-pub mod validate;
-mod value;
+pub mod wire;
 
-pub use answer::{Answer, Reason};
-pub use capabilities::Modes;
-pub use check::{SchemaProblem, SchemaProblemKind, check_schema};
-pub use elicit_result::{Action, Content, ContentValue, ElicitResult};
-pub use error::{Error, ErrorKind};
+pub use content::{
+    Content, ContentOptions, ContentValue, apply_defaults, prepare_content, validate_content,
+};
+pub use contract::{Answer, Reason, Request};
+pub use error::{Error, ErrorKind, Keyword, SchemaProblem, SchemaProblemKind, Violation};
+pub use form::secrets::{SecretKind, reject_secrets, sensitive_fields};
 pub use form::{FormField, Widget, form_fields, parse_field_input};
-pub use limits::Limits;
-pub use mapping::{answer_to_elicit_result, elicitation_into_request, elicitation_to_request};
-pub use mrtr::{InputRequired, InputRound, ServerResult};
-pub use params::{ElicitRequestParams, FormParams, UrlParams};
-pub use request::Request;
-pub use reverse::{IgnoreReason, Incoming, ReverseBridge};
-pub use rpc::{ErrorCode, RpcId};
-pub use secrets::{SecretKind, reject_secrets, sensitive_fields};
+pub use json::{Limits, Map, Number, Value};
+pub use mcp::{
+    Action, ElicitRequestParams, ElicitResult, FormParams, Modes, UrlParams,
+    answer_to_elicit_result, elicitation_into_request, elicitation_to_request,
+};
+pub use schema::check_schema;
 pub use session::{Session, SessionOptions};
 pub use url_review::{FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url};
-
-pub use validate::{ContentOptions, Violation, apply_defaults, prepare_content, validate_content};
-pub use value::{Map, Number, Value};
+pub use wire::mrtr::{InputRequired, InputRound, ServerResult};
+pub use wire::reverse::{IgnoreReason, Incoming, ReverseBridge};
+pub use wire::rpc::{ErrorCode, RpcId};

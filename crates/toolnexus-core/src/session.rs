@@ -38,7 +38,7 @@
 //! let too_young = Answer::from_json(br#"{"id":"q1","ok":true,"data":{"age":17}}"#, &Limits::DEFAULT)?;
 //! let err = session.resolve(&too_young, 1).unwrap_err();
 //! assert_eq!(err.kind(), ErrorKind::InvalidContent);
-//! assert_eq!(err.violations()[0].keyword(), "minimum");
+//! assert_eq!(err.violations()[0].keyword().as_str(), "minimum");
 //! assert_eq!(session.pending().len(), 1); // still waiting for a correction
 //!
 //! let fixed = Answer::from_json(br#"{"id":"q1","ok":true,"data":{"age":18}}"#, &Limits::DEFAULT)?;
@@ -51,17 +51,18 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::answer::{Answer, Reason};
-use crate::capabilities::Modes;
-use crate::elicit_result::{Content, ElicitResult};
+use crate::content::Content;
+use crate::content::{self, ContentOptions};
+use crate::contract::Request;
+use crate::contract::{Answer, Reason};
 use crate::error::{Error, ErrorKind};
-use crate::mapping::elicitation_to_request;
-use crate::params::ElicitRequestParams;
-use crate::request::Request;
-use crate::rfc3339;
+use crate::form::secrets;
+use crate::mcp::ElicitRequestParams;
+use crate::mcp::ElicitResult;
+use crate::mcp::Modes;
+use crate::mcp::elicitation_to_request;
 use crate::schema::RequestedSchema;
-use crate::secrets;
-use crate::validate::{self, ContentOptions};
+use crate::schema::rfc3339;
 
 /// How a [`Session`] behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,7 +110,7 @@ impl SessionOptions {
     }
 
     /// Whether accepted form content has absent properties filled from their `default`
-    /// before it is checked (see [`validate::prepare_content`]).
+    /// before it is checked (see [`crate::content::prepare_content`]).
     pub const fn with_apply_defaults(mut self, apply: bool) -> SessionOptions {
         self.apply_defaults = apply;
         self
@@ -332,7 +333,7 @@ impl Session {
     /// The content to send for a form accepted with `answer`, or every violation of it.
     fn form_content(&self, schema: &RequestedSchema, answer: &Answer) -> Result<Content, Error> {
         let data = answer.data().cloned().unwrap_or_default();
-        let content = validate::check_members(
+        let content = content::check_members(
             schema,
             data,
             &self.options.content,
@@ -433,14 +434,14 @@ impl Session {
     }
 }
 
-fn invalid_content(violations: Vec<validate::Violation>) -> Error {
+fn invalid_content(violations: Vec<crate::error::Violation>) -> Error {
     Error::invalid_content("/data", violations)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::Limits;
+    use crate::json::Limits;
 
     fn url_params(elicitation_id: &str) -> ElicitRequestParams {
         let text = format!(

@@ -89,7 +89,7 @@ use core::net::{Ipv4Addr, Ipv6Addr};
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 use url::{Host, Url};
 
-use crate::value::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 /// The schemes a URL-mode link may use; anything else is `scheme_not_allowed`.
 const ALLOWED_SCHEMES: [&str; 2] = ["https", "http"];

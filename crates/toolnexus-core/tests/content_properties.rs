@@ -3,10 +3,10 @@
 //! parses always validates.
 
 use proptest::prelude::*;
-use toolnexus_core::check::check_schema;
+use toolnexus_core::content::{ContentOptions, apply_defaults, prepare_content, validate_content};
 use toolnexus_core::form::{FormField, Widget, form_fields, parse_field_input};
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::validate::{ContentOptions, apply_defaults, prepare_content, validate_content};
+use toolnexus_core::schema::check_schema;
 use toolnexus_core::{Limits, Map, Number, Value, json};
 
 /// Any JSON value, a few levels deep.

@@ -2,7 +2,7 @@
 //! form — and the JSON reader agrees with serde_json.
 
 use proptest::prelude::*;
-use toolnexus_core::mrtr::ClientRequest;
+use toolnexus_core::wire::mrtr::ClientRequest;
 use toolnexus_core::{
     Answer, ElicitRequestParams, ElicitResult, InputRequired, InputRound, Limits, Request,
     ReverseBridge, ServerResult, SessionOptions, answer_to_elicit_result, check_schema,

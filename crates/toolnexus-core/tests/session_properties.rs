@@ -2,8 +2,8 @@
 //! each request resolved at most once, nothing half-valid sent, failures change nothing.
 
 use proptest::prelude::*;
+use toolnexus_core::content::{ContentOptions, validate_content};
 use toolnexus_core::session::{Session, SessionOptions};
-use toolnexus_core::validate::{ContentOptions, validate_content};
 use toolnexus_core::{
     Action, Answer, ElicitRequestParams, ErrorKind, Limits, Map, Modes, Reason, Value, json,
 };

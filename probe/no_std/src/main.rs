@@ -15,7 +15,7 @@ use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::validate::{ContentOptions, validate_content};
+use toolnexus_core::content::{ContentOptions, validate_content};
 use toolnexus_core::{
     Answer, ElicitRequestParams, Limits, Verdict, answer_to_elicit_result, elicitation_to_request,
     review_url,
@@ -80,7 +80,7 @@ fn checks_content() -> bool {
     };
     let keywords: alloc::vec::Vec<&str> = validate_content(&schema, &bad, &ContentOptions::STRICT)
         .iter()
-        .map(|v| v.keyword())
+        .map(|v| v.keyword().as_str())
         .collect();
     validate_content(&schema, &good, &ContentOptions::STRICT).is_empty()
         && keywords == ["maxLength", "format", "minimum"]

@@ -1,0 +1,495 @@
+//! Checking submitted content against its `requestedSchema`: every violation, not only the
+//! first, and pre-filling defaults.
+//!
+//! The specification asks both sides to check `content` against `requestedSchema` and to
+//! treat it as untrusted. [`validate_content`] applies the JSON Schema 2020-12 meaning of every
+//! keyword an elicitation schema has, so its verdict is the one a JSON Schema validator gives
+//! for the same schema with `additionalProperties: false` (the default, strict mode) and
+//! `uniqueItems: true` on multi-selects, with the four formats as [`crate::schema::format`] defines
+//! them:
+//!
+//! | property | keyword | rule |
+//! |---|---|---|
+//! | any declared | `required` | present (a `null` member is present, and is no content type) |
+//! | undeclared member | `additionalProperties` | refused, unless [`ContentOptions::allow_unknown`] |
+//! | undeclared member, allowed | `type` | a string, number, boolean or array of strings |
+//! | string | `type`, `minLength`, `maxLength`, `format` | lengths count Unicode code points |
+//! | number, integer | `type`, `minimum`, `maximum` | inclusive, compared exactly from the decimal spelling; an integer has no fractional part (`3.0` is one); a value beyond the range of a double is refused |
+//! | boolean | `type` | |
+//! | single-select | `type`, `enum` or `oneOf` | one of the options' values |
+//! | multi-select | `type`, `minItems`, `maxItems`, `uniqueItems`, `enum` or `anyOf` | an array of distinct option values |
+//!
+//! Violations come in a fixed order: the schema's properties in schema order (for each, its
+//! keywords in the order of the table), then `required` names that no property declares, then
+//! undeclared members in content order.
+//!
+//! ```
+//! use toolnexus_core::schema::RequestedSchema;
+//! use toolnexus_core::content::{validate_content, ContentOptions};
+//! use toolnexus_core::{json, Limits};
+//!
+//! let schema = RequestedSchema::from_value(&json::parse_str(
+//!     r#"{"type":"object","properties":{"email":{"type":"string","format":"email"},
+//!         "age":{"type":"integer","minimum":18}},"required":["email"]}"#,
+//!     &Limits::DEFAULT,
+//! )?)?;
+//! let content = json::parse_str(r#"{"age":17.5,"nickname":"ada"}"#, &Limits::DEFAULT)?;
+//! let found: Vec<_> = validate_content(&schema, &content, &ContentOptions::STRICT)
+//!     .iter()
+//!     .map(|v| (v.pointer().to_owned(), v.keyword().as_str()))
+//!     .collect();
+//! assert_eq!(found, [
+//!     ("/email".to_owned(), "required"),
+//!     ("/age".to_owned(), "type"),
+//!     ("/age".to_owned(), "minimum"),
+//!     ("/nickname".to_owned(), "additionalProperties"),
+//! ]);
+//! # Ok::<(), toolnexus_core::Error>(())
+//! ```
+
+mod value;
+
+pub use value::{Content, ContentValue};
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use crate::error::wrong_type_message;
+pub use crate::error::{Keyword, Violation};
+use crate::json::decimal;
+use crate::json::pointer;
+use crate::json::{Map, Value};
+use crate::schema::format;
+use crate::schema::{
+    EnumOption, EnumShape, MultiSelectSchema, NumberSchema, Property, PropertyKind,
+    RequestedSchema, SingleSelectSchema, StringFormat, StringSchema,
+};
+
+/// How strictly content is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ContentOptions {
+    allow_unknown: bool,
+}
+
+impl ContentOptions {
+    /// The default: content may hold only the properties the schema declares.
+    pub const STRICT: ContentOptions = ContentOptions {
+        allow_unknown: false,
+    };
+
+    /// These options, with members the schema does not declare accepted (as long as they
+    /// hold a content type) or refused.
+    pub const fn allow_unknown(self, allow: bool) -> ContentOptions {
+        ContentOptions {
+            allow_unknown: allow,
+        }
+    }
+
+    /// Whether members the schema does not declare are accepted.
+    pub const fn allows_unknown(&self) -> bool {
+        self.allow_unknown
+    }
+}
+
+/// Every way `content` breaks `schema`, in the order the [module](self) describes; empty when
+/// the content is valid. Content that is not a JSON object is one `type` violation at `""`.
+pub fn validate_content(
+    schema: &RequestedSchema,
+    content: &Value,
+    options: &ContentOptions,
+) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let Value::Object(members) = content else {
+        out.push(Violation::new(
+            "",
+            Keyword::Type,
+            format!(
+                "the content must be a JSON object, not {}",
+                content.type_name()
+            ),
+        ));
+        return out;
+    };
+    validate_members(schema, members, options, &mut out);
+    out
+}
+
+/// Fills every property that `content` leaves absent from the property's `default`, in
+/// schema order after the members already there; a present value is never replaced.
+///
+/// A member holding `null` counts as absent, as everywhere in this crate (and `null` is no
+/// content type, so keeping it could only fail validation).
+pub fn apply_defaults(schema: &RequestedSchema, content: &Map) -> Map {
+    let mut filled = content.clone();
+    fill_defaults(schema, &mut filled);
+    filled
+}
+
+/// [`apply_defaults`] in place.
+fn fill_defaults(schema: &RequestedSchema, content: &mut Map) {
+    for property in schema.properties() {
+        let absent = content.get(property.name()).is_none_or(Value::is_null);
+        if absent {
+            if let Some(default) = property.default_value() {
+                content.insert(property.name(), default);
+            }
+        }
+    }
+}
+
+/// What a host sends back on accept: `content` with defaults filled in
+/// ([`apply_defaults`]) and then checked ([`validate_content`]).
+///
+/// Defaults go in first, so a required property that has a default is satisfied by it.
+/// Returns the completed content, or every violation of it.
+pub fn prepare_content(
+    schema: &RequestedSchema,
+    content: &Value,
+    options: &ContentOptions,
+) -> Result<Map, Vec<Violation>> {
+    let Value::Object(members) = content else {
+        return Err(validate_content(schema, content, options));
+    };
+    check_members(schema, members.clone(), options, true)
+}
+
+/// The members of accepted content, with defaults filled in first when `fill_in` is set, if
+/// they keep to `schema`; otherwise every violation. Takes the members to fill them in place.
+pub(crate) fn check_members(
+    schema: &RequestedSchema,
+    mut members: Map,
+    options: &ContentOptions,
+    fill_in: bool,
+) -> Result<Map, Vec<Violation>> {
+    if fill_in {
+        fill_defaults(schema, &mut members);
+    }
+    let mut violations = Vec::new();
+    validate_members(schema, &members, options, &mut violations);
+    if violations.is_empty() {
+        Ok(members)
+    } else {
+        Err(violations)
+    }
+}
+
+fn validate_members(
+    schema: &RequestedSchema,
+    members: &Map,
+    options: &ContentOptions,
+    out: &mut Vec<Violation>,
+) {
+    for property in schema.properties() {
+        let at = pointer::key(property.name());
+        match members.get(property.name()) {
+            Some(value) => property_violations(property, value, &at, out),
+            None if schema.is_required(property.name()) => out.push(Violation::new(
+                at,
+                Keyword::Required,
+                format!("{} is required", property.label()),
+            )),
+            None => {}
+        }
+    }
+
+    // A `required` name that no property declares still has to be present (that is what the
+    // keyword means); each name is reported once however often it is listed.
+    let required = schema.required();
+    for (i, name) in required.iter().enumerate() {
+        let first = required.iter().position(|r| r == name) == Some(i);
+        if first && schema.property(name).is_none() && !members.contains_key(name) {
+            out.push(Violation::new(
+                pointer::key(name),
+                Keyword::Required,
+                format!("{name} is required"),
+            ));
+        }
+    }
+
+    for (name, value) in members.iter() {
+        if schema.property(name).is_some() {
+            continue;
+        }
+        let at = pointer::key(name);
+        if !options.allows_unknown() {
+            out.push(Violation::new(
+                at,
+                Keyword::AdditionalProperties,
+                format!("{name} is not a field of this form"),
+            ));
+        } else if ContentValue::from_value(value).is_err() {
+            out.push(Violation::new(
+                at,
+                Keyword::Type,
+                format!(
+                    "{name} must be text, a number, true or false, or a list of texts, not {}",
+                    value.type_name()
+                ),
+            ));
+        }
+    }
+}
+
+/// Appends to `out` every way `value` breaks `property`; pointers start with `at`, the
+/// property's own pointer.
+pub(crate) fn property_violations(
+    property: &Property,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let label = property.label();
+    match property.kind() {
+        PropertyKind::String(s) => string_violations(label, s, value, at, out),
+        PropertyKind::Number(n) => number_violations(label, n, value, at, out),
+        PropertyKind::Boolean(_) => {
+            if !value.is_boolean() {
+                out.push(wrong_type(at, label, "true or false", value));
+            }
+        }
+        PropertyKind::SingleSelect(s) => single_select_violations(label, s, value, at, out),
+        PropertyKind::MultiSelect(m) => multi_select_violations(label, m, value, at, out),
+    }
+}
+
+fn wrong_type(at: &str, label: &str, expected: &str, found: &Value) -> Violation {
+    Violation::new(
+        at,
+        Keyword::Type,
+        wrong_type_message(label, expected, found.type_name()),
+    )
+}
+
+fn string_violations(
+    label: &str,
+    schema: &StringSchema,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let Value::String(text) = value else {
+        out.push(wrong_type(at, label, "text", value));
+        return;
+    };
+    // JSON Schema counts characters as Unicode code points: "é" is one whether it takes two
+    // bytes in UTF-8 or one unit in UTF-16, and an emoji outside the BMP is one, not two.
+    let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
+    check_count(
+        out,
+        at,
+        length,
+        (schema.min_length(), Keyword::MinLength, &|n| {
+            format!("{label} must be at least {}", characters(n))
+        }),
+        (schema.max_length(), Keyword::MaxLength, &|n| {
+            format!("{label} must be at most {}", characters(n))
+        }),
+    );
+    if let Some(f) = schema.format() {
+        if !format::matches(f, text) {
+            out.push(Violation::new(
+                at,
+                Keyword::Format,
+                format!("{label} must be {}", format_description(f)),
+            ));
+        }
+    }
+}
+
+/// What text of `format` looks like, for messages.
+fn format_description(format: StringFormat) -> &'static str {
+    match format {
+        StringFormat::Email => "an email address such as name@example.com",
+        StringFormat::Uri => "an absolute URI such as https://example.com/page",
+        StringFormat::Date => "a date such as 2024-02-29",
+        StringFormat::DateTime => "a date and time with an offset, such as 2024-02-29T17:30:00Z",
+    }
+}
+
+/// One inclusive bound on a count: the limit, its keyword, and the message for a count that
+/// breaks it.
+type CountBound<'a> = (Option<u64>, Keyword, &'a dyn Fn(u64) -> String);
+
+/// Appends a violation for each bound `count` (a length or a number of items) breaks.
+fn check_count(
+    out: &mut Vec<Violation>,
+    at: &str,
+    count: u64,
+    (min, min_keyword, too_few): CountBound<'_>,
+    (max, max_keyword, too_many): CountBound<'_>,
+) {
+    if let Some(min) = min.filter(|&min| count < min) {
+        out.push(Violation::new(at, min_keyword, too_few(min)));
+    }
+    if let Some(max) = max.filter(|&max| count > max) {
+        out.push(Violation::new(at, max_keyword, too_many(max)));
+    }
+}
+
+fn characters(n: u64) -> String {
+    if n == 1 {
+        String::from("1 character long")
+    } else {
+        format!("{n} characters long")
+    }
+}
+
+fn number_violations(
+    label: &str,
+    schema: &NumberSchema,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let expected = if schema.is_integer() {
+        "a whole number"
+    } else {
+        "a number"
+    };
+    let Value::Number(n) = value else {
+        out.push(wrong_type(at, label, expected, value));
+        return;
+    };
+    if !decimal::fits_f64(n) {
+        // Valid JSON, but most hosts and servers read numbers as doubles, where this one
+        // becomes infinity: a value no form can mean.
+        out.push(Violation::new(
+            at,
+            Keyword::Type,
+            format!("{label} must be a finite number; {n} is too large"),
+        ));
+    } else if schema.is_integer() && !decimal::is_integer(n) {
+        out.push(Violation::new(
+            at,
+            Keyword::Type,
+            format!("{label} must be a whole number, not {n}"),
+        ));
+    }
+    if let Some(min) = schema.minimum() {
+        if decimal::compare(n, min) == Ordering::Less {
+            out.push(Violation::new(
+                at,
+                Keyword::Minimum,
+                format!("{label} must be at least {min}"),
+            ));
+        }
+    }
+    if let Some(max) = schema.maximum() {
+        if decimal::compare(n, max) == Ordering::Greater {
+            out.push(Violation::new(
+                at,
+                Keyword::Maximum,
+                format!("{label} must be at most {max}"),
+            ));
+        }
+    }
+}
+
+fn single_select_violations(
+    label: &str,
+    schema: &SingleSelectSchema,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let Value::String(chosen) = value else {
+        out.push(wrong_type(at, label, "one of the options", value));
+        return;
+    };
+    if schema.option(chosen).is_none() {
+        let keyword = match schema.shape() {
+            EnumShape::Titled => Keyword::OneOf,
+            _ => Keyword::Enum,
+        };
+        out.push(Violation::new(
+            at,
+            keyword,
+            format!(
+                "{label} must be one of {}; {chosen:?} is not an option",
+                option_list(schema.options())
+            ),
+        ));
+    }
+}
+
+fn multi_select_violations(
+    label: &str,
+    schema: &MultiSelectSchema,
+    value: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) {
+    let Value::Array(items) = value else {
+        out.push(wrong_type(at, label, "a list of options", value));
+        return;
+    };
+    let count = u64::try_from(items.len()).unwrap_or(u64::MAX);
+    check_count(
+        out,
+        at,
+        count,
+        (schema.min_items(), Keyword::MinItems, &|n| {
+            format!("{label} needs at least {}", choices(n))
+        }),
+        (schema.max_items(), Keyword::MaxItems, &|n| {
+            format!("{label} allows at most {}", choices(n))
+        }),
+    );
+    let keyword = match schema.shape() {
+        EnumShape::Titled => Keyword::AnyOf,
+        _ => Keyword::Enum,
+    };
+    for (i, item) in items.iter().enumerate() {
+        let mut item_at = String::from(at);
+        pointer::push_index(&mut item_at, i);
+        let Value::String(chosen) = item else {
+            out.push(wrong_type(&item_at, label, "a list of options", item));
+            continue;
+        };
+        if schema.option(chosen).is_none() {
+            out.push(Violation::new(
+                item_at,
+                keyword,
+                format!(
+                    "{label} choices must be among {}; {chosen:?} is not an option",
+                    option_list(schema.options())
+                ),
+            ));
+        } else if items.iter().take(i).any(|earlier| earlier == item) {
+            out.push(Violation::new(
+                item_at,
+                Keyword::UniqueItems,
+                format!("{label} lists {chosen:?} more than once"),
+            ));
+        }
+    }
+}
+
+fn choices(n: u64) -> String {
+    if n == 1 {
+        String::from("1 choice")
+    } else {
+        format!("{n} choices")
+    }
+}
+
+/// The options' values for a message: all of them when few, else the first ones.
+fn option_list(options: &[EnumOption]) -> String {
+    const SHOWN: usize = 8;
+    let mut list = String::new();
+    for (i, option) in options.iter().take(SHOWN).enumerate() {
+        if i > 0 {
+            list.push_str(", ");
+        }
+        list.push_str(&format!("{:?}", option.value()));
+    }
+    if options.len() > SHOWN {
+        list.push_str(&format!(" (and {} more)", options.len() - SHOWN));
+    }
+    if list.is_empty() {
+        list.push_str("no options at all");
+    }
+    list
+}

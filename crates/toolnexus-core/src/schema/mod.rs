@@ -1,0 +1,1810 @@
+//! The typed model of an MCP elicitation `requestedSchema`: a flat object whose properties are
+//! strings, numbers, booleans and single- or multi-select enumerations.
+//!
+//! The schema as received stays the source of truth (it travels verbatim in a
+//! [`Request`](crate::Request)'s `data.schema`). This module is a typed *reading* of it, so that
+//! code which needs to understand the form — validating submitted content, building a form for
+//! a UI, pre-filling defaults — works on named fields instead of raw JSON.
+//!
+//! The shapes are those of the MCP specification (revisions 2025-11-25 and 2026-07-28):
+//!
+//! | `type` | other keywords | [`PropertyKind`] |
+//! |---|---|---|
+//! | `"string"` | `minLength`, `maxLength`, `format`, `default` | [`String`](PropertyKind::String) |
+//! | `"number"`, `"integer"` | `minimum`, `maximum`, `default` | [`Number`](PropertyKind::Number) |
+//! | `"boolean"` | `default` | [`Boolean`](PropertyKind::Boolean) |
+//! | `"string"` | `enum` (+ legacy `enumNames`) or `oneOf: [{const, title}]`, `default` | [`SingleSelect`](PropertyKind::SingleSelect) |
+//! | `"array"` | `items: {type: "string", enum}` or `items: {anyOf: [{const, title}]}`, `minItems`, `maxItems`, `default` | [`MultiSelect`](PropertyKind::MultiSelect) |
+//!
+//! Every property may also carry `title` and `description`.
+//!
+//! ```
+//! use toolnexus_core::schema::{PropertyKind, RequestedSchema};
+//! use toolnexus_core::Value;
+//!
+//! let raw: Value = toolnexus_core::json::parse_str(
+//!     r#"{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}"#,
+//!     &toolnexus_core::Limits::DEFAULT,
+//! )?;
+//! let schema = RequestedSchema::from_value(&raw)?;
+//! let age = schema.property("age").unwrap();
+//! assert!(schema.is_required("age"));
+//! match age.kind() {
+//!     PropertyKind::Number(n) => {
+//!         assert!(n.is_integer());
+//!         assert_eq!(n.minimum().and_then(|m| m.as_u64()), Some(18));
+//!     }
+//!     _ => unreachable!(),
+//! }
+//! # Ok::<(), toolnexus_core::Error>(())
+//! ```
+
+pub mod format;
+mod read;
+pub mod rfc3339;
+
+pub use crate::error::{SchemaProblem, SchemaProblemKind};
+pub use read::check_schema;
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::wrong_type_message;
+use crate::json::{Map, Number, Value};
+
+use crate::error::{Error, ErrorKind};
+use crate::json::fields::{Fields, as_object};
+use crate::json::pointer;
+
+/// A typed reading of an MCP `requestedSchema`:
+/// `{$schema?: string, type: "object", properties: {NAME: schema}, required?: string[]}`.
+///
+/// Properties keep the order they have in the input, so a form built from them shows the fields
+/// in the order the server wrote them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestedSchema {
+    schema_uri: Option<String>,
+    properties: Vec<Property>,
+    required: Vec<String>,
+}
+
+impl RequestedSchema {
+    /// Reads a `requestedSchema` given as any JSON value; it must be an object.
+    ///
+    /// A value that is not an object is an [`ErrorKind::WrongType`] at the pointer `""`;
+    /// otherwise this is [`RequestedSchema::from_map`].
+    pub fn from_value(value: &Value) -> Result<RequestedSchema, Error> {
+        RequestedSchema::from_map(as_object(value, "`requestedSchema`")?)
+    }
+
+    /// Reads a `requestedSchema` object.
+    ///
+    /// This is a typed read of the *shape*, not a full well-formedness check. It fails, with
+    /// the first problem found and a JSON pointer relative to `map`, when the schema cannot be
+    /// read as one of the shapes the specification defines:
+    ///
+    /// - [`ErrorKind::MissingField`]: no `type` on the root or on a property, no `properties`,
+    ///   no `items` on an array property, no `const` on a titled option.
+    /// - [`ErrorKind::WrongType`]: a keyword this model reads holds the wrong JSON type
+    ///   (`"minLength": "3"`, `"title": 5`, `"enum": "a"`, `"required": ["a", 1]` → `/required/1`,
+    ///   a property that is not an object, …).
+    /// - [`ErrorKind::InvalidValue`]: the root `type` is not `"object"`; a property `type`
+    ///   outside `string`, `number`, `integer`, `boolean`, `array` (nested objects included);
+    ///   an array whose `items` is neither select shape; a string with both `enum` and
+    ///   `oneOf`; a `format` outside `email`, `uri`, `date`, `date-time`; a `minLength`,
+    ///   `maxLength`, `minItems` or `maxItems` that is not a non-negative integer.
+    ///
+    /// It is deliberately lenient otherwise, because servers add keywords of their own and
+    /// rejecting those would refuse forms a person could fill in:
+    ///
+    /// - Unknown keywords are ignored, as are keywords that belong to another shape (a
+    ///   `minLength` on a select, `enumNames` next to `oneOf`).
+    /// - A member whose value is `null` counts as absent, as everywhere in this crate.
+    /// - A titled option without `title` is read with no title.
+    /// - Nothing is checked *across* fields: `minimum` above `maximum`, `required` naming a
+    ///   property that does not exist, duplicate enum values, `enumNames` of another length
+    ///   than `enum` (the extra names are dropped, missing ones read as no title), a `default`
+    ///   that breaks the property's own constraints, or an `integer` property with a
+    ///   fractional bound are all read as written. Reporting those is the job of a full schema
+    ///   check, not of this reading.
+    pub fn from_map(map: &Map) -> Result<RequestedSchema, Error> {
+        let fields = Fields::new(map);
+
+        let ty = fields.str("type")?;
+        if ty != "object" {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                "/type",
+                format!("the `type` of a requestedSchema must be \"object\", not {ty:?}"),
+            ));
+        }
+
+        let schema_uri = fields.opt_str("$schema")?.map(String::from);
+
+        let members = fields.object("properties")?;
+        let mut properties = Vec::with_capacity(members.len());
+        for (name, value) in members {
+            let property = Property::read(name, value).map_err(|e| {
+                let mut at = String::from("/properties");
+                pointer::push_key(&mut at, name);
+                e.within(&at)
+            })?;
+            properties.push(property);
+        }
+
+        let required = opt_string_array(&fields, "required")?.unwrap_or_default();
+
+        Ok(RequestedSchema {
+            schema_uri,
+            properties,
+            required,
+        })
+    }
+
+    /// The `$schema` URI, if the schema names its dialect.
+    pub fn schema_uri(&self) -> Option<&str> {
+        self.schema_uri.as_deref()
+    }
+
+    /// The properties, in the order the input lists them.
+    pub fn properties(&self) -> &[Property] {
+        &self.properties
+    }
+
+    /// The property called `name`, if there is one.
+    pub fn property(&self, name: &str) -> Option<&Property> {
+        self.properties.iter().find(|p| p.name == name)
+    }
+
+    /// The names listed in `required`, as written (possibly naming properties that do not
+    /// exist, or the same one twice: see [`from_map`](RequestedSchema::from_map)).
+    pub fn required(&self) -> &[String] {
+        &self.required
+    }
+
+    /// Whether `required` lists `name`.
+    pub fn is_required(&self, name: &str) -> bool {
+        self.required.iter().any(|r| r == name)
+    }
+
+    /// The `default` of every property that has one, keyed by property name, in property
+    /// order: the content a form starts from (the specification asks clients to pre-populate
+    /// defaults).
+    pub fn defaults(&self) -> Map {
+        self.properties
+            .iter()
+            .filter_map(|p| Some((p.name.clone(), p.default_value()?)))
+            .collect()
+    }
+}
+
+/// One member of `properties`: its name, the `title` and `description` every shape may carry,
+/// and what kind of value it asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Property {
+    name: String,
+    title: Option<String>,
+    description: Option<String>,
+    kind: PropertyKind,
+}
+
+impl Property {
+    /// Reads the property `name` from `value`; errors are relative to the property itself.
+    pub(crate) fn read(name: &str, value: &Value) -> Result<Property, Error> {
+        let map = value.as_object().ok_or_else(|| {
+            Error::new(
+                ErrorKind::WrongType,
+                "",
+                format!(
+                    "property `{name}` must be a schema object, not {}",
+                    value.type_name()
+                ),
+            )
+        })?;
+        let fields = Fields::new(map);
+        // `type` decides which keywords mean anything, so it is read first.
+        let ty = fields.str("type")?;
+        let title = fields.opt_str("title")?.map(String::from);
+        let description = fields.opt_str("description")?.map(String::from);
+        let kind = match ty {
+            "string" => read_string_kind(&fields)?,
+            "number" => PropertyKind::Number(NumberSchema::read(&fields, false)?),
+            "integer" => PropertyKind::Number(NumberSchema::read(&fields, true)?),
+            "boolean" => PropertyKind::Boolean(BooleanSchema::read(&fields)?),
+            "array" => PropertyKind::MultiSelect(MultiSelectSchema::read(&fields)?),
+            "object" => {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    "/type",
+                    "nested objects are not allowed in an elicitation schema: a property is a \
+                     string, number, integer, boolean or array (multi-select)",
+                ));
+            }
+            other => {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    "/type",
+                    format!(
+                        "unknown property type {other:?}: an elicitation schema allows \
+                         string, number, integer, boolean and array (multi-select)"
+                    ),
+                ));
+            }
+        };
+        Ok(Property {
+            name: String::from(name),
+            title,
+            description,
+            kind,
+        })
+    }
+
+    /// The property's name: its key in `properties` and in submitted content.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The `title`, a short label for the field, if given.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The `description`, longer help text for the field, if given.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// What kind of value the property asks for, with the constraints of that kind.
+    pub fn kind(&self) -> &PropertyKind {
+        &self.kind
+    }
+
+    /// What to show a person as the field's label: the `title`, or else the name.
+    pub fn label(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.name)
+    }
+
+    /// The `default`, if any, as the JSON value that content for this property would hold: a
+    /// string, a number (spelled as in the schema), a boolean or an array of strings.
+    pub fn default_value(&self) -> Option<Value> {
+        match &self.kind {
+            PropertyKind::String(s) => s.default.clone().map(Value::String),
+            PropertyKind::Number(n) => n.default.clone().map(Value::Number),
+            PropertyKind::Boolean(b) => b.default.map(Value::Bool),
+            PropertyKind::SingleSelect(s) => s.default.clone().map(Value::String),
+            PropertyKind::MultiSelect(m) => m
+                .default
+                .as_ref()
+                .map(|d| Value::Array(d.iter().cloned().map(Value::String).collect())),
+        }
+    }
+}
+
+/// The kinds of value an elicitation property can ask for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PropertyKind {
+    /// Free text (`type: "string"` without `enum` or `oneOf`).
+    String(StringSchema),
+    /// A number (`type: "number"`) or an integer (`type: "integer"`).
+    Number(NumberSchema),
+    /// Yes or no (`type: "boolean"`).
+    Boolean(BooleanSchema),
+    /// One value out of a list (`type: "string"` with `enum` or `oneOf`).
+    SingleSelect(SingleSelectSchema),
+    /// Any number of values out of a list (`type: "array"`).
+    MultiSelect(MultiSelectSchema),
+}
+
+impl PropertyKind {
+    /// The property's `type` keyword: `"string"`, `"number"`, `"integer"`, `"boolean"` or
+    /// `"array"`. Also the JSON type its content must have (a JSON number, for `"integer"`,
+    /// with no fractional part).
+    pub fn json_type(&self) -> &'static str {
+        match self {
+            PropertyKind::String(_) | PropertyKind::SingleSelect(_) => "string",
+            PropertyKind::Number(n) if n.integer => "integer",
+            PropertyKind::Number(_) => "number",
+            PropertyKind::Boolean(_) => "boolean",
+            PropertyKind::MultiSelect(_) => "array",
+        }
+    }
+}
+
+/// A free-text property:
+/// `{type: "string", minLength?, maxLength?, format?, default?: string}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StringSchema {
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    format: Option<StringFormat>,
+    default: Option<String>,
+}
+
+impl StringSchema {
+    fn read(fields: &Fields<'_>) -> Result<StringSchema, Error> {
+        let min_length = opt_count(fields, "minLength")?;
+        let max_length = opt_count(fields, "maxLength")?;
+        let format = match fields.opt_str("format")? {
+            None => None,
+            Some(name) => Some(StringFormat::from_name(name).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidValue,
+                    "/format",
+                    format!(
+                        "unknown string `format` {name:?}: an elicitation schema allows \
+                         \"email\", \"uri\", \"date\" and \"date-time\""
+                    ),
+                )
+            })?),
+        };
+        let default = fields.opt_str("default")?.map(String::from);
+        Ok(StringSchema {
+            min_length,
+            max_length,
+            format,
+            default,
+        })
+    }
+
+    /// `minLength`: the fewest characters (Unicode code points, per JSON Schema) allowed.
+    pub fn min_length(&self) -> Option<u64> {
+        self.min_length
+    }
+
+    /// `maxLength`: the most characters (Unicode code points, per JSON Schema) allowed.
+    pub fn max_length(&self) -> Option<u64> {
+        self.max_length
+    }
+
+    /// `format`: what the text must be (an email address, a URI, a date, a date-time).
+    pub fn format(&self) -> Option<StringFormat> {
+        self.format
+    }
+
+    /// `default`: the text to start from.
+    pub fn default(&self) -> Option<&str> {
+        self.default.as_deref()
+    }
+}
+
+/// The four string formats an elicitation schema may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StringFormat {
+    /// `"email"`: an email address.
+    Email,
+    /// `"uri"`: an absolute URI.
+    Uri,
+    /// `"date"`: an RFC 3339 full-date (see [`crate::schema::rfc3339::is_full_date`]).
+    Date,
+    /// `"date-time"`: an RFC 3339 date-time (see [`crate::schema::rfc3339::is_date_time`]).
+    DateTime,
+}
+
+impl StringFormat {
+    /// Every format, in declaration order.
+    pub const ALL: [StringFormat; 4] = [
+        StringFormat::Email,
+        StringFormat::Uri,
+        StringFormat::Date,
+        StringFormat::DateTime,
+    ];
+
+    /// The format's name as written in a schema.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            StringFormat::Email => "email",
+            StringFormat::Uri => "uri",
+            StringFormat::Date => "date",
+            StringFormat::DateTime => "date-time",
+        }
+    }
+
+    /// The format written `name`, if it is one of the four (names are case-sensitive, as in
+    /// JSON Schema).
+    pub fn from_name(name: &str) -> Option<StringFormat> {
+        StringFormat::ALL.into_iter().find(|f| f.as_str() == name)
+    }
+}
+
+/// A numeric property: `{type: "number" | "integer", minimum?, maximum?, default?: number}`.
+///
+/// Numbers are kept as [`Number`]s, spelled exactly as in the schema; read them with
+/// [`Number::as_f64`], [`Number::as_i64`] or [`Number::as_u64`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumberSchema {
+    integer: bool,
+    minimum: Option<Number>,
+    maximum: Option<Number>,
+    default: Option<Number>,
+}
+
+impl NumberSchema {
+    fn read(fields: &Fields<'_>, integer: bool) -> Result<NumberSchema, Error> {
+        Ok(NumberSchema {
+            integer,
+            minimum: opt_number(fields, "minimum")?,
+            maximum: opt_number(fields, "maximum")?,
+            default: opt_number(fields, "default")?,
+        })
+    }
+
+    /// Whether the property is `type: "integer"` (a whole number) rather than `"number"`.
+    pub fn is_integer(&self) -> bool {
+        self.integer
+    }
+
+    /// `minimum`: the smallest value allowed (inclusive).
+    pub fn minimum(&self) -> Option<&Number> {
+        self.minimum.as_ref()
+    }
+
+    /// `maximum`: the largest value allowed (inclusive).
+    pub fn maximum(&self) -> Option<&Number> {
+        self.maximum.as_ref()
+    }
+
+    /// `default`: the value to start from.
+    pub fn default(&self) -> Option<&Number> {
+        self.default.as_ref()
+    }
+}
+
+/// A yes-or-no property: `{type: "boolean", default?: boolean}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BooleanSchema {
+    default: Option<bool>,
+}
+
+impl BooleanSchema {
+    fn read(fields: &Fields<'_>) -> Result<BooleanSchema, Error> {
+        let default = match fields.get("default") {
+            None => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(other) => {
+                return Err(wrong_type(
+                    pointer::key("default"),
+                    "`default`",
+                    "a boolean",
+                    other,
+                ));
+            }
+        };
+        Ok(BooleanSchema { default })
+    }
+
+    /// `default`: the value to start from.
+    pub fn default(&self) -> Option<bool> {
+        self.default
+    }
+}
+
+/// Which of the specification's spellings a select uses for its options. The options read
+/// the same way whatever the spelling; this records it for code that must write the schema
+/// back or warn about the deprecated form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EnumShape {
+    /// Values only: `enum: [...]` (for a multi-select, `items: {type: "string", enum: [...]}`).
+    /// Options have no title.
+    Untitled,
+    /// Values with display titles: `oneOf: [{const, title}]` (for a multi-select,
+    /// `items: {anyOf: [{const, title}]}`).
+    Titled,
+    /// The deprecated single-select spelling `enum: [...]` with `enumNames: [...]` giving the
+    /// titles by position. Still accepted by the specification.
+    LegacyTitled,
+}
+
+/// One choice of a select: the value that content holds when it is chosen, and the title to
+/// show for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnumOption {
+    value: String,
+    title: Option<String>,
+}
+
+impl EnumOption {
+    /// The value (`enum` item or `const`): what the content holds when this option is chosen.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// The display title (`title` or the matching `enumNames` item), if there is one.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// What to show a person: the title, or else the value itself.
+    pub fn label(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.value)
+    }
+}
+
+/// A single-select property: `{type: "string", enum: [...], enumNames?: [...], default?}` or
+/// `{type: "string", oneOf: [{const, title}], default?}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SingleSelectSchema {
+    shape: EnumShape,
+    options: Vec<EnumOption>,
+    default: Option<String>,
+}
+
+impl SingleSelectSchema {
+    /// How the options were spelled.
+    pub fn shape(&self) -> EnumShape {
+        self.shape
+    }
+
+    /// The options, in the order the schema lists them.
+    pub fn options(&self) -> &[EnumOption] {
+        &self.options
+    }
+
+    /// The first option whose value is `value`, if any.
+    pub fn option(&self, value: &str) -> Option<&EnumOption> {
+        self.options.iter().find(|o| o.value == value)
+    }
+
+    /// `default`: the value selected to start with.
+    pub fn default(&self) -> Option<&str> {
+        self.default.as_deref()
+    }
+}
+
+/// A multi-select property: `{type: "array", minItems?, maxItems?, items: {type: "string",
+/// enum: [...]} | {anyOf: [{const, title}]}, default?: string[]}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MultiSelectSchema {
+    shape: EnumShape,
+    options: Vec<EnumOption>,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    default: Option<Vec<String>>,
+}
+
+impl MultiSelectSchema {
+    fn read(fields: &Fields<'_>) -> Result<MultiSelectSchema, Error> {
+        let min_items = opt_count(fields, "minItems")?;
+        let max_items = opt_count(fields, "maxItems")?;
+        let items = fields.object("items")?;
+        let (shape, options) = read_items(&Fields::new(items)).map_err(|e| e.within("/items"))?;
+        let default = opt_string_array(fields, "default")?;
+        Ok(MultiSelectSchema {
+            shape,
+            options,
+            min_items,
+            max_items,
+            default,
+        })
+    }
+
+    /// How the options were spelled: [`EnumShape::Untitled`] or [`EnumShape::Titled`].
+    pub fn shape(&self) -> EnumShape {
+        self.shape
+    }
+
+    /// The options, in the order the schema lists them.
+    pub fn options(&self) -> &[EnumOption] {
+        &self.options
+    }
+
+    /// The first option whose value is `value`, if any.
+    pub fn option(&self, value: &str) -> Option<&EnumOption> {
+        self.options.iter().find(|o| o.value == value)
+    }
+
+    /// `minItems`: the fewest options that may be chosen.
+    pub fn min_items(&self) -> Option<u64> {
+        self.min_items
+    }
+
+    /// `maxItems`: the most options that may be chosen.
+    pub fn max_items(&self) -> Option<u64> {
+        self.max_items
+    }
+
+    /// `default`: the values selected to start with.
+    pub fn default(&self) -> Option<&[String]> {
+        self.default.as_deref()
+    }
+}
+
+/// Reads a `type: "string"` property, which is free text or, with `enum` or `oneOf`, a
+/// single-select.
+fn read_string_kind(fields: &Fields<'_>) -> Result<PropertyKind, Error> {
+    let has_enum = fields.get("enum").is_some();
+    let has_one_of = fields.get("oneOf").is_some();
+    let (shape, options) = match (has_enum, has_one_of) {
+        (false, false) => return Ok(PropertyKind::String(StringSchema::read(fields)?)),
+        // Picking one list over the other would show options that validation then refuses
+        // (JSON Schema applies both): the property fits no shape of the specification.
+        (true, true) => {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                "",
+                "a string property has either `enum` or `oneOf`, not both",
+            ));
+        }
+        (true, false) => {
+            let values = opt_string_array(fields, "enum")?.unwrap_or_default();
+            let names = opt_string_array(fields, "enumNames")?;
+            let shape = if names.is_some() {
+                EnumShape::LegacyTitled
+            } else {
+                EnumShape::Untitled
+            };
+            let names = names.unwrap_or_default();
+            // Titles pair with values by position; a length mismatch is left to the full
+            // schema check (see `RequestedSchema::from_map`).
+            let options = values
+                .into_iter()
+                .enumerate()
+                .map(|(i, value)| EnumOption {
+                    value,
+                    title: names.get(i).cloned(),
+                })
+                .collect();
+            (shape, options)
+        }
+        (false, true) => (EnumShape::Titled, titled_options(fields, "oneOf")?),
+    };
+    let default = fields.opt_str("default")?.map(String::from);
+    Ok(PropertyKind::SingleSelect(SingleSelectSchema {
+        shape,
+        options,
+        default,
+    }))
+}
+
+/// Reads the `items` of a multi-select; errors are relative to `items`.
+fn read_items(items: &Fields<'_>) -> Result<(EnumShape, Vec<EnumOption>), Error> {
+    // Both select shapes hold strings; any other item type (objects, numbers, nested arrays)
+    // is a kind of array an elicitation schema does not have.
+    if let Some(ty) = items.opt_str("type")? {
+        if ty != "string" {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                "/type",
+                format!(
+                    "array items must be strings (an array property is a multi-select), \
+                     not {ty:?}"
+                ),
+            ));
+        }
+    }
+    let has_enum = items.get("enum").is_some();
+    let has_any_of = items.get("anyOf").is_some();
+    match (has_enum, has_any_of) {
+        (true, false) => {
+            let values = opt_string_array(items, "enum")?.unwrap_or_default();
+            let options = values
+                .into_iter()
+                .map(|value| EnumOption { value, title: None })
+                .collect();
+            Ok((EnumShape::Untitled, options))
+        }
+        (false, true) => Ok((EnumShape::Titled, titled_options(items, "anyOf")?)),
+        (true, true) => Err(Error::new(
+            ErrorKind::InvalidValue,
+            "",
+            "multi-select `items` have either `enum` or `anyOf`, not both",
+        )),
+        (false, false) => Err(Error::new(
+            ErrorKind::InvalidValue,
+            "",
+            "an array property is a multi-select: its `items` must be \
+             {\"type\": \"string\", \"enum\": [...]} or {\"anyOf\": [{\"const\", \"title\"}, ...]}",
+        )),
+    }
+}
+
+/// Reads the `[{const, title}]` list in the member `keyword` (`oneOf` or `anyOf`).
+fn titled_options(fields: &Fields<'_>, keyword: &str) -> Result<Vec<EnumOption>, Error> {
+    let list = match fields.get(keyword) {
+        None => return Ok(Vec::new()),
+        Some(Value::Array(list)) => list,
+        Some(other) => {
+            return Err(wrong_type(
+                pointer::key(keyword),
+                &format!("`{keyword}`"),
+                "an array of {const, title} objects",
+                other,
+            ));
+        }
+    };
+    let mut options = Vec::with_capacity(list.len());
+    for (i, item) in list.iter().enumerate() {
+        let mut at = pointer::key(keyword);
+        pointer::push_index(&mut at, i);
+        let Value::Object(map) = item else {
+            return Err(wrong_type(
+                at,
+                &format!("`{keyword}` item {i}"),
+                "a {const, title} object",
+                item,
+            ));
+        };
+        let option = Fields::new(map);
+        let read = || -> Result<EnumOption, Error> {
+            Ok(EnumOption {
+                value: String::from(option.str("const")?),
+                title: option.opt_str("title")?.map(String::from),
+            })
+        };
+        options.push(read().map_err(|e| e.within(&at))?);
+    }
+    Ok(options)
+}
+
+/// A `wrong_type` error at `at` saying that `what` must be `expected`.
+fn wrong_type(at: String, what: &str, expected: &str, found: &Value) -> Error {
+    Error::new(
+        ErrorKind::WrongType,
+        at,
+        wrong_type_message(what, expected, found.type_name()),
+    )
+}
+
+/// The optional member `name` as an array of strings; errors point at the member or the
+/// offending item.
+fn opt_string_array(fields: &Fields<'_>, name: &str) -> Result<Option<Vec<String>>, Error> {
+    let list = match fields.get(name) {
+        None => return Ok(None),
+        Some(Value::Array(list)) => list,
+        Some(other) => {
+            return Err(wrong_type(
+                pointer::key(name),
+                &format!("`{name}`"),
+                "an array of strings",
+                other,
+            ));
+        }
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            Value::String(s) => Ok(s.clone()),
+            other => {
+                let mut at = pointer::key(name);
+                pointer::push_index(&mut at, i);
+                Err(wrong_type(
+                    at,
+                    &format!("`{name}` item {i}"),
+                    "a string",
+                    other,
+                ))
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The optional member `name` as a JSON number, kept as spelled.
+fn opt_number(fields: &Fields<'_>, name: &str) -> Result<Option<Number>, Error> {
+    match fields.get(name) {
+        None => Ok(None),
+        Some(Value::Number(n)) => Ok(Some(n.clone())),
+        Some(other) => Err(wrong_type(
+            pointer::key(name),
+            &format!("`{name}`"),
+            "a number",
+            other,
+        )),
+    }
+}
+
+/// The optional member `name` as a length or count: a JSON number that is a non-negative
+/// integer (`3`, `3.0` and `0.3e1` all read as 3).
+fn opt_count(fields: &Fields<'_>, name: &str) -> Result<Option<u64>, Error> {
+    match fields.get(name) {
+        None => Ok(None),
+        Some(Value::Number(n)) => count(n.as_str()).map(Some).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidValue,
+                pointer::key(name),
+                format!("`{name}` must be a non-negative integer, not {n}"),
+            )
+        }),
+        Some(other) => Err(wrong_type(
+            pointer::key(name),
+            &format!("`{name}`"),
+            "a non-negative integer",
+            other,
+        )),
+    }
+}
+
+/// The value of the JSON number spelled `spelling` if it is a non-negative integer, decided
+/// exactly from the decimal spelling (going through `f64` would take `3.0000000000000001` or
+/// `1e-400` for integers). A value above `u64::MAX` reads as `u64::MAX`, which no length or
+/// count can reach, so the constraint means the same.
+fn count(spelling: &str) -> Option<u64> {
+    crate::json::decimal::saturating_u64(spelling)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+    use alloc::vec;
+
+    /// Reads JSON text with the crate's own reader, which keeps every number's spelling.
+    fn json(text: &str) -> Value {
+        crate::json::parse_str(text, &crate::Limits::DEFAULT).unwrap()
+    }
+
+    fn read(text: &str) -> Result<RequestedSchema, Error> {
+        RequestedSchema::from_value(&json(text))
+    }
+
+    /// A root schema with the single property `p` given as JSON text.
+    fn one(property: &str) -> Result<RequestedSchema, Error> {
+        read(&format!(
+            r#"{{"type":"object","properties":{{"p":{property}}}}}"#
+        ))
+    }
+
+    fn kind_of(property: &str) -> PropertyKind {
+        one(property)
+            .unwrap()
+            .properties()
+            .first()
+            .unwrap()
+            .kind()
+            .clone()
+    }
+
+    fn err(result: Result<RequestedSchema, Error>) -> (ErrorKind, String) {
+        let e = result.unwrap_err();
+        assert!(!e.message().is_empty());
+        (e.kind(), e.pointer().to_string())
+    }
+
+    fn err_of(property: &str) -> (ErrorKind, String) {
+        err(one(property))
+    }
+
+    fn string(kind: PropertyKind) -> StringSchema {
+        match kind {
+            PropertyKind::String(s) => s,
+            other => panic!("expected a string, got {other:?}"),
+        }
+    }
+
+    fn number(kind: PropertyKind) -> NumberSchema {
+        match kind {
+            PropertyKind::Number(n) => n,
+            other => panic!("expected a number, got {other:?}"),
+        }
+    }
+
+    fn single(kind: PropertyKind) -> SingleSelectSchema {
+        match kind {
+            PropertyKind::SingleSelect(s) => s,
+            other => panic!("expected a single-select, got {other:?}"),
+        }
+    }
+
+    fn multi(kind: PropertyKind) -> MultiSelectSchema {
+        match kind {
+            PropertyKind::MultiSelect(m) => m,
+            other => panic!("expected a multi-select, got {other:?}"),
+        }
+    }
+
+    fn option(value: &str, title: Option<&str>) -> EnumOption {
+        EnumOption {
+            value: value.to_string(),
+            title: title.map(String::from),
+        }
+    }
+
+    fn n(spelling: &str) -> Number {
+        match json(spelling) {
+            Value::Number(n) => n,
+            other => panic!("{spelling} is not a number: {other:?}"),
+        }
+    }
+
+    // --- The specification's own examples (schema/2026-07-28/examples) ---
+
+    #[test]
+    fn spec_elicit_request_schema() {
+        let schema = read(
+            r#"{"type":"object","properties":{"name":{"type":"string","title":"GitHub Username","description":"Your GitHub username"}},"required":["name"]}"#,
+        )
+        .unwrap();
+        assert_eq!(schema.schema_uri(), None);
+        assert_eq!(schema.properties().len(), 1);
+        let name = schema.property("name").unwrap();
+        assert_eq!(name.name(), "name");
+        assert_eq!(name.title(), Some("GitHub Username"));
+        assert_eq!(name.description(), Some("Your GitHub username"));
+        assert_eq!(name.label(), "GitHub Username");
+        assert_eq!(
+            string(name.kind().clone()),
+            StringSchema {
+                min_length: None,
+                max_length: None,
+                format: None,
+                default: None
+            }
+        );
+        assert_eq!(schema.required(), ["name".to_string()]);
+        assert!(schema.is_required("name"));
+    }
+
+    #[test]
+    fn spec_elicit_single_field() {
+        let schema = read(
+            r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#,
+        )
+        .unwrap();
+        let name = schema.property("name").unwrap();
+        assert_eq!(name.title(), None);
+        assert_eq!(name.label(), "name");
+        assert_eq!(name.kind().json_type(), "string");
+    }
+
+    #[test]
+    fn spec_elicit_multiple_fields() {
+        let schema = read(
+            r#"{
+              "type": "object",
+              "properties": {
+                "name": {"type": "string", "description": "Your full name"},
+                "email": {"type": "string", "format": "email", "description": "Your email address"},
+                "age": {"type": "number", "minimum": 18, "description": "Your age"}
+              },
+              "required": ["name", "email"]
+            }"#,
+        )
+        .unwrap();
+        let names: Vec<&str> = schema.properties().iter().map(Property::name).collect();
+        assert_eq!(names, ["name", "email", "age"]);
+        assert!(schema.is_required("name"));
+        assert!(schema.is_required("email"));
+        assert!(!schema.is_required("age"));
+        let email = string(schema.property("email").unwrap().kind().clone());
+        assert_eq!(email.format(), Some(StringFormat::Email));
+        let age = number(schema.property("age").unwrap().kind().clone());
+        assert!(!age.is_integer());
+        assert_eq!(age.minimum(), Some(&n("18")));
+        assert_eq!(age.maximum(), None);
+        assert_eq!(
+            schema.property("age").unwrap().description(),
+            Some("Your age")
+        );
+    }
+
+    #[test]
+    fn spec_string_schema() {
+        let schema = one(
+            r#"{"type":"string","title":"Display Name","description":"Description text","minLength":3,"maxLength":50,"format":"email","default":"user@example.com"}"#,
+        )
+        .unwrap();
+        let p = &schema.properties().first().unwrap();
+        assert_eq!(p.title(), Some("Display Name"));
+        assert_eq!(p.description(), Some("Description text"));
+        let s = string(p.kind().clone());
+        assert_eq!(s.min_length(), Some(3));
+        assert_eq!(s.max_length(), Some(50));
+        assert_eq!(s.format(), Some(StringFormat::Email));
+        assert_eq!(s.default(), Some("user@example.com"));
+        assert_eq!(
+            p.default_value(),
+            Some(Value::String("user@example.com".into()))
+        );
+    }
+
+    #[test]
+    fn spec_number_schema() {
+        let schema = one(
+            r#"{"type":"number","title":"Display Name","description":"Description text","minimum":0,"maximum":100,"default":50}"#,
+        )
+        .unwrap();
+        let p = &schema.properties().first().unwrap();
+        let num = number(p.kind().clone());
+        assert!(!num.is_integer());
+        assert_eq!(num.minimum(), Some(&n("0")));
+        assert_eq!(num.maximum(), Some(&n("100")));
+        assert_eq!(num.default(), Some(&n("50")));
+        assert_eq!(p.kind().json_type(), "number");
+        assert_eq!(p.default_value(), Some(json("50")));
+    }
+
+    #[test]
+    fn spec_boolean_schema() {
+        let schema = one(
+            r#"{"type":"boolean","title":"Display Name","description":"Description text","default":false}"#,
+        )
+        .unwrap();
+        let p = &schema.properties().first().unwrap();
+        assert_eq!(p.title(), Some("Display Name"));
+        assert_eq!(
+            p.kind(),
+            &PropertyKind::Boolean(BooleanSchema {
+                default: Some(false)
+            })
+        );
+        assert_eq!(p.kind().json_type(), "boolean");
+        assert_eq!(p.default_value(), Some(Value::Bool(false)));
+    }
+
+    #[test]
+    fn spec_untitled_single_select() {
+        let schema = one(
+            r#"{"type":"string","title":"Color Selection","description":"Choose your favorite color","enum":["Red","Green","Blue"],"default":"Red"}"#,
+        )
+        .unwrap();
+        let p = &schema.properties().first().unwrap();
+        assert_eq!(p.title(), Some("Color Selection"));
+        assert_eq!(p.kind().json_type(), "string");
+        let s = single(p.kind().clone());
+        assert_eq!(s.shape(), EnumShape::Untitled);
+        assert_eq!(
+            s.options(),
+            [
+                option("Red", None),
+                option("Green", None),
+                option("Blue", None)
+            ]
+        );
+        assert_eq!(s.default(), Some("Red"));
+        assert_eq!(s.option("Green").unwrap().label(), "Green");
+        assert_eq!(s.option("Purple"), None);
+        assert_eq!(p.default_value(), Some(Value::String("Red".into())));
+    }
+
+    #[test]
+    fn spec_titled_single_select() {
+        let schema = one(
+            r##"{"type":"string","title":"Color Selection","description":"Choose your favorite color","oneOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}],"default":"#FF0000"}"##,
+        )
+        .unwrap();
+        let s = single(schema.properties().first().unwrap().kind().clone());
+        assert_eq!(s.shape(), EnumShape::Titled);
+        assert_eq!(
+            s.options(),
+            [
+                option("#FF0000", Some("Red")),
+                option("#00FF00", Some("Green")),
+                option("#0000FF", Some("Blue"))
+            ]
+        );
+        assert_eq!(s.default(), Some("#FF0000"));
+        let green = s.option("#00FF00").unwrap();
+        assert_eq!(green.value(), "#00FF00");
+        assert_eq!(green.title(), Some("Green"));
+        assert_eq!(green.label(), "Green");
+    }
+
+    #[test]
+    fn legacy_titled_enum() {
+        let s = single(kind_of(
+            r#"{"type":"string","title":"Plan","enum":["free","pro"],"enumNames":["Free tier","Pro tier"],"default":"free"}"#,
+        ));
+        assert_eq!(s.shape(), EnumShape::LegacyTitled);
+        assert_eq!(
+            s.options(),
+            [
+                option("free", Some("Free tier")),
+                option("pro", Some("Pro tier"))
+            ]
+        );
+        assert_eq!(s.default(), Some("free"));
+    }
+
+    #[test]
+    fn legacy_enum_names_of_another_length_pair_by_position() {
+        let s = single(kind_of(
+            r#"{"type":"string","enum":["a","b","c"],"enumNames":["A"]}"#,
+        ));
+        assert_eq!(s.shape(), EnumShape::LegacyTitled);
+        assert_eq!(
+            s.options(),
+            [option("a", Some("A")), option("b", None), option("c", None)]
+        );
+        let s = single(kind_of(
+            r#"{"type":"string","enum":["a"],"enumNames":["A","B"]}"#,
+        ));
+        assert_eq!(s.options(), [option("a", Some("A"))]);
+    }
+
+    #[test]
+    fn spec_untitled_multi_select() {
+        let schema = one(
+            r#"{"type":"array","title":"Color Selection","description":"Choose your favorite colors","minItems":1,"maxItems":2,"items":{"type":"string","enum":["Red","Green","Blue"]},"default":["Red","Green"]}"#,
+        )
+        .unwrap();
+        let p = &schema.properties().first().unwrap();
+        assert_eq!(p.kind().json_type(), "array");
+        assert_eq!(p.description(), Some("Choose your favorite colors"));
+        let m = multi(p.kind().clone());
+        assert_eq!(m.shape(), EnumShape::Untitled);
+        assert_eq!(m.min_items(), Some(1));
+        assert_eq!(m.max_items(), Some(2));
+        assert_eq!(
+            m.options(),
+            [
+                option("Red", None),
+                option("Green", None),
+                option("Blue", None)
+            ]
+        );
+        assert_eq!(
+            m.default(),
+            Some(&["Red".to_string(), "Green".to_string()][..])
+        );
+        assert_eq!(p.default_value(), Some(json(r#"["Red","Green"]"#)));
+    }
+
+    #[test]
+    fn spec_titled_multi_select() {
+        let schema = one(
+            r##"{"type":"array","title":"Color Selection","description":"Choose your favorite colors","minItems":1,"maxItems":2,"items":{"anyOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}]},"default":["#FF0000","#00FF00"]}"##,
+        )
+        .unwrap();
+        let m = multi(schema.properties().first().unwrap().kind().clone());
+        assert_eq!(m.shape(), EnumShape::Titled);
+        assert_eq!(
+            m.options(),
+            [
+                option("#FF0000", Some("Red")),
+                option("#00FF00", Some("Green")),
+                option("#0000FF", Some("Blue"))
+            ]
+        );
+        assert_eq!(m.option("#0000FF").unwrap().label(), "Blue");
+        assert_eq!(
+            m.default(),
+            Some(&["#FF0000".to_string(), "#00FF00".to_string()][..])
+        );
+    }
+
+    // --- Other valid shapes ---
+
+    #[test]
+    fn integer_schema() {
+        let num = number(kind_of(
+            r#"{"type":"integer","minimum":-5,"maximum":1e3,"default":7}"#,
+        ));
+        assert!(num.is_integer());
+        assert_eq!(num.minimum().unwrap().as_str(), "-5");
+        assert_eq!(num.minimum().unwrap().as_i64(), Some(-5));
+        assert_eq!(num.maximum().unwrap().as_f64(), Some(1000.0));
+        assert_eq!(num.default().unwrap().as_i64(), Some(7));
+        assert_eq!(kind_of(r#"{"type":"integer"}"#).json_type(), "integer");
+    }
+
+    #[test]
+    fn number_spelling_survives() {
+        let num = number(kind_of(
+            r#"{"type":"number","minimum":0.10,"maximum":123456789012345678901234567890}"#,
+        ));
+        assert_eq!(num.minimum().unwrap().as_str(), "0.10");
+        assert_eq!(
+            num.maximum().unwrap().as_str(),
+            "123456789012345678901234567890"
+        );
+    }
+
+    #[test]
+    fn every_string_format() {
+        for (name, format) in [
+            ("email", StringFormat::Email),
+            ("uri", StringFormat::Uri),
+            ("date", StringFormat::Date),
+            ("date-time", StringFormat::DateTime),
+        ] {
+            let s = string(kind_of(&format!(
+                r#"{{"type":"string","format":"{name}"}}"#
+            )));
+            assert_eq!(s.format(), Some(format));
+            assert_eq!(format.as_str(), name);
+            assert_eq!(StringFormat::from_name(name), Some(format));
+        }
+        assert_eq!(StringFormat::from_name("Email"), None);
+        assert_eq!(StringFormat::from_name("uri-reference"), None);
+    }
+
+    #[test]
+    fn minimal_shapes_have_no_constraints() {
+        assert_eq!(
+            kind_of(r#"{"type":"boolean"}"#),
+            PropertyKind::Boolean(BooleanSchema { default: None })
+        );
+        let s = single(kind_of(r#"{"type":"string","enum":[]}"#));
+        assert_eq!(s.options(), []);
+        assert_eq!(s.default(), None);
+        let m = multi(kind_of(r#"{"type":"array","items":{"anyOf":[]}}"#));
+        assert_eq!(m.options(), []);
+        assert_eq!(m.min_items(), None);
+        assert_eq!(m.max_items(), None);
+        assert_eq!(m.default(), None);
+    }
+
+    #[test]
+    fn multi_select_items_type_may_be_omitted_with_enum() {
+        let m = multi(kind_of(r#"{"type":"array","items":{"enum":["a","b"]}}"#));
+        assert_eq!(m.shape(), EnumShape::Untitled);
+        assert_eq!(m.options(), [option("a", None), option("b", None)]);
+        let m = multi(kind_of(
+            r#"{"type":"array","items":{"type":"string","anyOf":[{"const":"a","title":"A"}]}}"#,
+        ));
+        assert_eq!(m.shape(), EnumShape::Titled);
+    }
+
+    #[test]
+    fn titled_option_without_title_is_read_without_one() {
+        let s = single(kind_of(r#"{"type":"string","oneOf":[{"const":"a"}]}"#));
+        assert_eq!(s.options(), [option("a", None)]);
+        assert_eq!(s.options().first().unwrap().label(), "a");
+    }
+
+    #[test]
+    fn empty_properties_and_no_required() {
+        let schema = read(r#"{"type":"object","properties":{}}"#).unwrap();
+        assert!(schema.properties().is_empty());
+        assert!(schema.required().is_empty());
+        assert!(!schema.is_required("x"));
+        assert_eq!(schema.property("x"), None);
+        assert!(schema.defaults().is_empty());
+    }
+
+    #[test]
+    fn schema_uri_is_kept() {
+        let schema = read(
+            r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            schema.schema_uri(),
+            Some("https://json-schema.org/draft/2020-12/schema")
+        );
+    }
+
+    #[test]
+    fn property_order_is_kept() {
+        let schema = read(
+            r#"{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"boolean"},"mid":{"type":"integer"}}}"#,
+        )
+        .unwrap();
+        let names: Vec<&str> = schema.properties().iter().map(Property::name).collect();
+        assert_eq!(names, ["zeta", "alpha", "mid"]);
+    }
+
+    #[test]
+    fn unknown_keywords_are_ignored() {
+        let schema = read(
+            r#"{
+              "type": "object",
+              "title": "Form",
+              "additionalProperties": false,
+              "x-vendor": {"anything": [1, 2]},
+              "properties": {
+                "s": {"type": "string", "pattern": "^a", "examples": ["a"], "x-ui": 5, "enumNames": 7},
+                "n": {"type": "number", "exclusiveMinimum": 0, "multipleOf": "odd"},
+                "b": {"type": "boolean", "const": true},
+                "e": {"type": "string", "enum": ["a"], "minLength": "not read for a select", "format": 9},
+                "m": {"type": "array", "uniqueItems": true, "items": {"enum": ["a"], "x": 1}}
+              }
+            }"#,
+        )
+        .unwrap();
+        assert_eq!(schema.properties().len(), 5);
+        assert_eq!(
+            string(schema.property("s").unwrap().kind().clone()),
+            StringSchema {
+                min_length: None,
+                max_length: None,
+                format: None,
+                default: None
+            }
+        );
+    }
+
+    #[test]
+    fn null_members_count_as_absent() {
+        let schema = read(
+            r#"{"$schema":null,"type":"object","properties":{"p":{"type":"string","title":null,"minLength":null,"format":null,"default":null}},"required":null}"#,
+        )
+        .unwrap();
+        assert_eq!(schema.schema_uri(), None);
+        assert!(schema.required().is_empty());
+        let p = &schema.properties().first().unwrap();
+        assert_eq!(p.title(), None);
+        assert_eq!(string(p.kind().clone()).min_length(), None);
+        assert_eq!(p.default_value(), None);
+    }
+
+    #[test]
+    fn cross_field_problems_are_not_this_readings_business() {
+        let schema = read(
+            r#"{
+              "type": "object",
+              "properties": {
+                "s": {"type": "string", "minLength": 10, "maxLength": 2, "default": "way too long for it"},
+                "n": {"type": "integer", "minimum": 10, "maximum": 1.5, "default": 0.5},
+                "e": {"type": "string", "enum": ["a", "a"], "default": "z"},
+                "m": {"type": "array", "minItems": 5, "maxItems": 1, "items": {"enum": ["a"]}, "default": ["b", "b"]}
+              },
+              "required": ["missing", "s", "s"]
+            }"#,
+        )
+        .unwrap();
+        assert_eq!(schema.required().len(), 3);
+        assert!(schema.is_required("missing"));
+        assert_eq!(schema.property("missing"), None);
+        let e = single(schema.property("e").unwrap().kind().clone());
+        assert_eq!(e.options(), [option("a", None), option("a", None)]);
+        assert_eq!(e.default(), Some("z"));
+    }
+
+    #[test]
+    fn defaults_collects_every_default_in_order() {
+        let schema = read(
+            r#"{"type":"object","properties":{
+              "b": {"type": "boolean", "default": true},
+              "none": {"type": "string"},
+              "n": {"type": "number", "default": 2.50},
+              "s": {"type": "string", "default": "x"},
+              "e": {"type": "string", "oneOf": [{"const": "k", "title": "K"}], "default": "k"},
+              "m": {"type": "array", "items": {"enum": ["a", "b"]}, "default": ["b"]}
+            }}"#,
+        )
+        .unwrap();
+        let defaults = Value::Object(schema.defaults());
+        assert_eq!(
+            serde_json::to_string(&defaults).unwrap(),
+            r#"{"b":true,"n":2.50,"s":"x","e":"k","m":["b"]}"#
+        );
+    }
+
+    #[test]
+    fn from_map_and_from_value_agree() {
+        let value = json(r#"{"type":"object","properties":{"a":{"type":"string"}}}"#);
+        let map = value.as_object().unwrap();
+        assert_eq!(
+            RequestedSchema::from_map(map).unwrap(),
+            RequestedSchema::from_value(&value).unwrap()
+        );
+    }
+
+    // --- Errors: kind and pointer ---
+
+    #[test]
+    fn root_must_be_an_object() {
+        for text in ["[]", "\"object\"", "5", "true", "null"] {
+            assert_eq!(err(read(text)), (ErrorKind::WrongType, String::new()));
+        }
+    }
+
+    #[test]
+    fn root_type() {
+        assert_eq!(
+            err(read(r#"{"properties":{}}"#)),
+            (ErrorKind::MissingField, "/type".into())
+        );
+        assert_eq!(
+            err(read(r#"{"type":null,"properties":{}}"#)),
+            (ErrorKind::MissingField, "/type".into())
+        );
+        assert_eq!(
+            err(read(r#"{"type":["object"],"properties":{}}"#)),
+            (ErrorKind::WrongType, "/type".into())
+        );
+        for ty in ["array", "string", "Object", ""] {
+            assert_eq!(
+                err(read(&format!(r#"{{"type":"{ty}","properties":{{}}}}"#))),
+                (ErrorKind::InvalidValue, "/type".into())
+            );
+        }
+    }
+
+    #[test]
+    fn root_schema_uri_type() {
+        assert_eq!(
+            err(read(r#"{"$schema":1,"type":"object","properties":{}}"#)),
+            (ErrorKind::WrongType, "/$schema".into())
+        );
+    }
+
+    #[test]
+    fn root_properties() {
+        assert_eq!(
+            err(read(r#"{"type":"object"}"#)),
+            (ErrorKind::MissingField, "/properties".into())
+        );
+        assert_eq!(
+            err(read(r#"{"type":"object","properties":[]}"#)),
+            (ErrorKind::WrongType, "/properties".into())
+        );
+    }
+
+    #[test]
+    fn root_required() {
+        assert_eq!(
+            err(read(r#"{"type":"object","properties":{},"required":"x"}"#)),
+            (ErrorKind::WrongType, "/required".into())
+        );
+        assert_eq!(
+            err(read(
+                r#"{"type":"object","properties":{},"required":["a",1]}"#
+            )),
+            (ErrorKind::WrongType, "/required/1".into())
+        );
+        assert_eq!(
+            err(read(
+                r#"{"type":"object","properties":{},"required":["a","b",null]}"#
+            )),
+            (ErrorKind::WrongType, "/required/2".into())
+        );
+    }
+
+    #[test]
+    fn property_must_be_an_object() {
+        for p in [r#""string""#, "true", "[]", "3"] {
+            assert_eq!(err_of(p), (ErrorKind::WrongType, "/properties/p".into()));
+        }
+    }
+
+    #[test]
+    fn property_type() {
+        assert_eq!(
+            err_of(r#"{"title":"No type"}"#),
+            (ErrorKind::MissingField, "/properties/p/type".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":["string","null"]}"#),
+            (ErrorKind::WrongType, "/properties/p/type".into())
+        );
+        for ty in ["null", "text", "String", "int"] {
+            assert_eq!(
+                err_of(&format!(r#"{{"type":"{ty}"}}"#)),
+                (ErrorKind::InvalidValue, "/properties/p/type".into())
+            );
+        }
+    }
+
+    #[test]
+    fn nested_objects_are_refused_with_a_clear_message() {
+        let e = one(r#"{"type":"object","properties":{"street":{"type":"string"}}}"#).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert_eq!(e.pointer(), "/properties/p/type");
+        assert!(e.message().contains("nested objects are not allowed"));
+    }
+
+    #[test]
+    fn title_and_description_types() {
+        assert_eq!(
+            err_of(r#"{"type":"string","title":5}"#),
+            (ErrorKind::WrongType, "/properties/p/title".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"boolean","description":{}}"#),
+            (ErrorKind::WrongType, "/properties/p/description".into())
+        );
+    }
+
+    #[test]
+    fn string_keyword_types() {
+        assert_eq!(
+            err_of(r#"{"type":"string","minLength":"3"}"#),
+            (ErrorKind::WrongType, "/properties/p/minLength".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","maxLength":true}"#),
+            (ErrorKind::WrongType, "/properties/p/maxLength".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","format":5}"#),
+            (ErrorKind::WrongType, "/properties/p/format".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","default":5}"#),
+            (ErrorKind::WrongType, "/properties/p/default".into())
+        );
+    }
+
+    #[test]
+    fn unknown_format() {
+        for format in ["phone", "uuid", "Date", "", "datetime"] {
+            let e = one(&format!(r#"{{"type":"string","format":"{format}"}}"#)).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidValue);
+            assert_eq!(e.pointer(), "/properties/p/format");
+            assert!(e.message().contains("date-time"));
+        }
+    }
+
+    #[test]
+    fn lengths_and_counts_must_be_non_negative_integers() {
+        for bad in [
+            "-1",
+            "2.5",
+            "0.1",
+            "-3.0",
+            "1e-1",
+            "3.0000000000000001",
+            "1e-400",
+        ] {
+            assert_eq!(
+                err_of(&format!(r#"{{"type":"string","minLength":{bad}}}"#)),
+                (ErrorKind::InvalidValue, "/properties/p/minLength".into()),
+                "minLength {bad}"
+            );
+            assert_eq!(
+                err_of(&format!(
+                    r#"{{"type":"array","maxItems":{bad},"items":{{"enum":[]}}}}"#
+                )),
+                (ErrorKind::InvalidValue, "/properties/p/maxItems".into()),
+                "maxItems {bad}"
+            );
+        }
+        assert_eq!(
+            err_of(r#"{"type":"array","minItems":"1","items":{"enum":[]}}"#),
+            (ErrorKind::WrongType, "/properties/p/minItems".into())
+        );
+    }
+
+    #[test]
+    fn integral_spellings_all_count() {
+        for (spelling, value) in [
+            ("0", 0),
+            ("3", 3),
+            ("3.0", 3),
+            ("3.000", 3),
+            ("0.3e1", 3),
+            ("30e-1", 3),
+            ("1e2", 100),
+            ("1E+2", 100),
+            ("-0", 0),
+            ("-0.0", 0),
+            ("0e-5", 0),
+            ("18446744073709551615", u64::MAX),
+        ] {
+            let s = string(kind_of(&format!(
+                r#"{{"type":"string","minLength":{spelling}}}"#
+            )));
+            assert_eq!(s.min_length(), Some(value), "{spelling}");
+        }
+    }
+
+    #[test]
+    fn counts_beyond_u64_saturate() {
+        for spelling in [
+            "18446744073709551616",
+            "1e20",
+            "1e400",
+            "123456789012345678901234567890.0",
+            "1e999999999999999999999",
+        ] {
+            assert_eq!(count(spelling), Some(u64::MAX), "{spelling}");
+        }
+    }
+
+    #[test]
+    fn count_reads_spellings_exactly() {
+        assert_eq!(count("120"), Some(120));
+        assert_eq!(count("1.20e2"), Some(120));
+        assert_eq!(count("0.0012e5"), Some(120));
+        assert_eq!(count("0012"), Some(12));
+        assert_eq!(count("1.5"), None);
+        assert_eq!(count("-1"), None);
+        assert_eq!(count("-1e-999999999999999999999"), None);
+        assert_eq!(count("1e-999999999999999999999"), None);
+        // Not number spellings at all.
+        for junk in [
+            "", "-", ".5", "5.", "1e", "1e+", "x", "1.2.3", "0x10", "1_000",
+        ] {
+            assert_eq!(count(junk), None, "{junk:?}");
+        }
+    }
+
+    #[test]
+    fn number_keyword_types() {
+        assert_eq!(
+            err_of(r#"{"type":"number","minimum":"3"}"#),
+            (ErrorKind::WrongType, "/properties/p/minimum".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"integer","maximum":[1]}"#),
+            (ErrorKind::WrongType, "/properties/p/maximum".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"number","default":"50"}"#),
+            (ErrorKind::WrongType, "/properties/p/default".into())
+        );
+    }
+
+    #[test]
+    fn boolean_default_type() {
+        assert_eq!(
+            err_of(r#"{"type":"boolean","default":"true"}"#),
+            (ErrorKind::WrongType, "/properties/p/default".into())
+        );
+    }
+
+    #[test]
+    fn single_select_errors() {
+        assert_eq!(
+            err_of(r#"{"type":"string","enum":"a"}"#),
+            (ErrorKind::WrongType, "/properties/p/enum".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","enum":["a",1]}"#),
+            (ErrorKind::WrongType, "/properties/p/enum/1".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","enum":["a"],"enumNames":"A"}"#),
+            (ErrorKind::WrongType, "/properties/p/enumNames".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","enum":["a"],"enumNames":[false]}"#),
+            (ErrorKind::WrongType, "/properties/p/enumNames/0".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","enum":["a"],"default":["a"]}"#),
+            (ErrorKind::WrongType, "/properties/p/default".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","oneOf":{"const":"a","title":"A"}}"#),
+            (ErrorKind::WrongType, "/properties/p/oneOf".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","oneOf":[{"const":"a","title":"A"},"b"]}"#),
+            (ErrorKind::WrongType, "/properties/p/oneOf/1".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","oneOf":[{"title":"A"}]}"#),
+            (
+                ErrorKind::MissingField,
+                "/properties/p/oneOf/0/const".into()
+            )
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","oneOf":[{"const":1,"title":"One"}]}"#),
+            (ErrorKind::WrongType, "/properties/p/oneOf/0/const".into())
+        );
+        assert_eq!(
+            err_of(
+                r#"{"type":"string","oneOf":[{"const":"a","title":"A"},{"const":"b","title":2}]}"#
+            ),
+            (ErrorKind::WrongType, "/properties/p/oneOf/1/title".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"string","oneOf":[{"const":"a","title":"A"}],"default":1}"#),
+            (ErrorKind::WrongType, "/properties/p/default".into())
+        );
+    }
+
+    #[test]
+    fn enum_and_one_of_together_fit_no_shape() {
+        assert_eq!(
+            err_of(r#"{"type":"string","enum":["a"],"oneOf":[{"const":"a","title":"A"}]}"#),
+            (ErrorKind::InvalidValue, "/properties/p".into())
+        );
+    }
+
+    #[test]
+    fn multi_select_errors() {
+        assert_eq!(
+            err_of(r#"{"type":"array"}"#),
+            (ErrorKind::MissingField, "/properties/p/items".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":"string"}"#),
+            (ErrorKind::WrongType, "/properties/p/items".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":[{"type":"string"}]}"#),
+            (ErrorKind::WrongType, "/properties/p/items".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{"type":"string"}}"#),
+            (ErrorKind::InvalidValue, "/properties/p/items".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{}}"#),
+            (ErrorKind::InvalidValue, "/properties/p/items".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{"type":"object","properties":{}}}"#),
+            (ErrorKind::InvalidValue, "/properties/p/items/type".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{"type":"number","enum":[1,2]}}"#),
+            (ErrorKind::InvalidValue, "/properties/p/items/type".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{"type":7,"enum":["a"]}}"#),
+            (ErrorKind::WrongType, "/properties/p/items/type".into())
+        );
+        assert_eq!(
+            err_of(
+                r#"{"type":"array","items":{"enum":["a"],"anyOf":[{"const":"a","title":"A"}]}}"#
+            ),
+            (ErrorKind::InvalidValue, "/properties/p/items".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{"type":"string","enum":["a",null]}}"#),
+            (ErrorKind::WrongType, "/properties/p/items/enum/1".into())
+        );
+        assert_eq!(
+            err_of(
+                r#"{"type":"array","items":{"anyOf":[{"const":"a","title":"A"},{"title":"B"}]}}"#
+            ),
+            (
+                ErrorKind::MissingField,
+                "/properties/p/items/anyOf/1/const".into()
+            )
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{"anyOf":"a"}}"#),
+            (ErrorKind::WrongType, "/properties/p/items/anyOf".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{"enum":["a"]},"default":"a"}"#),
+            (ErrorKind::WrongType, "/properties/p/default".into())
+        );
+        assert_eq!(
+            err_of(r#"{"type":"array","items":{"enum":["a"]},"default":["a",1]}"#),
+            (ErrorKind::WrongType, "/properties/p/default/1".into())
+        );
+    }
+
+    #[test]
+    fn property_names_are_escaped_in_pointers() {
+        let e = read(r#"{"type":"object","properties":{"a/b~c":{"type":"string","title":1}}}"#)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::WrongType);
+        assert_eq!(e.pointer(), "/properties/a~1b~0c/title");
+        let e = read(
+            r#"{"type":"object","properties":{"ok":{"type":"string"},"~/":{"type":"array","items":{"anyOf":[{"const":0}]}}}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.pointer(), "/properties/~0~1/items/anyOf/0/const");
+        // The name itself is kept unescaped.
+        let schema = read(r#"{"type":"object","properties":{"a/b~c":{"type":"string"}}}"#).unwrap();
+        assert_eq!(schema.properties().first().unwrap().name(), "a/b~c");
+        assert!(schema.property("a/b~c").is_some());
+    }
+
+    #[test]
+    fn the_first_problem_in_document_order_is_reported() {
+        let e = read(
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"nope"},"c":{"type":"object"}},"required":5}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.pointer(), "/properties/b/type");
+    }
+
+    #[test]
+    fn messages_name_what_was_found() {
+        let e = one(r#"{"type":"string","minLength":"3"}"#).unwrap_err();
+        assert!(e.message().contains("minLength"), "{}", e.message());
+        assert!(e.message().contains("a string"), "{}", e.message());
+        let e = one(r#"{"type":"string","minLength":-2}"#).unwrap_err();
+        assert!(e.message().contains("-2"), "{}", e.message());
+        let e = read(r#"{"type":"object","properties":{},"required":["a",1]}"#).unwrap_err();
+        assert!(e.message().contains("item 1"), "{}", e.message());
+    }
+
+    #[test]
+    fn json_type_of_each_kind() {
+        let cases = vec![
+            (r#"{"type":"string"}"#, "string"),
+            (r#"{"type":"string","enum":["a"]}"#, "string"),
+            (r#"{"type":"number"}"#, "number"),
+            (r#"{"type":"integer"}"#, "integer"),
+            (r#"{"type":"boolean"}"#, "boolean"),
+            (r#"{"type":"array","items":{"enum":["a"]}}"#, "array"),
+        ];
+        for (property, ty) in cases {
+            assert_eq!(kind_of(property).json_type(), ty, "{property}");
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! Bounds the shapes share: lengths and counts, number bounds, and whether a lower bound is
+//! above its upper one.
+
+use alloc::format;
+use core::cmp::Ordering;
+
+use super::SchemaProblemKind;
+use super::problems::{Problems, child, member};
+use crate::json::decimal;
+use crate::json::{Map, Number, Value};
+
+/// The member `key` as a length or count: a non-negative integer (`3`, `3.0`, `0.3e1`).
+pub(super) fn count<'a>(
+    map: &'a Map,
+    at: &str,
+    key: &str,
+    unit: &str,
+    out: &mut Problems,
+) -> Option<&'a Number> {
+    let key_at = child(at, key);
+    match member(map, key)? {
+        Value::Number(n) => {
+            let zero = Number::from(0u64);
+            if decimal::is_integer(n) && decimal::compare(n, &zero) != Ordering::Less {
+                Some(n)
+            } else {
+                out.add(
+                    SchemaProblemKind::InvalidValue,
+                    key_at,
+                    format!("`{key}` must be a whole number of {unit}, 0 or more, not {n}"),
+                );
+                None
+            }
+        }
+        other => {
+            out.wrong_type(key_at, &format!("`{key}`"), "a non-negative integer", other);
+            None
+        }
+    }
+}
+
+/// The member `key` as a JSON number.
+pub(super) fn number<'a>(
+    map: &'a Map,
+    at: &str,
+    key: &str,
+    out: &mut Problems,
+) -> Option<&'a Number> {
+    match member(map, key)? {
+        Value::Number(n) => Some(n),
+        other => {
+            out.wrong_type(child(at, key), &format!("`{key}`"), "a number", other);
+            None
+        }
+    }
+}
+
+/// Whether the lower bound is at most the upper one (or either is absent); reports it at the
+/// lower bound when not.
+pub(super) fn in_order(
+    (lo, lo_key): (Option<&Number>, &str),
+    (hi, hi_key): (Option<&Number>, &str),
+    at: &str,
+    consequence: &str,
+    out: &mut Problems,
+) -> bool {
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return true;
+    };
+    if decimal::compare(lo, hi) != Ordering::Greater {
+        return true;
+    }
+    out.add(
+        SchemaProblemKind::ContradictoryBounds,
+        child(at, lo_key),
+        format!("`{lo_key}` {lo} is greater than `{hi_key}` {hi}: {consequence}; swap or fix them"),
+    );
+    false
+}
+
+pub(super) fn insert_number(map: &mut Map, key: &str, n: Option<&Number>) {
+    if let Some(n) = n {
+        map.insert(key, Value::Number(n.clone()));
+    }
+}

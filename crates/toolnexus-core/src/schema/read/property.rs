@@ -1,0 +1,205 @@
+//! One property: the elicitation shape its `type` gives it, then the checks of that shape, its
+//! `default` and the validation keywords the shape does not have.
+
+use alloc::format;
+use alloc::string::String;
+
+use super::SchemaProblemKind;
+use super::defaults::check_default;
+use super::keywords::{Context, Instance, check_keywords};
+use super::number::check_number;
+use super::problems::{Problems, child, member, quote};
+use super::select::{check_multi_select, check_single_select};
+use super::text::check_text;
+use crate::json::{Map, Value};
+
+/// Which elicitation shape a property has, decided by its `type` (and, for strings, by
+/// `enum` or `oneOf`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    Text,
+    Number,
+    Integer,
+    Boolean,
+    SingleSelect,
+    MultiSelect,
+    /// No usable `type`, or one that no elicitation property has.
+    Unknown,
+}
+
+impl Shape {
+    /// Where the validation keywords of a property of this shape are checked.
+    pub(super) fn context(self) -> Context {
+        match self {
+            Shape::Text => Context {
+                what: "a free-text string property",
+                instance: Some(Instance::String),
+                own: &["type", "minLength", "maxLength", "format"],
+            },
+            Shape::Number => Context {
+                what: "a number property",
+                instance: Some(Instance::Number),
+                own: &["type", "minimum", "maximum"],
+            },
+            Shape::Integer => Context {
+                what: "an integer property",
+                instance: Some(Instance::Number),
+                own: &["type", "minimum", "maximum"],
+            },
+            Shape::Boolean => Context {
+                what: "a boolean property",
+                instance: Some(Instance::Boolean),
+                own: &["type"],
+            },
+            Shape::SingleSelect => Context {
+                what: "a single-select property",
+                instance: Some(Instance::String),
+                own: &["type", "enum", "oneOf"],
+            },
+            Shape::MultiSelect => Context {
+                what: "a multi-select property",
+                instance: Some(Instance::Array),
+                own: &["type", "items", "minItems", "maxItems", "uniqueItems"],
+            },
+            // `enum` and `oneOf` make a select once `type` is fixed, so they are not blamed
+            // for a missing type.
+            Shape::Unknown => Context {
+                what: "an elicitation property",
+                instance: None,
+                own: &["type", "enum", "oneOf"],
+            },
+        }
+    }
+}
+
+pub(super) fn check_property(name: &str, value: &Value, out: &mut Problems) {
+    let at = child("/properties", name);
+    let Value::Object(map) = value else {
+        out.wrong_type(
+            at,
+            &format!("property {}", quote(name)),
+            "a schema object such as {\"type\": \"string\"}",
+            value,
+        );
+        return;
+    };
+    let shape = read_shape(map, &at, out);
+    for annotation in ["title", "description"] {
+        if let Some(v) = member(map, annotation) {
+            if !v.is_string() {
+                out.wrong_type(
+                    child(&at, annotation),
+                    &format!("`{annotation}`"),
+                    "a string",
+                    v,
+                );
+            }
+        }
+    }
+    let reference = check_shape(shape, map, &at, out);
+    check_default(name, map, &at, shape, reference, out);
+    check_keywords(map, &at, &shape.context(), out);
+}
+
+/// Checks the keywords of the property's shape; the well-formed copy of the property that a
+/// default is judged against, if there is one.
+pub(super) fn check_shape(shape: Shape, map: &Map, at: &str, out: &mut Problems) -> Option<Map> {
+    match shape {
+        Shape::Text => Some(check_text(map, at, out)),
+        Shape::Number => Some(check_number(map, at, false, out)),
+        Shape::Integer => Some(check_number(map, at, true, out)),
+        Shape::Boolean => Some(typed("boolean")),
+        Shape::SingleSelect => check_single_select(map, at, out),
+        Shape::MultiSelect => check_multi_select(map, at, out),
+        Shape::Unknown => None,
+    }
+}
+
+/// What every "no such shape" message says is allowed.
+const SHAPES: &str = "an elicitation property is a string, number, integer, boolean or an \
+                      array of enumerated strings";
+
+/// The shape the property's `type` (and `enum`/`oneOf`) gives it; reports why there is none.
+pub(super) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
+    let type_at = child(at, "type");
+    let ty = match member(map, "type") {
+        None => {
+            out.add(
+                SchemaProblemKind::MissingKeyword,
+                type_at,
+                format!("`type` is required: {SHAPES}"),
+            );
+            return Shape::Unknown;
+        }
+        Some(Value::String(ty)) => ty.as_str(),
+        Some(Value::Array(_)) => {
+            out.add(
+                SchemaProblemKind::UnsupportedShape,
+                type_at,
+                format!(
+                    "a property has exactly one `type`, not a list: {SHAPES}; to let a person \
+                     leave the field empty, leave it out of `required` instead of adding \"null\""
+                ),
+            );
+            return Shape::Unknown;
+        }
+        Some(other) => {
+            out.wrong_type(
+                type_at,
+                "`type`",
+                "a string naming the property's type",
+                other,
+            );
+            return Shape::Unknown;
+        }
+    };
+    match ty {
+        "string" => match (member(map, "enum"), member(map, "oneOf")) {
+            (None, None) => Shape::Text,
+            (Some(_), Some(_)) => {
+                out.add(
+                    SchemaProblemKind::UnsupportedShape,
+                    String::from(at),
+                    String::from(
+                        "a single-select lists its options in `enum` or in `oneOf`, not both: \
+                         keep `oneOf: [{const, title}]` for options with titles, `enum` otherwise",
+                    ),
+                );
+                Shape::Unknown
+            }
+            _ => Shape::SingleSelect,
+        },
+        "number" => Shape::Number,
+        "integer" => Shape::Integer,
+        "boolean" => Shape::Boolean,
+        "array" => Shape::MultiSelect,
+        "object" => {
+            out.add(
+                SchemaProblemKind::UnsupportedShape,
+                type_at,
+                format!(
+                    "nested objects are not allowed: {SHAPES}; list the nested fields in the \
+                     root `properties` instead"
+                ),
+            );
+            Shape::Unknown
+        }
+        other => {
+            out.add(
+                SchemaProblemKind::UnsupportedShape,
+                type_at,
+                format!(
+                    "unknown property type {}: {SHAPES} (type names are lower case)",
+                    quote(other)
+                ),
+            );
+            Shape::Unknown
+        }
+    }
+}
+
+/// A property with only its `type`: the start of the well-formed copy a default is judged
+/// against.
+pub(super) fn typed(ty: &str) -> Map {
+    [("type", Value::from(ty))].into_iter().collect()
+}
