@@ -106,6 +106,9 @@ pub enum Op {
     RejectSecrets,
     /// Input: the URL as a JSON string; output: the review, findings without messages.
     ReviewUrl,
+    /// Input: `{"schema", "calls"}`: a `Form` prepared once from the schema, then each call
+    /// on it; output: each call's outcome, `{"ok": value}` or `{"error": {"kind", "pointer"}}`.
+    Form,
     /// Input: a script `{"options"?, "steps"}` run against one session; output: each step's
     /// outcome (see `ops/session.rs` and the README).
     Session,
@@ -322,6 +325,7 @@ fn run_on_value(
     Ok(match case.op {
         Op::CheckSchema => Ok(ops::schema_check::run(value)),
         Op::ReviewUrl => ops::url::run(value)?,
+        Op::Form => ops::form::run(value)?,
         Op::Session => Ok(ops::session::run(value)?),
         Op::ReverseRequest => Ok(ops::reverse::run(value, limits)?),
         Op::Mrtr => Ok(ops::mrtr::run(value, limits)?),

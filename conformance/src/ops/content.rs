@@ -2,10 +2,10 @@
 //! secret review.
 
 use toolnexus_core::content::{ContentOptions, apply_defaults, prepare_content, validate_content};
-use toolnexus_core::form::secrets::{reject_secrets, sensitive_fields};
-use toolnexus_core::form::{form_fields, parse_field_input};
+use toolnexus_core::form::secrets::{SensitiveField, reject_secrets, sensitive_fields};
+use toolnexus_core::form::{FormField, form_fields, parse_field_input};
 use toolnexus_core::schema::RequestedSchema;
-use toolnexus_core::{Error, Value};
+use toolnexus_core::{Error, Map, Value, Violation};
 
 use super::{object, violations_value};
 use crate::{Case, Op};
@@ -29,21 +29,12 @@ pub(crate) fn run(case: &Case, value: &Value) -> Result<Result<String, Error>, S
         }
         Op::PrepareContent => {
             let (schema, content) = schema_and_content(value)?;
-            RequestedSchema::from_value(schema).map(|s| {
-                let (content, violations) = match prepare_content(&s, content, &options) {
-                    Ok(filled) => (Value::Object(filled), Vec::new()),
-                    Err(violations) => (Value::Null, violations),
-                };
-                object([
-                    ("content", content),
-                    ("violations", violations_value(&violations)),
-                ])
-                .to_json()
-            })
+            RequestedSchema::from_value(schema)
+                .map(|s| prepare_value(prepare_content(&s, content, &options)).to_json())
         }
-        Op::FormFields => RequestedSchema::from_value(value).map(|s| {
-            Value::Array(form_fields(&s).iter().map(|f| f.to_value()).collect()).to_json()
-        }),
+        Op::FormFields => {
+            RequestedSchema::from_value(value).map(|s| fields_value(&form_fields(&s)).to_json())
+        }
         Op::ParseFieldInput => {
             let name = case.args.field.as_deref().ok_or("args.field is required")?;
             let text = case.args.text.as_deref().ok_or("args.text is required")?;
@@ -59,18 +50,8 @@ pub(crate) fn run(case: &Case, value: &Value) -> Result<Result<String, Error>, S
                 }
             }
         }
-        Op::SensitiveFields => RequestedSchema::from_value(value).map(|s| {
-            let found = sensitive_fields(&s)
-                .iter()
-                .map(|f| {
-                    object([
-                        ("name", Value::from(f.name())),
-                        ("kind", Value::from(f.kind().as_str())),
-                    ])
-                })
-                .collect();
-            Value::Array(found).to_json()
-        }),
+        Op::SensitiveFields => RequestedSchema::from_value(value)
+            .map(|s| sensitive_value(&sensitive_fields(&s)).to_json()),
         Op::RejectSecrets => RequestedSchema::from_value(value)
             .and_then(|s| reject_secrets(&s))
             .map(|()| String::from("null")),
@@ -87,4 +68,37 @@ fn schema_and_content(input: &Value) -> Result<(&Value, &Value), String> {
         .get("content")
         .ok_or("the input needs a `content` member")?;
     Ok((schema, content))
+}
+
+/// The outcome of preparing content: `{"content", "violations"}`, `content` being `null` when
+/// anything is violated.
+pub(crate) fn prepare_value(prepared: Result<Map, Vec<Violation>>) -> Value {
+    let (content, violations) = match prepared {
+        Ok(filled) => (Value::Object(filled), Vec::new()),
+        Err(violations) => (Value::Null, violations),
+    };
+    object([
+        ("content", content),
+        ("violations", violations_value(&violations)),
+    ])
+}
+
+/// The form fields as the `form_fields` operation writes them.
+pub(crate) fn fields_value(fields: &[FormField]) -> Value {
+    Value::Array(fields.iter().map(FormField::to_value).collect())
+}
+
+/// The fields that seem to ask for a secret, as `[{"name", "kind"}]`.
+pub(crate) fn sensitive_value(found: &[SensitiveField]) -> Value {
+    Value::Array(
+        found
+            .iter()
+            .map(|f| {
+                object([
+                    ("name", Value::from(f.name())),
+                    ("kind", Value::from(f.kind().as_str())),
+                ])
+            })
+            .collect(),
+    )
 }

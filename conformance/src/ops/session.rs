@@ -124,7 +124,7 @@ pub(crate) fn session_options(options: Option<&Value>) -> Result<SessionOptions,
             "maxPending" => {
                 o.with_max_pending(usize::try_from(count()?).map_err(|e| e.to_string())?)
             }
-            "ttlMs" => o.with_time_to_live_ms(Some(count()?)),
+            "ttlMs" => o.with_ttl_ms(Some(count()?)),
             "applyDefaults" => o.with_apply_defaults(flag()?),
             "allowUnknown" => o.with_content_options(ContentOptions::STRICT.allow_unknown(flag()?)),
             "rejectSecrets" => o.with_reject_secrets(flag()?),

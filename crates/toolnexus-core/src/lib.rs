@@ -58,12 +58,6 @@
 
 #![no_std]
 #![forbid(unsafe_code)]
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 extern crate alloc;
@@ -89,7 +83,7 @@ pub use content::{
 pub use contract::{Answer, Reason, Request};
 pub use error::{Error, ErrorKind, Keyword, SchemaProblem, SchemaProblemKind, Violation};
 pub use form::secrets::{SecretKind, reject_secrets, sensitive_fields};
-pub use form::{FormField, Widget, form_fields, parse_field_input};
+pub use form::{Form, FormField, Widget, form_fields, parse_field_input};
 pub use json::{Limits, Map, Number, Value};
 pub use mcp::{
     Action, ElicitRequestParams, ElicitResult, FormParams, Modes, UrlParams,

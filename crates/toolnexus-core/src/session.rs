@@ -56,12 +56,11 @@ use crate::content::{self, ContentOptions};
 use crate::contract::Request;
 use crate::contract::{Answer, Reason};
 use crate::error::{Error, ErrorKind};
-use crate::form::secrets;
+use crate::form::Form;
 use crate::mcp::ElicitRequestParams;
 use crate::mcp::ElicitResult;
 use crate::mcp::Modes;
 use crate::mcp::elicitation_to_request;
-use crate::schema::RequestedSchema;
 use crate::schema::rfc3339;
 
 /// How a [`Session`] behaves.
@@ -69,7 +68,7 @@ use crate::schema::rfc3339;
 pub struct SessionOptions {
     modes: Modes,
     max_pending: usize,
-    time_to_live_ms: Option<u64>,
+    ttl_ms: Option<u64>,
     apply_defaults: bool,
     content: ContentOptions,
     reject_secrets: bool,
@@ -82,7 +81,7 @@ impl SessionOptions {
     pub const DEFAULT: SessionOptions = SessionOptions {
         modes: Modes::ALL,
         max_pending: 64,
-        time_to_live_ms: None,
+        ttl_ms: None,
         apply_defaults: false,
         content: ContentOptions::STRICT,
         reject_secrets: false,
@@ -104,8 +103,8 @@ impl SessionOptions {
 
     /// How long a request may wait for its answer, in milliseconds; each request then carries
     /// `expiresAt`.
-    pub const fn with_time_to_live_ms(mut self, ttl: Option<u64>) -> SessionOptions {
-        self.time_to_live_ms = ttl;
+    pub const fn with_ttl_ms(mut self, ttl: Option<u64>) -> SessionOptions {
+        self.ttl_ms = ttl;
         self
     }
 
@@ -140,8 +139,8 @@ impl SessionOptions {
     }
 
     /// How long a request may wait, in milliseconds.
-    pub const fn time_to_live_ms(&self) -> Option<u64> {
-        self.time_to_live_ms
+    pub const fn ttl_ms(&self) -> Option<u64> {
+        self.ttl_ms
     }
 }
 
@@ -154,7 +153,7 @@ impl Default for SessionOptions {
 /// What a pending request needs to judge its answer.
 #[derive(Debug, Clone)]
 enum Pending {
-    Form(RequestedSchema),
+    Form(Form),
     Url { elicitation_id: Option<String> },
 }
 
@@ -257,21 +256,20 @@ impl Session {
         let pending = match params {
             ElicitRequestParams::Form(form) => {
                 // Errors reading the schema already point under `/requestedSchema`.
-                let schema = form.schema()?;
+                let prepared = form.form()?;
                 if self.options.reject_secrets {
-                    secrets::reject_secrets(&schema).map_err(|e| e.within("/requestedSchema"))?;
+                    prepared
+                        .reject_secrets()
+                        .map_err(|e| e.within("/requestedSchema"))?;
                 }
-                Pending::Form(schema)
+                Pending::Form(prepared)
             }
             ElicitRequestParams::Url(url) => Pending::Url {
                 elicitation_id: url.elicitation_id().map(String::from),
             },
         };
         let mut request = elicitation_to_request(params, id)?;
-        let expires_at_ms = self
-            .options
-            .time_to_live_ms
-            .map(|ttl| now_ms.saturating_add(ttl));
+        let expires_at_ms = self.options.ttl_ms.map(|ttl| now_ms.saturating_add(ttl));
         if let Some(at) = expires_at_ms {
             request = request.with_expires_at(rfc3339::format_unix_ms(at))?;
         }
@@ -314,7 +312,7 @@ impl Session {
             });
         }
         let result = match &entry.pending {
-            Pending::Form(schema) => ElicitResult::accept(Some(self.form_content(schema, answer)?)),
+            Pending::Form(form) => ElicitResult::accept(Some(self.form_content(form, answer)?)),
             Pending::Url { elicitation_id } => {
                 if let Some(eid) = elicitation_id {
                     self.awaiting.push(AwaitingCompletion {
@@ -331,10 +329,10 @@ impl Session {
     }
 
     /// The content to send for a form accepted with `answer`, or every violation of it.
-    fn form_content(&self, schema: &RequestedSchema, answer: &Answer) -> Result<Content, Error> {
+    fn form_content(&self, form: &Form, answer: &Answer) -> Result<Content, Error> {
         let data = answer.data().cloned().unwrap_or_default();
         let content = content::check_members(
-            schema,
+            form.schema(),
             data,
             &self.options.content,
             self.options.apply_defaults,
@@ -351,6 +349,18 @@ impl Session {
     /// Whether the request `id` is waiting for an answer.
     pub fn is_pending(&self, id: &str) -> bool {
         self.entries.iter().any(|e| e.request.id() == id)
+    }
+
+    /// The form of the pending form-mode request `id`, prepared when it began: what a UI
+    /// renders and checks input against, without reading the schema again.
+    pub fn form(&self, id: &str) -> Option<&Form> {
+        self.entries
+            .iter()
+            .find(|e| e.request.id() == id)
+            .and_then(|e| match &e.pending {
+                Pending::Form(form) => Some(form),
+                Pending::Url { .. } => None,
+            })
     }
 
     /// The pending request `id`, if there is one.

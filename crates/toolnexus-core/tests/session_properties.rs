@@ -72,7 +72,7 @@ proptest! {
     ) {
         let options = SessionOptions::DEFAULT
             .with_max_pending(max)
-            .with_time_to_live_ms(ttl)
+            .with_ttl_ms(ttl)
             .with_modes(modes);
         let mut session = Session::new(options);
         let schema = schema();

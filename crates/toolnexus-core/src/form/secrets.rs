@@ -210,6 +210,10 @@ pub struct SensitiveField {
 }
 
 impl SensitiveField {
+    pub(crate) fn new(name: String, kind: SecretKind) -> SensitiveField {
+        SensitiveField { name, kind }
+    }
+
     /// The property's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -239,23 +243,30 @@ pub fn sensitive_fields(schema: &RequestedSchema) -> Vec<SensitiveField> {
 /// [`ErrorKind::SensitiveField`] error at the first such property
 /// (`/properties/<name>`), for a host that refuses such forms outright rather than warn.
 pub fn reject_secrets(schema: &RequestedSchema) -> Result<(), Error> {
-    match sensitive_fields(schema).into_iter().next() {
+    match schema
+        .properties()
+        .iter()
+        .find_map(|p| Some((p.name(), secret_in_property(p)?)))
+    {
         None => Ok(()),
-        Some(field) => {
-            let mut at = String::from("/properties");
-            pointer::push_key(&mut at, &field.name);
-            Err(Error::new(
-                ErrorKind::SensitiveField,
-                at,
-                alloc::format!(
-                    "the field {:?} seems to ask for {}; secrets must not be requested in a \
-                     form (the server should use a URL-mode elicitation instead)",
-                    field.name,
-                    field.kind.describe()
-                ),
-            ))
-        }
+        Some((name, kind)) => Err(sensitive_error(name, Some(kind))),
     }
+}
+
+/// The [`ErrorKind::SensitiveField`] error for the field `name`, at `/properties/<name>`.
+pub(crate) fn sensitive_error(name: &str, kind: Option<SecretKind>) -> Error {
+    let mut at = String::from("/properties");
+    pointer::push_key(&mut at, name);
+    Error::new(
+        ErrorKind::SensitiveField,
+        at,
+        alloc::format!(
+            "the field {:?} seems to ask for {}; secrets must not be requested in a form (the \
+             server should use a URL-mode elicitation instead)",
+            name,
+            kind.map_or("a secret", SecretKind::describe)
+        ),
+    )
 }
 
 /// The lowercase words of `text`: letters and digits, split at everything else and where a

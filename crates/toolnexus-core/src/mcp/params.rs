@@ -6,6 +6,7 @@ use alloc::string::String;
 use crate::json::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
+use crate::form::Form;
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, non_empty, take_object};
@@ -33,6 +34,12 @@ impl FormParams {
     /// The typed reading of [`requested_schema`](FormParams::requested_schema).
     pub fn schema(&self) -> Result<RequestedSchema, Error> {
         RequestedSchema::from_map(&self.requested_schema).map_err(|e| e.within("/requestedSchema"))
+    }
+
+    /// The [`Form`] of [`requested_schema`](FormParams::requested_schema), prepared; errors
+    /// point under `/requestedSchema`.
+    pub fn form(&self) -> Result<Form, Error> {
+        Form::from_map(&self.requested_schema).map_err(|e| e.within("/requestedSchema"))
     }
 
     /// The `_meta` object, if any.

@@ -57,6 +57,20 @@ use crate::error::{Error, ErrorKind};
 use crate::json::fields::{Fields, as_object};
 use crate::json::pointer;
 
+/// Reads `schema`, any JSON value, as a `requestedSchema`: the typed model and every problem
+/// the schema has, none of which blocks the model. Fails with the first problem that blocks
+/// it (see [`SchemaProblem::blocks`]).
+pub fn read(schema: &Value) -> Result<(RequestedSchema, Vec<SchemaProblem>), Error> {
+    let model = RequestedSchema::from_value(schema)?;
+    Ok((model, check_schema(schema)))
+}
+
+/// [`read`] for a schema already known to be an object.
+pub fn read_map(schema: &Map) -> Result<(RequestedSchema, Vec<SchemaProblem>), Error> {
+    let model = RequestedSchema::from_map(schema)?;
+    Ok((model, read::check_map(schema)))
+}
+
 /// A typed reading of an MCP `requestedSchema`:
 /// `{$schema?: string, type: "object", properties: {NAME: schema}, required?: string[]}`.
 ///

@@ -812,7 +812,7 @@ mod tests {
 
     #[test]
     fn expiry_and_shutdown_answer_with_cancel() {
-        let options = SessionOptions::DEFAULT.with_time_to_live_ms(Some(100));
+        let options = SessionOptions::DEFAULT.with_ttl_ms(Some(100));
         let mut bridge = ReverseBridge::new(options);
         elicit(&mut bridge, &create("1", FORM), 0);
         elicit(&mut bridge, &create("2", FORM), 50);

@@ -82,7 +82,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use crate::error::{SchemaProblem, SchemaProblemKind};
-use crate::json::Value;
+use crate::json::{Map, Value};
 
 mod bounds;
 mod defaults;
@@ -118,5 +118,12 @@ pub fn check_schema(schema: &Value) -> Vec<SchemaProblem> {
             ),
         ),
     }
+    out.into_vec()
+}
+
+/// [`check_schema`] for a schema that is an object.
+pub(crate) fn check_map(schema: &Map) -> Vec<SchemaProblem> {
+    let mut out = Problems::default();
+    check_root(schema, &mut out);
     out.into_vec()
 }

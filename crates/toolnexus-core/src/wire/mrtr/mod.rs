@@ -284,7 +284,7 @@ impl InputRound {
     }
 
     /// Answers with cancel every elicitation whose time to live has lapsed at `now_ms` (see
-    /// [`SessionOptions::with_time_to_live_ms`]): each key with its result, in input order.
+    /// [`SessionOptions::with_ttl_ms`]): each key with its result, in input order.
     pub fn expire(&mut self, now_ms: u64) -> Vec<(String, ElicitResult)> {
         let lapsed = self.session.expire(now_ms);
         self.record_all(lapsed)

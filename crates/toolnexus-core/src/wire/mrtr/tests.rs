@@ -573,7 +573,7 @@ fn supply_is_for_unhandled_keys_only() {
 
 #[test]
 fn expiry_and_dismissal_answer_cancel() {
-    let options = SessionOptions::DEFAULT.with_time_to_live_ms(Some(100));
+    let options = SessionOptions::DEFAULT.with_ttl_ms(Some(100));
     let (mut round, requests) = InputRound::start(
         call(),
         input(&response(&[("a", FORM), ("b", URL), ("c", FORM)], None)),
