@@ -100,7 +100,7 @@ impl SessionOptions {
         core::SessionOptions::DEFAULT
             .with_modes(self.modes.to_core())
             .with_max_pending(usize::try_from(self.max_pending).unwrap_or(usize::MAX))
-            .with_time_to_live_ms(self.ttl_ms)
+            .with_ttl_ms(self.ttl_ms)
             .with_apply_defaults(self.apply_defaults)
             .with_content_options(content_options(self.allow_unknown))
             .with_reject_secrets(self.reject_secrets)
@@ -113,7 +113,7 @@ impl Default for SessionOptions {
         SessionOptions {
             modes: Modes::from_core(core.modes()),
             max_pending: u64::try_from(core.max_pending()).unwrap_or(u64::MAX),
-            ttl_ms: core.time_to_live_ms(),
+            ttl_ms: core.ttl_ms(),
             apply_defaults: false,
             allow_unknown: false,
             reject_secrets: false,

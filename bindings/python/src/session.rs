@@ -220,8 +220,7 @@ impl PySession {
     /// How long a request may wait, in milliseconds, or `None`.
     #[getter]
     fn ttl_ms(&self, py: Python<'_>) -> Option<u64> {
-        self.inner
-            .with(py, |session| session.options().time_to_live_ms())
+        self.inner.with(py, |session| session.options().ttl_ms())
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

@@ -116,7 +116,7 @@ pub(crate) fn session_options(
     SessionOptions::DEFAULT
         .with_modes(modes.0)
         .with_max_pending(max_pending)
-        .with_time_to_live_ms(ttl_ms)
+        .with_ttl_ms(ttl_ms)
         .with_apply_defaults(apply_defaults)
         .with_content_options(ContentOptions::STRICT.allow_unknown(allow_unknown))
         .with_reject_secrets(reject_secrets)
