@@ -8,6 +8,14 @@
 //! formats are registered as toolnexus defines them, so what is compared is the meaning of
 //! every other keyword.
 
+// A failed check is meant to stop the test: its helpers, not only its `#[test]`s, may panic.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use proptest::prelude::*;
 use serde_json::{Value as Json, json};
 use toolnexus_conformance::{Op, load_suite, suite_dir};

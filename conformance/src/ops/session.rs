@@ -115,12 +115,12 @@ pub(crate) fn session_options(options: Option<&Value>) -> Result<SessionOptions,
         let flag = || value.as_bool().ok_or(format!("`{key}` must be a boolean"));
         let count = || value.as_u64().ok_or(format!("`{key}` must be a count"));
         o = match key.as_str() {
-            "modes" => o.with_modes(match value.as_str() {
-                Some("form") => Modes::FORM,
-                Some("url") => Modes::URL,
-                Some("all") => Modes::ALL,
-                _ => return Err("`modes` is \"form\", \"url\" or \"all\"".into()),
-            }),
+            "modes" => o.with_modes(
+                value
+                    .as_str()
+                    .and_then(|name| Modes::from_name(name).ok())
+                    .ok_or("`modes` is \"form\", \"url\" or \"all\"")?,
+            ),
             "maxPending" => {
                 o.with_max_pending(usize::try_from(count()?).map_err(|e| e.to_string())?)
             }

@@ -56,7 +56,6 @@ macro_rules! closed_set {
         }
     };
 }
-#[allow(unused_imports)]
 pub(crate) use closed_set;
 
 closed_set! {

@@ -58,7 +58,6 @@
 
 #![no_std]
 #![forbid(unsafe_code)]
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 extern crate alloc;
 #[cfg(feature = "std")]
@@ -86,7 +85,7 @@ pub use form::secrets::{SecretKind, reject_secrets, sensitive_fields};
 pub use form::{Form, FormField, Widget, form_fields, parse_field_input};
 pub use json::{Limits, Map, Number, Value};
 pub use mcp::{
-    Action, ElicitRequestParams, ElicitResult, FormParams, Modes, UrlParams,
+    Action, ElicitRequestParams, ElicitResult, FormParams, Mode, Modes, UrlParams,
     answer_to_elicit_result, elicitation_into_request, elicitation_to_request,
 };
 pub use schema::check_schema;

@@ -222,11 +222,8 @@ impl Session {
         id: &str,
         now_ms: u64,
     ) -> Result<Request, Error> {
-        let (mode, supported) = match params {
-            ElicitRequestParams::Form(_) => ("form", self.options.modes.form()),
-            ElicitRequestParams::Url(_) => ("url", self.options.modes.url()),
-        };
-        if !supported {
+        let mode = params.mode();
+        if !self.options.modes.supports(mode) {
             return Err(Error::new(
                 ErrorKind::ModeNotSupported,
                 "/mode",

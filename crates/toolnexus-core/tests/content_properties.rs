@@ -2,6 +2,14 @@
 //! check clean, content built from a schema's form model validates, and typed input that
 //! parses always validates.
 
+// A failed check is meant to stop the test: its helpers, not only its `#[test]`s, may panic.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use proptest::prelude::*;
 use toolnexus_core::content::{ContentOptions, apply_defaults, prepare_content, validate_content};
 use toolnexus_core::form::{FormField, Widget, form_fields, parse_field_input};

@@ -1,11 +1,19 @@
 //! Property tests for the session: any sequence of calls keeps its invariants — bounded,
 //! each request resolved at most once, nothing half-valid sent, failures change nothing.
 
+// A failed check is meant to stop the test: its helpers, not only its `#[test]`s, may panic.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use proptest::prelude::*;
 use toolnexus_core::content::{ContentOptions, validate_content};
 use toolnexus_core::session::{Session, SessionOptions};
 use toolnexus_core::{
-    Action, Answer, ElicitRequestParams, ErrorKind, Limits, Map, Modes, Reason, Value, json,
+    Action, Answer, ElicitRequestParams, ErrorKind, Limits, Map, Mode, Modes, Reason, Value, json,
 };
 
 const FORM: &str = r#"{"message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18},"tags":{"type":"array","items":{"type":"string","enum":["a","b"]},"maxItems":1}},"required":["age"]}}"#;
@@ -93,7 +101,7 @@ proptest! {
                             let awaiting = session.awaiting_completion().iter().any(|a| a.request_id() == id);
                             match e.kind() {
                                 ErrorKind::ModeNotSupported => {
-                                    let mode = if url { "url" } else { "form" };
+                                    let mode = if url { Mode::Url } else { Mode::Form };
                                     prop_assert!(!modes.supports(mode));
                                 }
                                 ErrorKind::DuplicateRequest => prop_assert!(was_pending || awaiting),

@@ -34,70 +34,41 @@ use alloc::vec::Vec;
 
 use crate::content;
 use crate::error::Violation;
+use crate::error::closed_set;
 use crate::error::{Error, ErrorKind};
 use crate::form::secrets::{self, SecretKind};
 use crate::json::pointer;
 use crate::json::{Map, Number, Value};
 use crate::schema::{EnumOption, Property, PropertyKind, RequestedSchema, StringFormat};
 
-/// The control a UI shows for a field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Widget {
-    /// Free text.
-    Text,
-    /// An email address (`format: "email"`).
-    Email,
-    /// An absolute URI (`format: "uri"`).
-    Uri,
-    /// A calendar date (`format: "date"`).
-    Date,
-    /// A date and time with an offset (`format: "date-time"`).
-    DateTime,
-    /// A number (`type: "number"`).
-    Number,
-    /// A whole number (`type: "integer"`).
-    Integer,
-    /// Yes or no (`type: "boolean"`).
-    Toggle,
-    /// One of a list of options.
-    SingleSelect,
-    /// Any number of a list of options.
-    MultiSelect,
+closed_set! {
+    /// The control a UI shows for a field; named in kebab case (`date-time`, `single-select`).
+    #[non_exhaustive]
+    pub enum Widget {
+        /// Free text.
+        Text => "text",
+        /// An email address (`format: "email"`).
+        Email => "email",
+        /// An absolute URI (`format: "uri"`).
+        Uri => "uri",
+        /// A calendar date (`format: "date"`).
+        Date => "date",
+        /// A date and time with an offset (`format: "date-time"`).
+        DateTime => "date-time",
+        /// A number (`type: "number"`).
+        Number => "number",
+        /// A whole number (`type: "integer"`).
+        Integer => "integer",
+        /// Yes or no (`type: "boolean"`).
+        Toggle => "toggle",
+        /// One of a list of options.
+        SingleSelect => "single-select",
+        /// Any number of a list of options.
+        MultiSelect => "multi-select",
+    }
 }
 
 impl Widget {
-    /// Every widget, in declaration order.
-    pub const ALL: [Widget; 10] = [
-        Widget::Text,
-        Widget::Email,
-        Widget::Uri,
-        Widget::Date,
-        Widget::DateTime,
-        Widget::Number,
-        Widget::Integer,
-        Widget::Toggle,
-        Widget::SingleSelect,
-        Widget::MultiSelect,
-    ];
-
-    /// The stable kebab-case name: `text`, `email`, `uri`, `date`, `date-time`, `number`,
-    /// `integer`, `toggle`, `single-select`, `multi-select`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Widget::Text => "text",
-            Widget::Email => "email",
-            Widget::Uri => "uri",
-            Widget::Date => "date",
-            Widget::DateTime => "date-time",
-            Widget::Number => "number",
-            Widget::Integer => "integer",
-            Widget::Toggle => "toggle",
-            Widget::SingleSelect => "single-select",
-            Widget::MultiSelect => "multi-select",
-        }
-    }
-
     fn of(kind: &PropertyKind) -> Widget {
         match kind {
             PropertyKind::String(s) => match s.format() {

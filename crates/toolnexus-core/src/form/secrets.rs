@@ -38,53 +38,38 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, closed_set};
 use crate::json::pointer;
 use crate::schema::{Property, RequestedSchema};
 
-/// The kinds of secret the heuristic recognises.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum SecretKind {
-    /// A password, passphrase or passcode.
-    Password,
-    /// A personal identification number.
-    Pin,
-    /// An API key, access key or client secret.
-    ApiKey,
-    /// An access, bearer or session token.
-    Token,
-    /// A secret or credential of another kind.
-    Secret,
-    /// A private key or wallet seed phrase.
-    PrivateKey,
-    /// A payment card number.
-    CardNumber,
-    /// A card's security code (CVV, CVC).
-    CardSecurityCode,
-    /// A social security number.
-    Ssn,
-    /// A bank account number or IBAN.
-    BankAccount,
+closed_set! {
+    /// The kinds of secret the heuristic recognises, named in snake case.
+    #[non_exhaustive]
+    pub enum SecretKind {
+        /// A password, passphrase or passcode.
+        Password => "password",
+        /// A personal identification number.
+        Pin => "pin",
+        /// An API key, access key or client secret.
+        ApiKey => "api_key",
+        /// An access, bearer or session token.
+        Token => "token",
+        /// A secret or credential of another kind.
+        Secret => "secret",
+        /// A private key or wallet seed phrase.
+        PrivateKey => "private_key",
+        /// A payment card number.
+        CardNumber => "card_number",
+        /// A card's security code (CVV, CVC).
+        CardSecurityCode => "card_security_code",
+        /// A social security number.
+        Ssn => "ssn",
+        /// A bank account number or IBAN.
+        BankAccount => "bank_account",
+    }
 }
 
 impl SecretKind {
-    /// The stable snake_case name of this kind.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            SecretKind::Password => "password",
-            SecretKind::Pin => "pin",
-            SecretKind::ApiKey => "api_key",
-            SecretKind::Token => "token",
-            SecretKind::Secret => "secret",
-            SecretKind::PrivateKey => "private_key",
-            SecretKind::CardNumber => "card_number",
-            SecretKind::CardSecurityCode => "card_security_code",
-            SecretKind::Ssn => "ssn",
-            SecretKind::BankAccount => "bank_account",
-        }
-    }
-
     /// How to name this kind in a sentence.
     pub const fn describe(self) -> &'static str {
         match self {

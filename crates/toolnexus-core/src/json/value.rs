@@ -335,6 +335,26 @@ impl Map {
         }
     }
 
+    /// The object of `entries`, in order, refusing a key named twice: an
+    /// [`ErrorKind::DuplicateKey`](crate::ErrorKind::DuplicateKey) at the second one
+    /// (`/name`), as for every object this crate reads.
+    pub fn from_entries(
+        entries: impl IntoIterator<Item = (String, Value)>,
+    ) -> Result<Map, crate::Error> {
+        let mut map = Map::new();
+        for (key, value) in entries {
+            if map.get(&key).is_some() {
+                return Err(crate::Error::new(
+                    crate::ErrorKind::DuplicateKey,
+                    super::pointer::key(&key),
+                    alloc::format!("the key {} is given twice", crate::error::quote(&key)),
+                ));
+            }
+            map.members.push((key, value));
+        }
+        Ok(map)
+    }
+
     /// Removes the member `key`, keeping the others in order.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let at = self.members.iter().position(|(k, _)| k == key)?;

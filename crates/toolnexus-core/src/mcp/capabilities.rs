@@ -6,9 +6,19 @@
 
 use alloc::string::String;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind, closed_set};
 use crate::json::fields::{Fields, as_object};
 use crate::json::{Map, Value};
+
+closed_set! {
+    /// One elicitation mode, as `ElicitRequestParams.mode` names it.
+    pub enum Mode {
+        /// A form to fill in (`requestedSchema`); also what an absent `mode` means.
+        Form => "form",
+        /// A URL for the person to open.
+        Url => "url",
+    }
+}
 
 /// The elicitation modes a host supports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,12 +61,47 @@ impl Modes {
         self.url
     }
 
-    /// Whether the mode named `mode` (`"form"` or `"url"`) is supported.
-    pub fn supports(&self, mode: &str) -> bool {
+    /// Whether `mode` is supported.
+    pub const fn supports(&self, mode: Mode) -> bool {
         match mode {
-            "form" => self.form,
-            "url" => self.url,
-            _ => false,
+            Mode::Form => self.form,
+            Mode::Url => self.url,
+        }
+    }
+
+    /// The modes named `name`: `"form"`, `"url"` or `"all"` (both), as options and scripts
+    /// name them. Any other name is an [`ErrorKind::InvalidValue`] at the root.
+    pub fn from_name(name: &str) -> Result<Modes, Error> {
+        match name {
+            "all" => Ok(Modes::ALL),
+            _ => match Mode::from_name(name) {
+                Some(mode) => Ok(Modes::only(mode)),
+                None => Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    "",
+                    alloc::format!(
+                        "unknown modes {}: \"form\", \"url\" or \"all\"",
+                        crate::error::quote(name)
+                    ),
+                )),
+            },
+        }
+    }
+
+    /// Only `mode`.
+    pub const fn only(mode: Mode) -> Modes {
+        match mode {
+            Mode::Form => Modes::FORM,
+            Mode::Url => Modes::URL,
+        }
+    }
+
+    /// These modes with `mode` added.
+    #[must_use]
+    pub const fn with(self, mode: Mode) -> Modes {
+        match mode {
+            Mode::Form => Modes { form: true, ..self },
+            Mode::Url => Modes { url: true, ..self },
         }
     }
 

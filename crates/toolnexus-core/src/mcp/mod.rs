@@ -7,7 +7,7 @@ mod elicit_result;
 mod mapping;
 mod params;
 
-pub use capabilities::Modes;
+pub use capabilities::{Mode, Modes};
 pub use elicit_result::{Action, ElicitResult};
 pub use mapping::{answer_to_elicit_result, elicitation_into_request, elicitation_to_request};
 pub use params::{ElicitRequestParams, FormParams, UrlParams};

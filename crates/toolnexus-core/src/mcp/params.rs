@@ -10,6 +10,7 @@ use crate::form::Form;
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, non_empty, take_object};
+use crate::mcp::Mode;
 use crate::schema::RequestedSchema;
 
 /// Form mode: `{mode?: "form", message, requestedSchema, _meta?}`.
@@ -140,8 +141,18 @@ impl ElicitRequestParams {
         let fields = Fields::new(&map);
         let message = String::from(fields.opt_str("message")?.unwrap_or(""));
         fields.opt_object("_meta")?;
-        match fields.opt_str("mode")? {
-            None | Some("form") => {
+        let mode = match fields.opt_str("mode")? {
+            None => Mode::Form,
+            Some(name) => Mode::from_name(name).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidValue,
+                    "/mode",
+                    format!("`mode` must be \"form\" or \"url\", not {name:?}"),
+                )
+            })?,
+        };
+        match mode {
+            Mode::Form => {
                 fields.object("requestedSchema")?;
                 Ok(ElicitRequestParams::Form(FormParams {
                     message,
@@ -149,7 +160,7 @@ impl ElicitRequestParams {
                     meta: take_object(&mut map, "_meta"),
                 }))
             }
-            Some("url") => {
+            Mode::Url => {
                 let url = fields.non_empty_str("url")?.into();
                 let elicitation_id = fields.opt_str("elicitationId")?.map(String::from);
                 Ok(ElicitRequestParams::Url(UrlParams {
@@ -159,11 +170,14 @@ impl ElicitRequestParams {
                     meta: take_object(&mut map, "_meta"),
                 }))
             }
-            Some(other) => Err(Error::new(
-                ErrorKind::InvalidValue,
-                "/mode",
-                format!("`mode` must be \"form\" or \"url\", not {other:?}"),
-            )),
+        }
+    }
+
+    /// The mode of these parameters.
+    pub fn mode(&self) -> Mode {
+        match self {
+            ElicitRequestParams::Form(_) => Mode::Form,
+            ElicitRequestParams::Url(_) => Mode::Url,
         }
     }
 
