@@ -13,39 +13,37 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use super::{cargo, ffi, kotlin, python, run};
+use clap::ValueEnum;
 
-/// What `cargo xtask bench` can measure.
-pub(crate) const TARGETS: &[(&str, &str)] = &[
-    (
-        "core",
-        "the core's JSON reader against serde_json's, and the whole mapping",
-    ),
-    (
-        "ffi",
-        "the library apps ship: its stripped size, and the cost of a call from Kotlin",
-    ),
-    (
-        "python",
-        "the Python binding against the mcp package's route: speed, and memory over 1M calls",
-    ),
-];
+use super::{cargo, described, ffi, kotlin, python, run};
+
+/// What `cargo xtask bench` can measure, in the order it runs. Each one's doc comment is its
+/// description, in the help and in the run.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Target {
+    /// the core's JSON reader against serde_json's, and the whole mapping
+    Core,
+    /// the library apps ship: its stripped size, and the cost of a call from Kotlin
+    Ffi,
+    /// the Python binding against the mcp package's route: speed, and memory over 1M calls
+    Python,
+}
 
 /// Runs the benchmarks named in `only` (every one when it is empty); `false` if one could not
 /// run.
-pub(crate) fn bench(root: &Path, only: &[String]) -> bool {
-    TARGETS
+pub(crate) fn bench(root: &Path, only: &[Target]) -> bool {
+    Target::value_variants()
         .iter()
-        .filter(|(name, _)| only.is_empty() || only.iter().any(|o| o == name))
-        .all(|(name, what)| {
+        .filter(|target| only.is_empty() || only.contains(target))
+        .all(|target| {
+            let (name, what) = described(target);
             println!("\n==> bench {name}: {what}");
-            match *name {
-                "core" => {
+            match target {
+                Target::Core => {
                     run(cargo().args(["bench", "-p", "toolnexus-core", "--bench", "json_read"]))
                 }
-                "ffi" => bench_ffi(root),
-                "python" => bench_python(root),
-                _ => false,
+                Target::Ffi => bench_ffi(root),
+                Target::Python => bench_python(root),
             }
         })
 }

@@ -77,11 +77,11 @@ pub(crate) fn build() -> bool {
 /// Generates the `language` (`kotlin`, `swift`) sources from the built library into a fresh
 /// `out`. `--no-format` keeps the output independent of whichever formatters are installed.
 pub(crate) fn generate(root: &Path, language: &str, out: &Path) -> bool {
-    if out.exists() {
-        if let Err(e) = fs::remove_dir_all(out) {
-            eprintln!("xtask: cannot empty {}: {e}", out.display());
-            return false;
-        }
+    if out.exists()
+        && let Err(e) = fs::remove_dir_all(out)
+    {
+        eprintln!("xtask: cannot empty {}: {e}", out.display());
+        return false;
     }
     run(Command::new(root.join("target/debug/uniffi-bindgen"))
         .args(["generate", "--library"])

@@ -8,8 +8,10 @@
 
 use std::env;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{self, ExitCode};
 use std::time::Instant;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod apt;
 mod bench;
@@ -18,113 +20,72 @@ mod kotlin;
 mod python;
 mod swift;
 
-/// The steps of `cargo xtask test`, in the order they run.
-const STEPS: &[(&str, &str)] = &[
-    ("fmt", "rustfmt agrees with every file"),
-    ("clippy", "clippy on every target, warnings denied"),
-    (
-        "test",
-        "unit, doc and integration tests, the conformance suite and its lint",
-    ),
-    (
-        "doc",
-        "rustdoc of the core, with and without std, warnings denied",
-    ),
-    ("nostd", "the no_std probe links and runs without std"),
-    (
-        "python",
-        "the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy",
-    ),
-    (
-        "kotlin",
-        "the UniFFI Kotlin bindings on the JVM: the conformance suite and the API tests",
-    ),
-    (
-        "swift",
-        "the Swift package built with SwiftPM in a Debian chroot: the conformance suite and the API tests",
-    ),
-];
-
-/// The examples `cargo xtask demo` runs, in order: the mappings, then the checks a host runs
-/// on untrusted input.
-const DEMOS: [&str; 2] = ["map_seed", "review_form"];
-
-fn main() -> ExitCode {
-    let args: Vec<String> = env::args().skip(1).collect();
-    let Some((command, rest)) = args.split_first() else {
-        usage();
-        return ExitCode::FAILURE;
-    };
-    match command.as_str() {
-        "test" => test(rest),
-        "bench" => bench(rest),
-        "bindgen" => bindgen(rest),
-        "demo" => exit(DEMOS.iter().all(|example| {
-            run(cargo().args([
-                "run",
-                "--quiet",
-                "-p",
-                "toolnexus-core",
-                "--features",
-                "std",
-                "--example",
-                example,
-            ]))
-        })),
-        "nostd" => exit(nostd()),
-        "help" | "--help" | "-h" => {
-            usage();
-            ExitCode::SUCCESS
-        }
-        other => {
-            eprintln!("xtask: unknown command {other:?}");
-            usage();
-            ExitCode::FAILURE
-        }
-    }
+/// Builds, checks and tests the toolnexus workspace.
+#[derive(Parser)]
+#[command(bin_name = "cargo xtask", arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-fn usage() {
-    eprintln!("usage: cargo xtask <command>\n");
-    eprintln!("  test [STEP…]   run every step, or the named ones:");
-    for (name, what) in STEPS {
-        eprintln!("                   {name:<8} {what}");
-    }
-    eprintln!("  bench [NAME…]  run every benchmark, or the named ones (timings are reported,");
-    eprintln!("                 never enforced):");
-    for (name, what) in bench::TARGETS {
-        eprintln!("                   {name:<8} {what}");
-    }
-    eprintln!("  bindgen [--check]");
-    eprintln!(
-        "                 write the committed Kotlin and Swift bindings (bindings/ffi/kotlin,"
-    );
-    eprintln!("                 bindings/ffi/swift); --check only names the stale ones and fails");
-    eprintln!(
-        "  demo           map sample elicitations and answers, then check a form, its content"
-    );
-    eprintln!("                 and URL-mode links, printing the JSON");
-    eprintln!("  nostd          build and run the no_std probe");
+/// The commands of `cargo xtask`; each one's doc comment is its help.
+#[derive(Subcommand)]
+enum Command {
+    /// Run every step, or the named ones (listed below)
+    Test {
+        /// The steps to run; they run in the order of the list, whatever the order named
+        #[arg(value_name = "STEP")]
+        steps: Vec<Step>,
+    },
+    /// Run every benchmark, or the named ones (listed below): timings are reported, never
+    /// enforced
+    Bench {
+        /// The benchmarks to run
+        #[arg(value_name = "NAME")]
+        targets: Vec<bench::Target>,
+    },
+    /// Write the committed Kotlin and Swift bindings (bindings/ffi/kotlin, bindings/ffi/swift)
+    Bindgen {
+        /// Only name the stale ones, and fail if there are any
+        #[arg(long)]
+        check: bool,
+    },
+    /// Map sample elicitations and answers, then check a form, its content and URL-mode links,
+    /// printing the JSON
+    Demo,
+    /// Build and run the no_std probe
+    Nostd,
 }
 
-fn test(only: &[String]) -> ExitCode {
-    for name in only {
-        if !STEPS.iter().any(|(s, _)| s == name) {
-            eprintln!("xtask: unknown step {name:?}");
-            usage();
-            return ExitCode::FAILURE;
-        }
-    }
-    let mut results = Vec::new();
-    for (name, what) in STEPS {
-        if !only.is_empty() && !only.iter().any(|o| o == name) {
-            continue;
-        }
-        println!("\n==> {name}: {what}");
-        let started = Instant::now();
-        let ok = match *name {
-            "fmt" => run(cargo().args(["fmt", "--all", "--", "--check"])),
-            "clippy" => run(cargo().args([
+/// The steps of `cargo xtask test`, in the order they run. Each one's doc comment is its
+/// description, in the help and in the run; `Step::run` says what it does.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Step {
+    /// rustfmt agrees with every file
+    Fmt,
+    /// clippy on every target, warnings denied
+    Clippy,
+    /// unit, doc and integration tests, the conformance suite and its lint
+    Test,
+    /// rustdoc of the core, with and without std, warnings denied
+    Doc,
+    /// the no_std probe links and runs without std
+    Nostd,
+    /// the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy
+    Python,
+    /// the UniFFI Kotlin bindings on the JVM: the conformance suite and the API tests
+    Kotlin,
+    /// the Swift package built with SwiftPM in a Debian chroot: the conformance suite and the
+    /// API tests
+    Swift,
+}
+
+impl Step {
+    /// Runs the step; `false` if it failed.
+    fn run(self) -> bool {
+        match self {
+            Step::Fmt => run(cargo().args(["fmt", "--all", "--", "--check"])),
+            Step::Clippy => run(cargo().args([
                 "clippy",
                 "--workspace",
                 "--all-targets",
@@ -133,21 +94,82 @@ fn test(only: &[String]) -> ExitCode {
                 "-D",
                 "warnings",
             ])),
-            "test" => run(cargo().args(["test", "--workspace", "--all-features"])),
+            Step::Test => run(cargo().args(["test", "--workspace", "--all-features"])),
             // Once as a no_std user sees it, once with every feature.
-            "doc" => ["", "--all-features"].iter().all(|features| {
+            Step::Doc => ["", "--all-features"].iter().all(|features| {
                 run(cargo()
                     .args(["doc", "--no-deps", "-p", "toolnexus-core"])
                     .args(features.split_whitespace())
                     .env("RUSTDOCFLAGS", "-D warnings"))
             }),
-            "nostd" => nostd(),
-            "python" => python::python(&root()),
-            "kotlin" => kotlin::kotlin(&root()),
-            "swift" => swift::swift(&root()),
-            _ => false,
-        };
-        results.push((*name, ok, started.elapsed().as_secs_f32()));
+            Step::Nostd => nostd(),
+            Step::Python => python::python(&root()),
+            Step::Kotlin => kotlin::kotlin(&root()),
+            Step::Swift => swift::swift(&root()),
+        }
+    }
+}
+
+/// The examples `cargo xtask demo` runs, in order: the mappings, then the checks a host runs
+/// on untrusted input.
+const DEMOS: [&str; 2] = ["map_seed", "review_form"];
+
+fn main() -> ExitCode {
+    let command = Cli::command();
+    let heading = *command.get_styles().get_header();
+    let lists = [
+        list::<Step>(
+            heading,
+            "Steps of `cargo xtask test`, in the order they run:",
+        ),
+        list::<bench::Target>(heading, "Benchmarks of `cargo xtask bench`:"),
+    ];
+    let matches = command.after_help(lists.join("\n")).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match cli.command {
+        Command::Test { steps } => test(&steps),
+        Command::Bench { targets } => exit(bench::bench(&root(), &targets)),
+        Command::Bindgen { check } => exit(ffi::bindgen(&root(), check)),
+        Command::Demo => exit(demo()),
+        Command::Nostd => exit(nostd()),
+    }
+}
+
+/// The name of `value` on the command line, and its description: its doc comment.
+fn described<T: ValueEnum>(value: &T) -> (String, String) {
+    value
+        .to_possible_value()
+        .map_or_else(Default::default, |value| {
+            let help = value.get_help().map(ToString::to_string);
+            (value.get_name().to_owned(), help.unwrap_or_default())
+        })
+}
+
+/// `title` in the `style` of clap's headings, then every value of `T` with its description.
+fn list<T: ValueEnum>(style: clap::builder::styling::Style, title: &str) -> String {
+    let values: String = T::value_variants()
+        .iter()
+        .map(|value| {
+            let (name, what) = described(value);
+            format!("  {name:<8} {what}\n")
+        })
+        .collect();
+    format!("{style}{title}{style:#}\n{values}")
+}
+
+/// Runs the steps in `only` (every one when it is empty) in their order, then prints a summary;
+/// any failed step fails the command.
+fn test(only: &[Step]) -> ExitCode {
+    let mut results = Vec::new();
+    for step in Step::value_variants() {
+        if !only.is_empty() && !only.contains(step) {
+            continue;
+        }
+        let (name, what) = described(step);
+        println!("\n==> {name}: {what}");
+        let started = Instant::now();
+        let ok = step.run();
+        results.push((name, ok, started.elapsed().as_secs_f32()));
     }
     println!("\n==> summary");
     for (name, ok, secs) in &results {
@@ -162,27 +184,20 @@ fn test(only: &[String]) -> ExitCode {
     exit(failed == 0)
 }
 
-fn bench(only: &[String]) -> ExitCode {
-    for name in only {
-        if !bench::TARGETS.iter().any(|(t, _)| t == name) {
-            eprintln!("xtask: unknown benchmark {name:?}");
-            usage();
-            return ExitCode::FAILURE;
-        }
-    }
-    exit(bench::bench(&root(), only))
-}
-
-fn bindgen(args: &[String]) -> ExitCode {
-    match args {
-        [] => exit(ffi::bindgen(&root(), false)),
-        [flag] if flag == "--check" => exit(ffi::bindgen(&root(), true)),
-        _ => {
-            eprintln!("xtask: bindgen takes only --check, not {args:?}");
-            usage();
-            ExitCode::FAILURE
-        }
-    }
+/// Runs the `DEMOS` in order; `false` at the first that fails.
+fn demo() -> bool {
+    DEMOS.iter().all(|example| {
+        run(cargo().args([
+            "run",
+            "--quiet",
+            "-p",
+            "toolnexus-core",
+            "--features",
+            "std",
+            "--example",
+            example,
+        ]))
+    })
 }
 
 /// Builds the probe in its own workspace, with LTO and `panic = "abort"`, and runs it.
@@ -199,7 +214,7 @@ fn nostd() -> bool {
         eprintln!("xtask: the no_std probe did not build; std may have leaked into the core");
         return false;
     }
-    run(&mut Command::new(
+    run(&mut process::Command::new(
         target.join("release/toolnexus-nostd-probe"),
     ))
 }
@@ -210,8 +225,8 @@ fn root() -> PathBuf {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
-fn cargo() -> Command {
-    let mut command = Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+fn cargo() -> process::Command {
+    let mut command = process::Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.current_dir(root());
     command
 }
@@ -235,7 +250,7 @@ fn run_parts(step: &str, parts: &[(&str, &dyn Fn() -> bool)]) -> bool {
     true
 }
 
-fn run(command: &mut Command) -> bool {
+fn run(command: &mut process::Command) -> bool {
     match command.status() {
         Ok(status) => status.success(),
         Err(e) => {

@@ -82,11 +82,11 @@ fn is_working(venv: &Path) -> bool {
 
 /// `python3 -m venv`, over whatever half-made environment an earlier failure left.
 fn make_venv(venv: &Path) -> bool {
-    if venv.exists() {
-        if let Err(e) = fs::remove_dir_all(venv) {
-            eprintln!("xtask: cannot remove the broken {}: {e}", venv.display());
-            return false;
-        }
+    if venv.exists()
+        && let Err(e) = fs::remove_dir_all(venv)
+    {
+        eprintln!("xtask: cannot remove the broken {}: {e}", venv.display());
+        return false;
     }
     run(Command::new("python3").arg("-m").arg("venv").arg(venv)) && is_working(venv)
 }
@@ -128,11 +128,11 @@ pub(crate) fn ensure_tools(venv: &Path) -> bool {
 
 /// Builds the release wheel into `wheels` and installs it into the environment.
 pub(crate) fn build_wheel(venv: &Path, package: &Path, wheels: &Path) -> bool {
-    if wheels.exists() {
-        if let Err(e) = fs::remove_dir_all(wheels) {
-            eprintln!("xtask: cannot empty {}: {e}", wheels.display());
-            return false;
-        }
+    if wheels.exists()
+        && let Err(e) = fs::remove_dir_all(wheels)
+    {
+        eprintln!("xtask: cannot empty {}: {e}", wheels.display());
+        return false;
     }
     let built = run(Command::new(venv.join("bin/maturin"))
         .args(["build", "--release", "--locked", "--quiet", "--interpreter"])

@@ -62,23 +62,23 @@ fn ensure_chroot(chroot: &Path) -> bool {
     if which("debootstrap").is_none() && !apt::install(&["debootstrap"]) {
         return false;
     }
-    if chroot.exists() {
-        if let Err(e) = fs::remove_dir_all(chroot) {
-            eprintln!(
-                "xtask: cannot remove the unfinished {}: {e}",
-                chroot.display()
-            );
-            return false;
-        }
+    if chroot.exists()
+        && let Err(e) = fs::remove_dir_all(chroot)
+    {
+        eprintln!(
+            "xtask: cannot remove the unfinished {}: {e}",
+            chroot.display()
+        );
+        return false;
     }
     let mirror = debian_mirror();
     // Thousands of lines nobody reads unless something fails: they go to a log.
     let log = chroot.with_file_name("chroot.log");
-    if let Some(parent) = log.parent() {
-        if let Err(e) = fs::create_dir_all(parent) {
-            eprintln!("xtask: cannot make {}: {e}", parent.display());
-            return false;
-        }
+    if let Some(parent) = log.parent()
+        && let Err(e) = fs::create_dir_all(parent)
+    {
+        eprintln!("xtask: cannot make {}: {e}", parent.display());
+        return false;
     }
     println!(
         "swift: making a {SUITE} chroot from {mirror} (log: {})",

