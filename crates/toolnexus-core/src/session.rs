@@ -122,7 +122,7 @@ impl SessionOptions {
     }
 
     /// Whether a form that seems to ask for a secret is refused at `begin` with
-    /// [`ErrorKind::SensitiveField`] (see [`secrets::reject_secrets`]).
+    /// [`ErrorKind::SensitiveField`] (see [`crate::form::secrets::reject_secrets`]).
     pub const fn with_reject_secrets(mut self, reject: bool) -> SessionOptions {
         self.reject_secrets = reject;
         self

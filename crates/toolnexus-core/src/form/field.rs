@@ -32,7 +32,6 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::content;
 use crate::error::Violation;
 use crate::error::closed_set;
 use crate::error::{Error, ErrorKind};
@@ -383,7 +382,7 @@ pub fn parse_field_input(field: &FormField, text: &str) -> Result<Option<Value>,
     let value = read_text(field, text)
         .map_err(|message| Error::new(ErrorKind::InvalidValue, at.clone(), message))?;
     let mut violations: Vec<Violation> = Vec::new();
-    content::property_violations(&field.property, &value, &at, &mut violations);
+    field.property.violations(&value, &at, &mut violations);
     match violations.into_iter().next() {
         None => Ok(Some(value)),
         Some(v) => Err(Error::new(

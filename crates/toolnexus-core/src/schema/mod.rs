@@ -38,37 +38,146 @@
 //! }
 //! # Ok::<(), toolnexus_core::Error>(())
 //! ```
+//!
+//! # One reader
+//!
+//! [`read`] reads a schema once: in one strict pass it builds the typed model and lists every
+//! problem with it. A problem either [blocks](SchemaProblem::blocks) the form (a property
+//! without a usable `type`, a length that is not a number, a `default` content could not
+//! hold…) or leaves a form a person can fill in (an unknown keyword, `required` naming a
+//! missing property, bounds that contradict each other, a `default` its property refuses…).
+//! [`check_schema`] is that list; [`RequestedSchema::from_value`] is that model, failing with
+//! the first blocking problem; [`Form`](crate::form::Form) keeps both. One set of rules, one
+//! set of messages.
+//!
+//! # The problems
+//!
+//! [`check_schema`] gives every problem with a `requestedSchema`, each with a kind, a JSON
+//! pointer and a message, so that a host can refuse or repair a form before a person sees it.
+//! It never panics, and it lists problems in a fixed order, so that every run and every
+//! binding reports the same list:
+//!
+//! 1. the root: `$schema`, `type`, `properties`, `required` (item by item),
+//!    `additionalProperties`, then every other validation keyword in the order written;
+//! 2. each property in the order written: `type`, `title`, `description`, the keywords of its
+//!    shape in the order below, `default`, then every validation keyword the shape does not
+//!    have, in the order written.
+//!
+//! | shape | its keywords, in checking order |
+//! |---|---|
+//! | free text | `minLength`, `maxLength` (then their order), `format` |
+//! | number, integer | `minimum`, `maximum` (then their order) |
+//! | boolean | — |
+//! | single-select | `enum` then `enumNames`, or `oneOf` (each option: `const`, `title`) |
+//! | multi-select | `minItems`, `maxItems` (then their order, and `minItems` against the number of options), `items` (`type`, `enum` or `anyOf`, then its other validation keywords), `uniqueItems` |
+//!
+//! ```
+//! use toolnexus_core::schema::{check_schema, SchemaProblemKind};
+//! use toolnexus_core::{json, Limits};
+//!
+//! let schema = json::parse_str(
+//!     r#"{"type":"object","properties":{"age":{"type":"integer","minimum":18,"maximum":12}},"required":["name"]}"#,
+//!     &Limits::DEFAULT,
+//! )?;
+//! let problems = check_schema(&schema);
+//! let found: Vec<_> = problems.iter().map(|p| (p.kind(), p.pointer())).collect();
+//! assert_eq!(
+//!     found,
+//!     [
+//!         (SchemaProblemKind::UnknownRequired, "/required/0"),
+//!         (SchemaProblemKind::ContradictoryBounds, "/properties/age/minimum"),
+//!     ]
+//! );
+//! # Ok::<(), toolnexus_core::Error>(())
+//! ```
+//!
+//! # What counts as a problem
+//!
+//! - A member whose value is `null` counts as absent, as everywhere in this crate.
+//! - Keywords that do not take part in validation are ignored wherever they are: annotations
+//!   (`examples`, `deprecated`, `readOnly`, `$comment`, `$id`…), extensions (`x-…`), and
+//!   `$defs`/`definitions`, which change nothing unless a `$ref` uses them (every `$ref` is
+//!   reported).
+//! - A validation keyword that the shape at hand does not have is reported only where it
+//!   would take effect. JSON Schema applies most keywords to one JSON type: `minLength` on a
+//!   number property changes nothing and is ignored, while on a single-select (a string) it
+//!   would refuse some of the options and is reported. One table in this module's source,
+//!   `VALIDATION_KEYWORDS`, lists every such keyword with the JSON type it constrains:
+//!   references and composition (`$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, `not`,
+//!   `if`/`then`/`else`), `const` and `enum`, the number keywords (`minimum`,
+//!   `exclusiveMinimum`, `multipleOf`…), the string keywords (`minLength`, `pattern`,
+//!   `format`, `contentEncoding`…), the array keywords (`items`, `prefixItems`, `contains`,
+//!   `minItems`…) and the object keywords (`properties`, `patternProperties`,
+//!   `dependentRequired`, `minProperties`…).
+//! - A boolean `additionalProperties` on the root is accepted (whether content may carry
+//!   members the form does not ask for is the validator's option); a schema there is not.
+//! - `uniqueItems` on a multi-select may be either boolean: a selection never repeats an
+//!   option, so neither value changes what a person can submit.
+//! - `title` and `description` must be strings on a property and `title` on a `{const,
+//!   title}` option; the root's are annotations nobody shows, and are not checked.
+//! - An empty `properties` is fine (a form that only asks for confirmation), and so is an empty
+//!   property name (JSON allows it; its pointer is `/properties/`).
+//! - A property with no usable shape (no `type`, a `type` of the wrong JSON type or one no
+//!   elicitation property has) gets that problem, any with `title` and `description`, and any
+//!   keyword that would take effect whatever the type (`$ref`, `anyOf`, `const`…); its other
+//!   keywords mean nothing until it has a shape.
+//! - An `integer` property whose bounds admit no integer (`minimum` 1.2, `maximum` 1.8) has
+//!   contradictory bounds, like a `minimum` above its `maximum`: nothing could be entered.
+//! - A `default` is judged against the property's keywords that are well-formed, except bounds
+//!   that contradict each other and an empty list of options: those are reported already, and
+//!   no default could satisfy them.
 
 pub mod format;
 mod read;
 pub mod rfc3339;
+mod rules;
 
 pub use crate::error::{SchemaProblem, SchemaProblemKind};
 pub use read::check_schema;
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::error::wrong_type_message;
 use crate::json::{Map, Number, Value};
 
 use crate::error::{Error, ErrorKind};
-use crate::json::fields::{Fields, as_object};
-use crate::json::pointer;
 
-/// Reads `schema`, any JSON value, as a `requestedSchema`: the typed model and every problem
-/// the schema has, none of which blocks the model. Fails with the first problem that blocks
-/// it (see [`SchemaProblem::blocks`]).
+/// Reads `schema`, any JSON value, as a `requestedSchema`, in one pass: the typed model and
+/// every problem the schema has, none of which blocks the model. Fails with the first problem
+/// that blocks it (see [`SchemaProblem::blocks`]), pointing into the schema.
+///
+/// This is the one reader of a schema: [`check_schema`] is its list of problems, and
+/// [`RequestedSchema::from_value`] its model.
 pub fn read(schema: &Value) -> Result<(RequestedSchema, Vec<SchemaProblem>), Error> {
-    let model = RequestedSchema::from_value(schema)?;
-    Ok((model, check_schema(schema)))
+    match read::read_value(schema) {
+        (Some(model), problems) => unblocked(model, problems),
+        (None, problems) => Err(first_block(&problems)),
+    }
 }
 
-/// [`read`] for a schema already known to be an object.
+/// [`read`] for a schema that is an object.
 pub fn read_map(schema: &Map) -> Result<(RequestedSchema, Vec<SchemaProblem>), Error> {
-    let model = RequestedSchema::from_map(schema)?;
-    Ok((model, read::check_map(schema)))
+    let (model, problems) = read::read_map(schema);
+    unblocked(model, problems)
+}
+
+fn unblocked(
+    model: RequestedSchema,
+    problems: Vec<SchemaProblem>,
+) -> Result<(RequestedSchema, Vec<SchemaProblem>), Error> {
+    if problems.iter().any(|p| p.blocks().is_some()) {
+        Err(first_block(&problems))
+    } else {
+        Ok((model, problems))
+    }
+}
+
+/// The error of the first problem that blocks the model.
+fn first_block(problems: &[SchemaProblem]) -> Error {
+    problems
+        .iter()
+        .find_map(SchemaProblem::to_error)
+        .unwrap_or_else(|| Error::new(ErrorKind::InvalidValue, "", "the schema cannot be read"))
 }
 
 /// A typed reading of an MCP `requestedSchema`:
@@ -84,76 +193,35 @@ pub struct RequestedSchema {
 }
 
 impl RequestedSchema {
-    /// Reads a `requestedSchema` given as any JSON value; it must be an object.
-    ///
-    /// A value that is not an object is an [`ErrorKind::WrongType`] at the pointer `""`;
-    /// otherwise this is [`RequestedSchema::from_map`].
-    pub fn from_value(value: &Value) -> Result<RequestedSchema, Error> {
-        RequestedSchema::from_map(as_object(value, "`requestedSchema`")?)
-    }
-
-    /// Reads a `requestedSchema` object.
-    ///
-    /// This is a typed read of the *shape*, not a full well-formedness check. It fails, with
-    /// the first problem found and a JSON pointer relative to `map`, when the schema cannot be
-    /// read as one of the shapes the specification defines:
+    /// Reads a `requestedSchema` given as any JSON value: [`read`] without the problems that
+    /// leave a usable form. Fails with the first problem that blocks the form, its pointer
+    /// into the schema:
     ///
     /// - [`ErrorKind::MissingField`]: no `type` on the root or on a property, no `properties`,
     ///   no `items` on an array property, no `const` on a titled option.
-    /// - [`ErrorKind::WrongType`]: a keyword this model reads holds the wrong JSON type
-    ///   (`"minLength": "3"`, `"title": 5`, `"enum": "a"`, `"required": ["a", 1]` → `/required/1`,
-    ///   a property that is not an object, …).
+    /// - [`ErrorKind::WrongType`]: the schema is not an object, or a keyword the form needs
+    ///   holds the wrong JSON type (`"minLength": "3"`, `"title": 5`, `"enum": "a"`,
+    ///   `"required": ["a", 1]` → `/required/1`, a `default` content could not hold, a `type`
+    ///   list…).
     /// - [`ErrorKind::InvalidValue`]: the root `type` is not `"object"`; a property `type`
     ///   outside `string`, `number`, `integer`, `boolean`, `array` (nested objects included);
     ///   an array whose `items` is neither select shape; a string with both `enum` and
     ///   `oneOf`; a `format` outside `email`, `uri`, `date`, `date-time`; a `minLength`,
     ///   `maxLength`, `minItems` or `maxItems` that is not a non-negative integer.
     ///
-    /// It is deliberately lenient otherwise, because servers add keywords of their own and
-    /// rejecting those would refuse forms a person could fill in:
-    ///
-    /// - Unknown keywords are ignored, as are keywords that belong to another shape (a
-    ///   `minLength` on a select, `enumNames` next to `oneOf`).
-    /// - A member whose value is `null` counts as absent, as everywhere in this crate.
-    /// - A titled option without `title` is read with no title.
-    /// - Nothing is checked *across* fields: `minimum` above `maximum`, `required` naming a
-    ///   property that does not exist, duplicate enum values, `enumNames` of another length
-    ///   than `enum` (the extra names are dropped, missing ones read as no title), a `default`
-    ///   that breaks the property's own constraints, or an `integer` property with a
-    ///   fractional bound are all read as written. Reporting those is the job of a full schema
-    ///   check, not of this reading.
+    /// Everything else is read as written, because servers add keywords of their own and
+    /// refusing those would refuse forms a person could fill in: unknown and unsupported
+    /// keywords, `minimum` above `maximum`, `required` naming a property that does not exist,
+    /// duplicate options, `enumNames` of another length than `enum` (extra names dropped,
+    /// missing ones read as no title), a titled option without `title`, a `default` that
+    /// breaks its own property. [`check_schema`] reports those.
+    pub fn from_value(value: &Value) -> Result<RequestedSchema, Error> {
+        read(value).map(|(model, _)| model)
+    }
+
+    /// [`RequestedSchema::from_value`] for a schema that is an object.
     pub fn from_map(map: &Map) -> Result<RequestedSchema, Error> {
-        let fields = Fields::new(map);
-
-        let ty = fields.str("type")?;
-        if ty != "object" {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                "/type",
-                format!("the `type` of a requestedSchema must be \"object\", not {ty:?}"),
-            ));
-        }
-
-        let schema_uri = fields.opt_str("$schema")?.map(String::from);
-
-        let members = fields.object("properties")?;
-        let mut properties = Vec::with_capacity(members.len());
-        for (name, value) in members {
-            let property = Property::read(name, value).map_err(|e| {
-                let mut at = String::from("/properties");
-                pointer::push_key(&mut at, name);
-                e.within(&at)
-            })?;
-            properties.push(property);
-        }
-
-        let required = opt_string_array(&fields, "required")?.unwrap_or_default();
-
-        Ok(RequestedSchema {
-            schema_uri,
-            properties,
-            required,
-        })
+        read_map(map).map(|(model, _)| model)
     }
 
     /// The `$schema` URI, if the schema names its dialect.
@@ -204,56 +272,6 @@ pub struct Property {
 }
 
 impl Property {
-    /// Reads the property `name` from `value`; errors are relative to the property itself.
-    pub(crate) fn read(name: &str, value: &Value) -> Result<Property, Error> {
-        let map = value.as_object().ok_or_else(|| {
-            Error::new(
-                ErrorKind::WrongType,
-                "",
-                format!(
-                    "property `{name}` must be a schema object, not {}",
-                    value.type_name()
-                ),
-            )
-        })?;
-        let fields = Fields::new(map);
-        // `type` decides which keywords mean anything, so it is read first.
-        let ty = fields.str("type")?;
-        let title = fields.opt_str("title")?.map(String::from);
-        let description = fields.opt_str("description")?.map(String::from);
-        let kind = match ty {
-            "string" => read_string_kind(&fields)?,
-            "number" => PropertyKind::Number(NumberSchema::read(&fields, false)?),
-            "integer" => PropertyKind::Number(NumberSchema::read(&fields, true)?),
-            "boolean" => PropertyKind::Boolean(BooleanSchema::read(&fields)?),
-            "array" => PropertyKind::MultiSelect(MultiSelectSchema::read(&fields)?),
-            "object" => {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    "/type",
-                    "nested objects are not allowed in an elicitation schema: a property is a \
-                     string, number, integer, boolean or array (multi-select)",
-                ));
-            }
-            other => {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    "/type",
-                    format!(
-                        "unknown property type {other:?}: an elicitation schema allows \
-                         string, number, integer, boolean and array (multi-select)"
-                    ),
-                ));
-            }
-        };
-        Ok(Property {
-            name: String::from(name),
-            title,
-            description,
-            kind,
-        })
-    }
-
     /// The property's name: its key in `properties` and in submitted content.
     pub fn name(&self) -> &str {
         &self.name
@@ -337,31 +355,6 @@ pub struct StringSchema {
 }
 
 impl StringSchema {
-    fn read(fields: &Fields<'_>) -> Result<StringSchema, Error> {
-        let min_length = opt_count(fields, "minLength")?;
-        let max_length = opt_count(fields, "maxLength")?;
-        let format = match fields.opt_str("format")? {
-            None => None,
-            Some(name) => Some(StringFormat::from_name(name).ok_or_else(|| {
-                Error::new(
-                    ErrorKind::InvalidValue,
-                    "/format",
-                    format!(
-                        "unknown string `format` {name:?}: an elicitation schema allows \
-                         \"email\", \"uri\", \"date\" and \"date-time\""
-                    ),
-                )
-            })?),
-        };
-        let default = fields.opt_str("default")?.map(String::from);
-        Ok(StringSchema {
-            min_length,
-            max_length,
-            format,
-            default,
-        })
-    }
-
     /// `minLength`: the fewest characters (Unicode code points, per JSON Schema) allowed.
     pub fn min_length(&self) -> Option<u64> {
         self.min_length
@@ -436,15 +429,6 @@ pub struct NumberSchema {
 }
 
 impl NumberSchema {
-    fn read(fields: &Fields<'_>, integer: bool) -> Result<NumberSchema, Error> {
-        Ok(NumberSchema {
-            integer,
-            minimum: opt_number(fields, "minimum")?,
-            maximum: opt_number(fields, "maximum")?,
-            default: opt_number(fields, "default")?,
-        })
-    }
-
     /// Whether the property is `type: "integer"` (a whole number) rather than `"number"`.
     pub fn is_integer(&self) -> bool {
         self.integer
@@ -473,22 +457,6 @@ pub struct BooleanSchema {
 }
 
 impl BooleanSchema {
-    fn read(fields: &Fields<'_>) -> Result<BooleanSchema, Error> {
-        let default = match fields.get("default") {
-            None => None,
-            Some(Value::Bool(b)) => Some(*b),
-            Some(other) => {
-                return Err(wrong_type(
-                    pointer::key("default"),
-                    "`default`",
-                    "a boolean",
-                    other,
-                ));
-            }
-        };
-        Ok(BooleanSchema { default })
-    }
-
     /// `default`: the value to start from.
     pub fn default(&self) -> Option<bool> {
         self.default
@@ -580,21 +548,6 @@ pub struct MultiSelectSchema {
 }
 
 impl MultiSelectSchema {
-    fn read(fields: &Fields<'_>) -> Result<MultiSelectSchema, Error> {
-        let min_items = opt_count(fields, "minItems")?;
-        let max_items = opt_count(fields, "maxItems")?;
-        let items = fields.object("items")?;
-        let (shape, options) = read_items(&Fields::new(items)).map_err(|e| e.within("/items"))?;
-        let default = opt_string_array(fields, "default")?;
-        Ok(MultiSelectSchema {
-            shape,
-            options,
-            min_items,
-            max_items,
-            default,
-        })
-    }
-
     /// How the options were spelled: [`EnumShape::Untitled`] or [`EnumShape::Titled`].
     pub fn shape(&self) -> EnumShape {
         self.shape
@@ -626,222 +579,10 @@ impl MultiSelectSchema {
     }
 }
 
-/// Reads a `type: "string"` property, which is free text or, with `enum` or `oneOf`, a
-/// single-select.
-fn read_string_kind(fields: &Fields<'_>) -> Result<PropertyKind, Error> {
-    let has_enum = fields.get("enum").is_some();
-    let has_one_of = fields.get("oneOf").is_some();
-    let (shape, options) = match (has_enum, has_one_of) {
-        (false, false) => return Ok(PropertyKind::String(StringSchema::read(fields)?)),
-        // Picking one list over the other would show options that validation then refuses
-        // (JSON Schema applies both): the property fits no shape of the specification.
-        (true, true) => {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                "",
-                "a string property has either `enum` or `oneOf`, not both",
-            ));
-        }
-        (true, false) => {
-            let values = opt_string_array(fields, "enum")?.unwrap_or_default();
-            let names = opt_string_array(fields, "enumNames")?;
-            let shape = if names.is_some() {
-                EnumShape::LegacyTitled
-            } else {
-                EnumShape::Untitled
-            };
-            let names = names.unwrap_or_default();
-            // Titles pair with values by position; a length mismatch is left to the full
-            // schema check (see `RequestedSchema::from_map`).
-            let options = values
-                .into_iter()
-                .enumerate()
-                .map(|(i, value)| EnumOption {
-                    value,
-                    title: names.get(i).cloned(),
-                })
-                .collect();
-            (shape, options)
-        }
-        (false, true) => (EnumShape::Titled, titled_options(fields, "oneOf")?),
-    };
-    let default = fields.opt_str("default")?.map(String::from);
-    Ok(PropertyKind::SingleSelect(SingleSelectSchema {
-        shape,
-        options,
-        default,
-    }))
-}
-
-/// Reads the `items` of a multi-select; errors are relative to `items`.
-fn read_items(items: &Fields<'_>) -> Result<(EnumShape, Vec<EnumOption>), Error> {
-    // Both select shapes hold strings; any other item type (objects, numbers, nested arrays)
-    // is a kind of array an elicitation schema does not have.
-    if let Some(ty) = items.opt_str("type")? {
-        if ty != "string" {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                "/type",
-                format!(
-                    "array items must be strings (an array property is a multi-select), \
-                     not {ty:?}"
-                ),
-            ));
-        }
-    }
-    let has_enum = items.get("enum").is_some();
-    let has_any_of = items.get("anyOf").is_some();
-    match (has_enum, has_any_of) {
-        (true, false) => {
-            let values = opt_string_array(items, "enum")?.unwrap_or_default();
-            let options = values
-                .into_iter()
-                .map(|value| EnumOption { value, title: None })
-                .collect();
-            Ok((EnumShape::Untitled, options))
-        }
-        (false, true) => Ok((EnumShape::Titled, titled_options(items, "anyOf")?)),
-        (true, true) => Err(Error::new(
-            ErrorKind::InvalidValue,
-            "",
-            "multi-select `items` have either `enum` or `anyOf`, not both",
-        )),
-        (false, false) => Err(Error::new(
-            ErrorKind::InvalidValue,
-            "",
-            "an array property is a multi-select: its `items` must be \
-             {\"type\": \"string\", \"enum\": [...]} or {\"anyOf\": [{\"const\", \"title\"}, ...]}",
-        )),
-    }
-}
-
-/// Reads the `[{const, title}]` list in the member `keyword` (`oneOf` or `anyOf`).
-fn titled_options(fields: &Fields<'_>, keyword: &str) -> Result<Vec<EnumOption>, Error> {
-    let list = match fields.get(keyword) {
-        None => return Ok(Vec::new()),
-        Some(Value::Array(list)) => list,
-        Some(other) => {
-            return Err(wrong_type(
-                pointer::key(keyword),
-                &format!("`{keyword}`"),
-                "an array of {const, title} objects",
-                other,
-            ));
-        }
-    };
-    let mut options = Vec::with_capacity(list.len());
-    for (i, item) in list.iter().enumerate() {
-        let mut at = pointer::key(keyword);
-        pointer::push_index(&mut at, i);
-        let Value::Object(map) = item else {
-            return Err(wrong_type(
-                at,
-                &format!("`{keyword}` item {i}"),
-                "a {const, title} object",
-                item,
-            ));
-        };
-        let option = Fields::new(map);
-        let read = || -> Result<EnumOption, Error> {
-            Ok(EnumOption {
-                value: String::from(option.str("const")?),
-                title: option.opt_str("title")?.map(String::from),
-            })
-        };
-        options.push(read().map_err(|e| e.within(&at))?);
-    }
-    Ok(options)
-}
-
-/// A `wrong_type` error at `at` saying that `what` must be `expected`.
-fn wrong_type(at: String, what: &str, expected: &str, found: &Value) -> Error {
-    Error::new(
-        ErrorKind::WrongType,
-        at,
-        wrong_type_message(what, expected, found.type_name()),
-    )
-}
-
-/// The optional member `name` as an array of strings; errors point at the member or the
-/// offending item.
-fn opt_string_array(fields: &Fields<'_>, name: &str) -> Result<Option<Vec<String>>, Error> {
-    let list = match fields.get(name) {
-        None => return Ok(None),
-        Some(Value::Array(list)) => list,
-        Some(other) => {
-            return Err(wrong_type(
-                pointer::key(name),
-                &format!("`{name}`"),
-                "an array of strings",
-                other,
-            ));
-        }
-    };
-    list.iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Value::String(s) => Ok(s.clone()),
-            other => {
-                let mut at = pointer::key(name);
-                pointer::push_index(&mut at, i);
-                Err(wrong_type(
-                    at,
-                    &format!("`{name}` item {i}"),
-                    "a string",
-                    other,
-                ))
-            }
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
-}
-
-/// The optional member `name` as a JSON number, kept as spelled.
-fn opt_number(fields: &Fields<'_>, name: &str) -> Result<Option<Number>, Error> {
-    match fields.get(name) {
-        None => Ok(None),
-        Some(Value::Number(n)) => Ok(Some(n.clone())),
-        Some(other) => Err(wrong_type(
-            pointer::key(name),
-            &format!("`{name}`"),
-            "a number",
-            other,
-        )),
-    }
-}
-
-/// The optional member `name` as a length or count: a JSON number that is a non-negative
-/// integer (`3`, `3.0` and `0.3e1` all read as 3).
-fn opt_count(fields: &Fields<'_>, name: &str) -> Result<Option<u64>, Error> {
-    match fields.get(name) {
-        None => Ok(None),
-        Some(Value::Number(n)) => count(n.as_str()).map(Some).ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidValue,
-                pointer::key(name),
-                format!("`{name}` must be a non-negative integer, not {n}"),
-            )
-        }),
-        Some(other) => Err(wrong_type(
-            pointer::key(name),
-            &format!("`{name}`"),
-            "a non-negative integer",
-            other,
-        )),
-    }
-}
-
-/// The value of the JSON number spelled `spelling` if it is a non-negative integer, decided
-/// exactly from the decimal spelling (going through `f64` would take `3.0000000000000001` or
-/// `1e-400` for integers). A value above `u64::MAX` reads as `u64::MAX`, which no length or
-/// count can reach, so the constraint means the same.
-fn count(spelling: &str) -> Option<u64> {
-    crate::json::decimal::saturating_u64(spelling)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
     use alloc::string::ToString;
     use alloc::vec;
 
@@ -1596,25 +1337,35 @@ mod tests {
             "123456789012345678901234567890.0",
             "1e999999999999999999999",
         ] {
-            assert_eq!(count(spelling), Some(u64::MAX), "{spelling}");
+            assert_eq!(
+                crate::json::decimal::saturating_u64(spelling),
+                Some(u64::MAX),
+                "{spelling}"
+            );
         }
     }
 
     #[test]
     fn count_reads_spellings_exactly() {
-        assert_eq!(count("120"), Some(120));
-        assert_eq!(count("1.20e2"), Some(120));
-        assert_eq!(count("0.0012e5"), Some(120));
-        assert_eq!(count("0012"), Some(12));
-        assert_eq!(count("1.5"), None);
-        assert_eq!(count("-1"), None);
-        assert_eq!(count("-1e-999999999999999999999"), None);
-        assert_eq!(count("1e-999999999999999999999"), None);
+        assert_eq!(crate::json::decimal::saturating_u64("120"), Some(120));
+        assert_eq!(crate::json::decimal::saturating_u64("1.20e2"), Some(120));
+        assert_eq!(crate::json::decimal::saturating_u64("0.0012e5"), Some(120));
+        assert_eq!(crate::json::decimal::saturating_u64("0012"), Some(12));
+        assert_eq!(crate::json::decimal::saturating_u64("1.5"), None);
+        assert_eq!(crate::json::decimal::saturating_u64("-1"), None);
+        assert_eq!(
+            crate::json::decimal::saturating_u64("-1e-999999999999999999999"),
+            None
+        );
+        assert_eq!(
+            crate::json::decimal::saturating_u64("1e-999999999999999999999"),
+            None
+        );
         // Not number spellings at all.
         for junk in [
             "", "-", ".5", "5.", "1e", "1e+", "x", "1.2.3", "0x10", "1_000",
         ] {
-            assert_eq!(count(junk), None, "{junk:?}");
+            assert_eq!(crate::json::decimal::saturating_u64(junk), None, "{junk:?}");
         }
     }
 
@@ -1788,9 +1539,22 @@ mod tests {
     }
 
     #[test]
-    fn the_first_problem_in_document_order_is_reported() {
+    fn the_first_blocking_problem_in_check_order_is_reported() {
+        // The root's keywords come before the properties, as in `check_schema`.
         let e = read(
             r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"nope"},"c":{"type":"object"}},"required":5}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.pointer(), "/required");
+        // Then the properties in the order written.
+        let e = read(
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"nope"},"c":{"type":"object"}}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.pointer(), "/properties/b/type");
+        // Problems that leave a usable form do not count.
+        let e = read(
+            r#"{"type":"object","properties":{"a":{"type":"string","pattern":"x"},"b":{"type":"nope"}},"required":["z"]}"#,
         )
         .unwrap_err();
         assert_eq!(e.pointer(), "/properties/b/type");

@@ -24,7 +24,7 @@ pub(super) fn count<'a>(
             if decimal::is_integer(n) && decimal::compare(n, &zero) != Ordering::Less {
                 Some(n)
             } else {
-                out.add(
+                out.block(
                     SchemaProblemKind::InvalidValue,
                     key_at,
                     format!("`{key}` must be a whole number of {unit}, 0 or more, not {n}"),
@@ -78,8 +78,8 @@ pub(super) fn in_order(
     false
 }
 
-pub(super) fn insert_number(map: &mut Map, key: &str, n: Option<&Number>) {
-    if let Some(n) = n {
-        map.insert(key, Value::Number(n.clone()));
-    }
+/// A length or count checked by [`count`] as the model holds it; one above `u64::MAX` reads
+/// as `u64::MAX`, which no length or count can reach, so the constraint means the same.
+pub(super) fn as_count(n: &Number) -> u64 {
+    decimal::saturating_u64(n.as_str()).unwrap_or(u64::MAX)
 }

@@ -6,40 +6,45 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::SchemaProblemKind;
-use super::problems::{Problems, child, member};
-use super::property::Shape;
-use crate::content;
+use super::problems::{Problems, child, item, member};
+use super::property::{Shape, Shaped};
 use crate::json::{Map, Value};
-use crate::schema::Property;
+use crate::schema::{Property, PropertyKind};
 
 /// Checks the `default` against the property's shape, then against the well-formed copy of
-/// the property in `reference`.
+/// the property; a default of the right type goes into the property as read.
 pub(super) fn check_default(
-    name: &str,
     map: &Map,
     at: &str,
     shape: Shape,
-    reference: Option<Map>,
+    shaped: Option<&mut Shaped>,
     out: &mut Problems,
 ) {
     let Some(default) = member(map, "default") else {
         return;
     };
     let default_at = child(at, "default");
-    if let Some(problem) = default_type_problem(shape, default) {
-        out.add(SchemaProblemKind::InvalidDefault, default_at, problem);
+    if let Some((at, problem)) = default_type_problem(shape, default, &default_at) {
+        // Content for this property could not hold it: the form cannot start from it.
+        out.block(SchemaProblemKind::InvalidDefault, at, problem);
         return;
     }
-    let Some(mut reference) = reference else {
+    let Some(shaped) = shaped else {
+        return;
+    };
+    set_default(&mut shaped.kind, default);
+    let Some(judge) = shaped.judge.clone() else {
         return;
     };
     // Validation messages name the field by its label: here the field is the default itself.
-    reference.insert("title", Value::from("the `default`"));
-    let Ok(property) = Property::read(name, &Value::Object(reference)) else {
-        return;
+    let property = Property {
+        name: String::new(),
+        title: Some(String::from("the `default`")),
+        description: None,
+        kind: judge,
     };
     let mut violations = Vec::new();
-    content::property_violations(&property, default, &default_at, &mut violations);
+    property.violations(default, &default_at, &mut violations);
     for violation in violations {
         out.add(
             SchemaProblemKind::InvalidDefault,
@@ -49,8 +54,27 @@ pub(super) fn check_default(
     }
 }
 
-/// Why `default` has the wrong JSON type for `shape`, if it has.
-fn default_type_problem(shape: Shape, default: &Value) -> Option<String> {
+/// Puts `default`, already known to have the right JSON type, into `kind`.
+fn set_default(kind: &mut PropertyKind, default: &Value) {
+    match (kind, default) {
+        (PropertyKind::String(s), Value::String(d)) => s.default = Some(d.clone()),
+        (PropertyKind::SingleSelect(s), Value::String(d)) => s.default = Some(d.clone()),
+        (PropertyKind::Number(n), Value::Number(d)) => n.default = Some(d.clone()),
+        (PropertyKind::Boolean(b), Value::Bool(d)) => b.default = Some(*d),
+        (PropertyKind::MultiSelect(m), Value::Array(items)) => {
+            m.default = Some(
+                items
+                    .iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect(),
+            );
+        }
+        _ => {}
+    }
+}
+
+/// Where and why `default`, at `at`, has the wrong JSON type for `shape`, if it has.
+fn default_type_problem(shape: Shape, default: &Value, at: &str) -> Option<(String, String)> {
     let expected = match shape {
         Shape::Text | Shape::SingleSelect if !default.is_string() => "a string",
         Shape::Number if !default.is_number() => "a number",
@@ -58,21 +82,30 @@ fn default_type_problem(shape: Shape, default: &Value) -> Option<String> {
         Shape::Boolean if !default.is_boolean() => "a boolean",
         Shape::MultiSelect => {
             let Value::Array(values) = default else {
-                return Some(format!(
-                    "`default` must be an array of option values, not {}",
-                    default.type_name()
+                return Some((
+                    String::from(at),
+                    format!(
+                        "`default` must be an array of option values, not {}",
+                        default.type_name()
+                    ),
                 ));
             };
             let (i, bad) = values.iter().enumerate().find(|(_, v)| !v.is_string())?;
-            return Some(format!(
-                "`default` must list option values, which are strings, but item {i} is {}",
-                bad.type_name()
+            return Some((
+                item(at, i),
+                format!(
+                    "`default` must list option values, which are strings, but item {i} is {}",
+                    bad.type_name()
+                ),
             ));
         }
         _ => return None,
     };
-    Some(format!(
-        "`default` must be {expected}, like the values this property accepts, not {}",
-        default.type_name()
+    Some((
+        String::from(at),
+        format!(
+            "`default` must be {expected}, like the values this property accepts, not {}",
+            default.type_name()
+        ),
     ))
 }

@@ -2,21 +2,26 @@
 
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use super::SchemaProblemKind;
 use super::keywords::{ITEMS, check_keywords};
-use super::options::{check_enum, check_titled};
+use super::options::{OptionList, check_enum, check_titled};
 use super::problems::{Problems, child, member, quote};
+use crate::error::ErrorKind;
 use crate::json::{Map, Value};
+use crate::schema::EnumShape;
 
-/// Checks the `items` of a multi-select; the distinct well-formed option values, if its
-/// options could be read at all.
-pub(super) fn check_items<'a>(map: &'a Map, at: &str, out: &mut Problems) -> Option<Vec<&'a str>> {
+/// Checks the `items` of a multi-select; how its options are spelled and the options, if they
+/// could be read at all.
+pub(super) fn check_items(
+    map: &Map,
+    at: &str,
+    out: &mut Problems,
+) -> Option<(EnumShape, OptionList)> {
     let items_at = child(at, "items");
     let items = match member(map, "items") {
         None => {
-            out.add(
+            out.block(
                 SchemaProblemKind::MissingKeyword,
                 items_at,
                 String::from(
@@ -44,7 +49,7 @@ pub(super) fn check_items<'a>(map: &'a Map, at: &str, out: &mut Problems) -> Opt
         None => {}
         Some(Value::String(ty)) if ty == "string" => {}
         Some(Value::String(ty)) => {
-            out.add(
+            out.block(
                 SchemaProblemKind::UnsupportedShape,
                 type_at,
                 format!(
@@ -56,8 +61,9 @@ pub(super) fn check_items<'a>(map: &'a Map, at: &str, out: &mut Problems) -> Opt
             return None;
         }
         Some(Value::Array(_)) => {
-            out.add(
+            out.block_as(
                 SchemaProblemKind::UnsupportedShape,
+                ErrorKind::WrongType,
                 type_at,
                 String::from(
                     "the items of an array property have the one type \"string\", not a list: an \
@@ -70,10 +76,12 @@ pub(super) fn check_items<'a>(map: &'a Map, at: &str, out: &mut Problems) -> Opt
     }
 
     let options = match (member(items, "enum"), member(items, "anyOf")) {
-        (Some(list), None) => check_enum(list, &child(&items_at, "enum"), out),
-        (None, Some(list)) => check_titled(list, &child(&items_at, "anyOf"), "anyOf", out),
+        (Some(list), None) => check_enum(list, &child(&items_at, "enum"), out)
+            .map(|options| (EnumShape::Untitled, options)),
+        (None, Some(list)) => check_titled(list, &child(&items_at, "anyOf"), "anyOf", out)
+            .map(|options| (EnumShape::Titled, options)),
         (Some(_), Some(_)) => {
-            out.add(
+            out.block(
                 SchemaProblemKind::UnsupportedShape,
                 items_at,
                 String::from(
@@ -84,7 +92,7 @@ pub(super) fn check_items<'a>(map: &'a Map, at: &str, out: &mut Problems) -> Opt
             return None;
         }
         (None, None) => {
-            out.add(
+            out.block(
                 SchemaProblemKind::UnsupportedShape,
                 items_at,
                 String::from(

@@ -5,13 +5,14 @@ use alloc::format;
 use core::cmp::Ordering;
 
 use super::SchemaProblemKind;
-use super::bounds::{in_order, insert_number, number};
+use super::bounds::{in_order, number};
 use super::problems::{Problems, child};
-use super::property::typed;
+use super::property::Shaped;
 use crate::json::decimal;
 use crate::json::{Map, Number};
+use crate::schema::{NumberSchema, PropertyKind};
 
-pub(super) fn check_number(map: &Map, at: &str, integer: bool, out: &mut Problems) -> Map {
+pub(super) fn check_number(map: &Map, at: &str, integer: bool, out: &mut Problems) -> Shaped {
     let min = number(map, at, "minimum", out);
     let max = number(map, at, "maximum", out);
     let mut consistent = in_order(
@@ -35,12 +36,25 @@ pub(super) fn check_number(map: &Map, at: &str, integer: bool, out: &mut Problem
         }
     }
 
-    let mut reference = typed(if integer { "integer" } else { "number" });
-    if consistent {
-        insert_number(&mut reference, "minimum", min);
-        insert_number(&mut reference, "maximum", max);
+    let number = NumberSchema {
+        integer,
+        minimum: min.cloned(),
+        maximum: max.cloned(),
+        default: None,
+    };
+    let judge = if consistent {
+        number.clone()
+    } else {
+        NumberSchema {
+            minimum: None,
+            maximum: None,
+            ..number.clone()
+        }
+    };
+    Shaped {
+        kind: PropertyKind::Number(number),
+        judge: Some(PropertyKind::Number(judge)),
     }
-    reference
 }
 
 /// Whether some integer lies in `[lo, hi]` (with `lo <= hi`): the largest integer not above

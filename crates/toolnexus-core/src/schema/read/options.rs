@@ -9,18 +9,40 @@ use alloc::vec::Vec;
 use super::SchemaProblemKind;
 use super::problems::{Problems, child, item, member, quote};
 use crate::json::{Map, Value};
+use crate::schema::EnumOption;
 
-/// Checks an `enum` list at `at`; its distinct string values, if it is an array.
-pub(super) fn check_enum<'a>(
-    list: &'a Value,
-    at: &str,
-    out: &mut Problems,
-) -> Option<Vec<&'a str>> {
+/// The options of a list as read: each as written, in order, and the distinct ones (the
+/// first of each value), which are what validation allows.
+#[derive(Default)]
+pub(super) struct OptionList {
+    pub(super) written: Vec<EnumOption>,
+    pub(super) distinct: Vec<EnumOption>,
+}
+
+impl OptionList {
+    /// Titles the options by position from `titles` (the legacy `enumNames`); a missing title
+    /// leaves an option untitled.
+    pub(super) fn titled_by(&mut self, titles: &[Option<String>]) {
+        for (option, title) in self.written.iter_mut().zip(titles) {
+            option.title.clone_from(title);
+        }
+        for option in &mut self.distinct {
+            option.title = self
+                .written
+                .iter()
+                .find(|o| o.value == option.value)
+                .and_then(|o| o.title.clone());
+        }
+    }
+}
+
+/// Checks an `enum` list at `at`; its options, if it is an array.
+pub(super) fn check_enum(list: &Value, at: &str, out: &mut Problems) -> Option<OptionList> {
     let list = option_list(list, at, "enum", &PLAIN, out)?;
     let mut values = Distinct::default();
     for (i, value) in list.iter().enumerate() {
         match value {
-            Value::String(v) => values.add(v, item(at, i), out),
+            Value::String(v) => values.add(v, None, item(at, i), out),
             other => out.wrong_type(
                 item(at, i),
                 &format!("`enum` item {i}"),
@@ -29,13 +51,18 @@ pub(super) fn check_enum<'a>(
             ),
         }
     }
-    Some(values.values)
+    Some(values.options)
 }
 
-pub(super) fn check_enum_names(map: &Map, at: &str, values: Option<usize>, out: &mut Problems) {
-    let Some(names) = member(map, "enumNames") else {
-        return;
-    };
+/// Checks `enumNames`; its titles by position (`None` for an item that is not a string), if
+/// it is an array.
+pub(super) fn check_enum_names(
+    map: &Map,
+    at: &str,
+    values: Option<usize>,
+    out: &mut Problems,
+) -> Option<Vec<Option<String>>> {
+    let names = member(map, "enumNames")?;
     let names_at = child(at, "enumNames");
     let Value::Array(names) = names else {
         out.wrong_type(
@@ -44,7 +71,7 @@ pub(super) fn check_enum_names(map: &Map, at: &str, values: Option<usize>, out: 
             "an array of titles (strings), one per `enum` value",
             names,
         );
-        return;
+        return None;
     };
     if let Some(values) = values.filter(|&v| v != names.len()) {
         out.add(
@@ -57,26 +84,32 @@ pub(super) fn check_enum_names(map: &Map, at: &str, values: Option<usize>, out: 
             ),
         );
     }
+    let mut titles = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
-        if !name.is_string() {
-            out.wrong_type(
-                item(&names_at, i),
-                &format!("`enumNames` item {i}"),
-                "a string",
-                name,
-            );
+        match name {
+            Value::String(title) => titles.push(Some(title.clone())),
+            other => {
+                out.wrong_type(
+                    item(&names_at, i),
+                    &format!("`enumNames` item {i}"),
+                    "a string",
+                    other,
+                );
+                titles.push(None);
+            }
         }
     }
+    Some(titles)
 }
 
-/// Checks a `[{const, title}]` list (`oneOf` or `anyOf`) at `at`; its distinct well-formed
-/// option values, if it is an array.
-pub(super) fn check_titled<'a>(
-    list: &'a Value,
+/// Checks a `[{const, title}]` list (`oneOf` or `anyOf`) at `at`; its well-formed options, if
+/// it is an array.
+pub(super) fn check_titled(
+    list: &Value,
     at: &str,
     keyword: &str,
     out: &mut Problems,
-) -> Option<Vec<&'a str>> {
+) -> Option<OptionList> {
     let list = option_list(list, at, keyword, &TITLED, out)?;
     let mut values = Distinct::default();
     for (i, option) in list.iter().enumerate() {
@@ -91,40 +124,55 @@ pub(super) fn check_titled<'a>(
             continue;
         };
         let const_at = child(&option_at, "const");
-        match member(option, "const") {
-            None => out.add(
-                SchemaProblemKind::MissingKeyword,
-                const_at,
-                format!("option {i} has no `const`: the value content holds when it is chosen"),
-            ),
-            Some(Value::String(v)) => values.add(v, const_at, out),
-            Some(other) => out.wrong_type(
-                const_at,
-                &format!("the `const` of option {i}"),
-                "a string (options are strings)",
-                other,
-            ),
-        }
+        let value = match member(option, "const") {
+            None => {
+                out.block(
+                    SchemaProblemKind::MissingKeyword,
+                    const_at.clone(),
+                    format!("option {i} has no `const`: the value content holds when it is chosen"),
+                );
+                None
+            }
+            Some(Value::String(v)) => Some(v),
+            Some(other) => {
+                out.wrong_type(
+                    const_at.clone(),
+                    &format!("the `const` of option {i}"),
+                    "a string (options are strings)",
+                    other,
+                );
+                None
+            }
+        };
         let title_at = child(&option_at, "title");
-        match member(option, "title") {
-            None => out.add(
-                SchemaProblemKind::MissingKeyword,
-                title_at,
-                format!(
-                    "option {i} has no `title`: titled options exist to show a title; add one, \
+        let title = match member(option, "title") {
+            None => {
+                out.add(
+                    SchemaProblemKind::MissingKeyword,
+                    title_at,
+                    format!(
+                        "option {i} has no `title`: titled options exist to show a title; add one, \
                      or list plain values in `enum`"
-                ),
-            ),
-            Some(Value::String(_)) => {}
-            Some(other) => out.wrong_type(
-                title_at,
-                &format!("the `title` of option {i}"),
-                "a string",
-                other,
-            ),
+                    ),
+                );
+                None
+            }
+            Some(Value::String(title)) => Some(title.clone()),
+            Some(other) => {
+                out.wrong_type(
+                    title_at,
+                    &format!("the `title` of option {i}"),
+                    "a string",
+                    other,
+                );
+                None
+            }
+        };
+        if let Some(value) = value {
+            values.add(value, title, const_at, out);
         }
     }
-    Some(values.values)
+    Some(values.options)
 }
 
 /// How messages describe a kind of option list: what the list is, and what one option is.
@@ -171,18 +219,24 @@ fn option_list<'a>(
     Some(list)
 }
 
-/// The distinct option values of a list, in order; each repeat is reported where it stands.
+/// The options of a list, in order; each repeated value is reported where it stands.
 #[derive(Default)]
 struct Distinct<'a> {
-    values: Vec<&'a str>,
+    options: OptionList,
     seen: BTreeSet<&'a str>,
 }
 
 impl<'a> Distinct<'a> {
-    fn add(&mut self, value: &'a str, at: String, out: &mut Problems) {
+    fn add(&mut self, value: &'a str, title: Option<String>, at: String, out: &mut Problems) {
+        let option = EnumOption {
+            value: String::from(value),
+            title,
+        };
         if self.seen.insert(value) {
-            self.values.push(value);
+            self.options.distinct.push(option.clone());
+            self.options.written.push(option);
         } else {
+            self.options.written.push(option);
             out.add(
                 SchemaProblemKind::DuplicateValue,
                 at,
@@ -193,13 +247,4 @@ impl<'a> Distinct<'a> {
             );
         }
     }
-}
-
-/// The options as the JSON array of an `enum`, or `None` when there are none to judge a
-/// default against.
-pub(super) fn option_values(options: Vec<&str>) -> Option<Value> {
-    if options.is_empty() {
-        return None;
-    }
-    Some(Value::Array(options.into_iter().map(Value::from).collect()))
 }

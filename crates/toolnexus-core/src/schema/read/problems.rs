@@ -5,21 +5,65 @@ use alloc::vec::Vec;
 
 use super::{SchemaProblem, SchemaProblemKind};
 pub(super) use crate::error::quote;
-use crate::error::wrong_type_message;
-use crate::json::pointer;
-use crate::json::{Map, Value};
+use crate::error::{ErrorKind, wrong_type_message};
+use crate::json::{Map, Value, pointer};
 
 /// The problems found so far, in order.
 #[derive(Default)]
 pub(super) struct Problems(Vec<SchemaProblem>);
 
 impl Problems {
+    /// A problem that leaves a form a person can fill in.
     pub(super) fn add(&mut self, kind: SchemaProblemKind, pointer: String, message: String) {
         self.0
             .push(SchemaProblem::new(kind, pointer, message, None));
     }
 
+    /// A problem that leaves the schema unreadable as a form; reading it as one fails with the
+    /// error kind that fits `kind`.
+    pub(super) fn block(&mut self, kind: SchemaProblemKind, pointer: String, message: String) {
+        let error = match kind {
+            SchemaProblemKind::MissingKeyword => ErrorKind::MissingField,
+            SchemaProblemKind::WrongType | SchemaProblemKind::InvalidDefault => {
+                ErrorKind::WrongType
+            }
+            _ => ErrorKind::InvalidValue,
+        };
+        self.block_as(kind, error, pointer, message);
+    }
+
+    /// [`block`](Problems::block) with the error kind given: a keyword of the wrong JSON type
+    /// that the check reports as a shape it does not support (a `type` list) is still a
+    /// `wrong_type` error for a reader.
+    pub(super) fn block_as(
+        &mut self,
+        kind: SchemaProblemKind,
+        error: ErrorKind,
+        pointer: String,
+        message: String,
+    ) {
+        self.0
+            .push(SchemaProblem::new(kind, pointer, message, Some(error)));
+    }
+
+    /// A keyword the form needs holds the wrong JSON type: this blocks the form.
     pub(super) fn wrong_type(
+        &mut self,
+        pointer: String,
+        what: &str,
+        expected: &str,
+        found: &Value,
+    ) {
+        self.block(
+            SchemaProblemKind::WrongType,
+            pointer,
+            wrong_type_message(what, expected, found.type_name()),
+        );
+    }
+
+    /// A keyword that changes nothing a person can submit holds the wrong JSON type: the form
+    /// is still usable.
+    pub(super) fn wrong_type_note(
         &mut self,
         pointer: String,
         what: &str,

@@ -11,7 +11,9 @@ use super::number::check_number;
 use super::problems::{Problems, child, member, quote};
 use super::select::{check_multi_select, check_single_select};
 use super::text::check_text;
+use crate::error::ErrorKind;
 use crate::json::{Map, Value};
+use crate::schema::{BooleanSchema, Property, PropertyKind};
 
 /// Which elicitation shape a property has, decided by its `type` (and, for strings, by
 /// `enum` or `oneOf`).
@@ -72,7 +74,16 @@ impl Shape {
     }
 }
 
-pub(super) fn check_property(name: &str, value: &Value, out: &mut Problems) {
+/// A property's shape as read: the kind of value it asks for, as written, and the well-formed
+/// copy of that kind a `default` is judged against (without the bounds that contradict each
+/// other, options listed once), if there is one to judge against.
+pub(super) struct Shaped {
+    pub(super) kind: PropertyKind,
+    pub(super) judge: Option<PropertyKind>,
+}
+
+/// Checks the property `name`; the property as read, if it has a shape.
+pub(super) fn check_property(name: &str, value: &Value, out: &mut Problems) -> Option<Property> {
     let at = child("/properties", name);
     let Value::Object(map) = value else {
         out.wrong_type(
@@ -81,34 +92,46 @@ pub(super) fn check_property(name: &str, value: &Value, out: &mut Problems) {
             "a schema object such as {\"type\": \"string\"}",
             value,
         );
-        return;
+        return None;
     };
     let shape = read_shape(map, &at, out);
-    for annotation in ["title", "description"] {
-        if let Some(v) = member(map, annotation) {
-            if !v.is_string() {
-                out.wrong_type(
-                    child(&at, annotation),
-                    &format!("`{annotation}`"),
-                    "a string",
-                    v,
-                );
-            }
-        }
-    }
-    let reference = check_shape(shape, map, &at, out);
-    check_default(name, map, &at, shape, reference, out);
+    let title = annotation(map, &at, "title", out);
+    let description = annotation(map, &at, "description", out);
+    let mut shaped = check_shape(shape, map, &at, out);
+    check_default(map, &at, shape, shaped.as_mut(), out);
     check_keywords(map, &at, &shape.context(), out);
+    Some(Property {
+        name: String::from(name),
+        title,
+        description,
+        kind: shaped?.kind,
+    })
 }
 
-/// Checks the keywords of the property's shape; the well-formed copy of the property that a
-/// default is judged against, if there is one.
-pub(super) fn check_shape(shape: Shape, map: &Map, at: &str, out: &mut Problems) -> Option<Map> {
+/// The annotation `key` (`title` or `description`), which must be a string.
+fn annotation(map: &Map, at: &str, key: &str, out: &mut Problems) -> Option<String> {
+    match member(map, key)? {
+        Value::String(text) => Some(text.clone()),
+        other => {
+            out.wrong_type(child(at, key), &format!("`{key}`"), "a string", other);
+            None
+        }
+    }
+}
+
+/// Checks the keywords of the property's shape; the shape as read, if it has one.
+pub(super) fn check_shape(shape: Shape, map: &Map, at: &str, out: &mut Problems) -> Option<Shaped> {
     match shape {
         Shape::Text => Some(check_text(map, at, out)),
         Shape::Number => Some(check_number(map, at, false, out)),
         Shape::Integer => Some(check_number(map, at, true, out)),
-        Shape::Boolean => Some(typed("boolean")),
+        Shape::Boolean => {
+            let kind = PropertyKind::Boolean(BooleanSchema { default: None });
+            Some(Shaped {
+                judge: Some(kind.clone()),
+                kind,
+            })
+        }
         Shape::SingleSelect => check_single_select(map, at, out),
         Shape::MultiSelect => check_multi_select(map, at, out),
         Shape::Unknown => None,
@@ -124,7 +147,7 @@ pub(super) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
     let type_at = child(at, "type");
     let ty = match member(map, "type") {
         None => {
-            out.add(
+            out.block(
                 SchemaProblemKind::MissingKeyword,
                 type_at,
                 format!("`type` is required: {SHAPES}"),
@@ -133,8 +156,9 @@ pub(super) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
         }
         Some(Value::String(ty)) => ty.as_str(),
         Some(Value::Array(_)) => {
-            out.add(
+            out.block_as(
                 SchemaProblemKind::UnsupportedShape,
+                ErrorKind::WrongType,
                 type_at,
                 format!(
                     "a property has exactly one `type`, not a list: {SHAPES}; to let a person \
@@ -157,7 +181,7 @@ pub(super) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
         "string" => match (member(map, "enum"), member(map, "oneOf")) {
             (None, None) => Shape::Text,
             (Some(_), Some(_)) => {
-                out.add(
+                out.block(
                     SchemaProblemKind::UnsupportedShape,
                     String::from(at),
                     String::from(
@@ -174,7 +198,7 @@ pub(super) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
         "boolean" => Shape::Boolean,
         "array" => Shape::MultiSelect,
         "object" => {
-            out.add(
+            out.block(
                 SchemaProblemKind::UnsupportedShape,
                 type_at,
                 format!(
@@ -185,7 +209,7 @@ pub(super) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
             Shape::Unknown
         }
         other => {
-            out.add(
+            out.block(
                 SchemaProblemKind::UnsupportedShape,
                 type_at,
                 format!(
@@ -196,10 +220,4 @@ pub(super) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
             Shape::Unknown
         }
     }
-}
-
-/// A property with only its `type`: the start of the well-formed copy a default is judged
-/// against.
-pub(super) fn typed(ty: &str) -> Map {
-    [("type", Value::from(ty))].into_iter().collect()
 }

@@ -4,34 +4,41 @@
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::SchemaProblemKind;
 use super::keywords::{ROOT, check_keywords};
 use super::problems::{Problems, item, member, quote};
 use super::property::check_property;
+use crate::error::ErrorKind;
 use crate::json::pointer;
 use crate::json::{Map, Value};
+use crate::schema::RequestedSchema;
 
-pub(super) fn check_root(root: &Map, out: &mut Problems) {
-    if let Some(uri) = member(root, "$schema") {
-        if !uri.is_string() {
+/// Checks the root and each property; the schema as far as it could be read.
+pub(super) fn check_root(root: &Map, out: &mut Problems) -> RequestedSchema {
+    let schema_uri = match member(root, "$schema") {
+        None => None,
+        Some(Value::String(uri)) => Some(uri.clone()),
+        Some(other) => {
             out.wrong_type(
                 pointer::key("$schema"),
                 "`$schema`",
                 "a string (the URI of the JSON Schema dialect)",
-                uri,
+                other,
             );
+            None
         }
-    }
+    };
 
     match member(root, "type") {
-        None => out.add(
+        None => out.block(
             SchemaProblemKind::MissingKeyword,
             pointer::key("type"),
             String::from("`type` is required on the root and must be \"object\""),
         ),
         Some(Value::String(ty)) if ty == "object" => {}
-        Some(Value::String(ty)) => out.add(
+        Some(Value::String(ty)) => out.block(
             SchemaProblemKind::InvalidValue,
             pointer::key("type"),
             format!(
@@ -39,8 +46,9 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) {
                 quote(ty)
             ),
         ),
-        Some(Value::Array(_)) => out.add(
+        Some(Value::Array(_)) => out.block_as(
             SchemaProblemKind::InvalidValue,
+            ErrorKind::WrongType,
             pointer::key("type"),
             String::from(
                 "the root `type` must be the single type \"object\", not a list: a form is an \
@@ -52,7 +60,7 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) {
 
     let properties = match member(root, "properties") {
         None => {
-            out.add(
+            out.block(
                 SchemaProblemKind::MissingKeyword,
                 pointer::key("properties"),
                 String::from(
@@ -74,9 +82,10 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) {
         }
     };
 
-    if let Some(required) = member(root, "required") {
-        check_required(required, properties, out);
-    }
+    let required = match member(root, "required") {
+        Some(required) => check_required(required, properties, out),
+        None => Vec::new(),
+    };
 
     if let Some(extra) = member(root, "additionalProperties") {
         if !extra.is_boolean() {
@@ -94,17 +103,26 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) {
 
     check_keywords(root, "", &ROOT, out);
 
-    for (name, value) in properties.into_iter().flat_map(Map::iter) {
-        check_property(name, value, out);
+    let properties = properties
+        .into_iter()
+        .flat_map(Map::iter)
+        .filter_map(|(name, value)| check_property(name, value, out))
+        .collect();
+    RequestedSchema {
+        schema_uri,
+        properties,
+        required,
     }
 }
 
-fn check_required(required: &Value, properties: Option<&Map>, out: &mut Problems) {
+/// Checks `required`; the names it lists, as written.
+fn check_required(required: &Value, properties: Option<&Map>, out: &mut Problems) -> Vec<String> {
     let at = pointer::key("required");
     let Value::Array(names) = required else {
         out.wrong_type(at, "`required`", "an array of property names", required);
-        return;
+        return Vec::new();
     };
+    let mut listed = Vec::with_capacity(names.len());
     let defined: Option<BTreeSet<&str>> =
         properties.map(|p| p.keys().map(String::as_str).collect());
     let mut seen = BTreeSet::new();
@@ -118,6 +136,7 @@ fn check_required(required: &Value, properties: Option<&Map>, out: &mut Problems
             );
             continue;
         };
+        listed.push(name.clone());
         if !seen.insert(name.as_str()) {
             out.add(
                 SchemaProblemKind::DuplicateValue,
@@ -139,4 +158,5 @@ fn check_required(required: &Value, properties: Option<&Map>, out: &mut Problems
             );
         }
     }
+    listed
 }

@@ -6,35 +6,54 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::SchemaProblemKind;
-use super::bounds::{count, in_order, insert_number};
+use super::bounds::{as_count, count, in_order};
 use super::items::check_items;
-use super::options::{check_enum, check_enum_names, check_titled, option_values};
+use super::options::{OptionList, check_enum, check_enum_names, check_titled};
 use super::problems::{Problems, child, member};
-use super::property::typed;
-use crate::json::decimal;
-use crate::json::{Map, Number, Value};
+use super::property::Shaped;
+use crate::json::{Map, Number, decimal};
+use crate::schema::{EnumShape, MultiSelectSchema, PropertyKind, SingleSelectSchema};
 
-pub(super) fn check_single_select(map: &Map, at: &str, out: &mut Problems) -> Option<Map> {
-    let options = if let Some(list) = member(map, "enum") {
-        let options = check_enum(list, &child(at, "enum"), out);
-        check_enum_names(map, at, list.as_array().map(Vec::len), out);
-        options
+pub(super) fn check_single_select(map: &Map, at: &str, out: &mut Problems) -> Option<Shaped> {
+    let (shape, options) = if let Some(list) = member(map, "enum") {
+        let mut options = check_enum(list, &child(at, "enum"), out);
+        let titles = check_enum_names(map, at, list.as_array().map(Vec::len), out);
+        let shape = if member(map, "enumNames").is_some() {
+            EnumShape::LegacyTitled
+        } else {
+            EnumShape::Untitled
+        };
+        if let (Some(options), Some(titles)) = (options.as_mut(), titles) {
+            options.titled_by(&titles);
+        }
+        (shape, options)
     } else {
         let list = member(map, "oneOf")?;
-        check_titled(list, &child(at, "oneOf"), "oneOf", out)
+        (
+            EnumShape::Titled,
+            check_titled(list, &child(at, "oneOf"), "oneOf", out),
+        )
     };
-    let mut reference = typed("string");
-    // Validation depends on the option values only, so titled options are judged as `enum`.
-    reference.insert("enum", option_values(options?)?);
-    Some(reference)
+    let OptionList { written, distinct } = options?;
+    let select = |options| SingleSelectSchema {
+        shape,
+        options,
+        default: None,
+    };
+    // With no options there is nothing a default could be: that is reported already.
+    let judge = (!distinct.is_empty()).then(|| PropertyKind::SingleSelect(select(distinct)));
+    Some(Shaped {
+        kind: PropertyKind::SingleSelect(select(written)),
+        judge,
+    })
 }
 
-pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Option<Map> {
+pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Option<Shaped> {
     let min = count(map, at, "minItems", "options", out);
     let max = count(map, at, "maxItems", "options", out);
     // The options are needed to judge `minItems`, but their problems come after it.
     let mut items_problems = Problems::default();
-    let options = check_items(map, at, &mut items_problems);
+    let items = check_items(map, at, &mut items_problems);
     let mut consistent = in_order(
         (min, "minItems"),
         (max, "maxItems"),
@@ -42,16 +61,15 @@ pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Opt
         "no selection has a size in that range",
         out,
     );
-    if let (true, Some(lo), Some(options)) = (consistent, min, &options) {
-        let available = count_number(options.len());
-        if !options.is_empty() && decimal::compare(lo, &available) == Ordering::Greater {
+    if let (true, Some(lo), Some((_, options))) = (consistent, min, &items) {
+        let available = options.distinct.len();
+        if available > 0 && decimal::compare(lo, &count_number(available)) == Ordering::Greater {
             out.add(
                 SchemaProblemKind::ContradictoryBounds,
                 child(at, "minItems"),
                 format!(
-                    "`minItems` {lo} is more than the {} options: nothing could be chosen; lower \
-                     `minItems` or add options",
-                    options.len()
+                    "`minItems` {lo} is more than the {available} options: nothing could be \
+                     chosen; lower `minItems` or add options"
                 ),
             );
             consistent = false;
@@ -60,7 +78,7 @@ pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Opt
     out.append(items_problems);
     if let Some(unique) = member(map, "uniqueItems") {
         if !unique.is_boolean() {
-            out.wrong_type(
+            out.wrong_type_note(
                 child(at, "uniqueItems"),
                 "`uniqueItems`",
                 "a boolean",
@@ -69,17 +87,32 @@ pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Opt
         }
     }
 
-    let mut reference = typed("array");
-    if consistent {
-        insert_number(&mut reference, "minItems", min);
-        insert_number(&mut reference, "maxItems", max);
-    }
-    let items = [
-        ("type", Value::from("string")),
-        ("enum", option_values(options?)?),
-    ];
-    reference.insert("items", items.into_iter().collect::<Map>().into());
-    Some(reference)
+    let (shape, OptionList { written, distinct }) = items?;
+    let select = MultiSelectSchema {
+        shape,
+        options: written,
+        min_items: min.map(as_count),
+        max_items: max.map(as_count),
+        default: None,
+    };
+    let judge = (!distinct.is_empty()).then(|| {
+        let (min_items, max_items) = if consistent {
+            (select.min_items, select.max_items)
+        } else {
+            (None, None)
+        };
+        PropertyKind::MultiSelect(MultiSelectSchema {
+            shape,
+            options: distinct,
+            min_items,
+            max_items,
+            default: None,
+        })
+    });
+    Some(Shaped {
+        kind: PropertyKind::MultiSelect(select),
+        judge,
+    })
 }
 
 /// The number `n` as a JSON number.

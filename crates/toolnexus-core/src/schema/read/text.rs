@@ -3,13 +3,13 @@
 use alloc::format;
 
 use super::SchemaProblemKind;
-use super::bounds::{count, in_order, insert_number};
+use super::bounds::{as_count, count, in_order};
 use super::problems::{Problems, child, member, quote};
-use super::property::typed;
+use super::property::Shaped;
 use crate::json::{Map, Value};
-use crate::schema::StringFormat;
+use crate::schema::{PropertyKind, StringFormat, StringSchema};
 
-pub(super) fn check_text(map: &Map, at: &str, out: &mut Problems) -> Map {
+pub(super) fn check_text(map: &Map, at: &str, out: &mut Problems) -> Shaped {
     let min = count(map, at, "minLength", "characters", out);
     let max = count(map, at, "maxLength", "characters", out);
     let ordered = in_order(
@@ -21,15 +21,25 @@ pub(super) fn check_text(map: &Map, at: &str, out: &mut Problems) -> Map {
     );
     let format = check_format(map, at, out);
 
-    let mut reference = typed("string");
-    if ordered {
-        insert_number(&mut reference, "minLength", min);
-        insert_number(&mut reference, "maxLength", max);
+    let text = StringSchema {
+        min_length: min.map(as_count),
+        max_length: max.map(as_count),
+        format,
+        default: None,
+    };
+    let judge = if ordered {
+        text.clone()
+    } else {
+        StringSchema {
+            min_length: None,
+            max_length: None,
+            ..text.clone()
+        }
+    };
+    Shaped {
+        kind: PropertyKind::String(text),
+        judge: Some(PropertyKind::String(judge)),
     }
-    if let Some(format) = format {
-        reference.insert("format", Value::from(format.as_str()));
-    }
-    reference
 }
 
 fn check_format(map: &Map, at: &str, out: &mut Problems) -> Option<StringFormat> {
@@ -38,7 +48,7 @@ fn check_format(map: &Map, at: &str, out: &mut Problems) -> Option<StringFormat>
         Value::String(name) => {
             let format = StringFormat::from_name(name);
             if format.is_none() {
-                out.add(
+                out.block(
                     SchemaProblemKind::UnknownFormat,
                     format_at,
                     format!(
