@@ -63,17 +63,37 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-// The layers, bottom up: each module uses only those above it in this list.
-pub mod content;
-pub mod contract;
+// The layers, bottom up: a module uses only the layers at or above it here
+// (`tests/architecture.rs` holds the core to it; ARCHITECTURE.md draws it).
+
+// 0. Leaves: diagnostics, dates and ids, which use nothing else.
 pub mod error;
-pub mod form;
 pub mod id;
+pub mod rfc3339;
+
+// 1. JSON: the bounded reader, values, pointers, the writer.
 pub mod json;
-pub mod mcp;
+
+// 2. The suspension contract: Request and Answer.
+pub mod contract;
+
+// 3. The requestedSchema: its typed model and its one reader.
 pub mod schema;
-pub mod session;
+
+// 4. Content: validation and defaults.
+pub mod content;
+
+// 5. The prepared form: fields, typed input, secrets.
+pub mod form;
+
+// 6. MCP's elicitation types and the mappings; URL review.
+pub mod mcp;
 pub mod url_review;
+
+// 7. The session that pairs requests and answers.
+pub mod session;
+
+// 8. The wire: JSON-RPC, the 2025 reverse request, the 2026-07-28 multi round-trip.
 pub mod wire;
 
 pub use content::{

@@ -61,7 +61,7 @@ use crate::mcp::ElicitRequestParams;
 use crate::mcp::ElicitResult;
 use crate::mcp::Modes;
 use crate::mcp::elicitation_to_request;
-use crate::schema::rfc3339;
+use crate::rfc3339;
 
 /// How a [`Session`] behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind};
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, non_empty, take_object};
-use crate::schema::rfc3339;
+use crate::rfc3339;
 
 /// A suspension the host resolves into an [`Answer`](crate::Answer): `{id, kind, prompt, url?,
 /// data?, expiresAt?}`, with exactly those JSON keys in that order and absent optionals omitted.

@@ -6,8 +6,8 @@
 //! |---|---|---|
 //! | `email` | `local@domain` ([`is_email`]): a dot-atom local part of at most 64 octets, non-ASCII allowed (RFC 6531); a host name of dot-separated labels, IDN allowed, or an address literal `[192.0.2.1]` / `[IPv6:2001:db8::1]`; at most 254 octets | spaces, quoted local parts, a missing or second part, trailing dots, bare IP addresses |
 //! | `uri` | an absolute URI, RFC 3986 `URI` ([`is_uri`]): `https://[::1]:80/p?q#f`, `urn:isbn:0451450523`, `mailto:a@b.c` | relative references (`//host`, `/path`), spaces, non-ASCII (that is an IRI), bad percent escapes |
-//! | `date` | RFC 3339 `full-date` of a real calendar day ([`crate::schema::rfc3339::is_full_date`]): `2024-02-29` | `2023-02-29`, `2024-04-31`, `2024-13-01` |
-//! | `date-time` | RFC 3339 `date-time` with an offset ([`crate::schema::rfc3339::is_date_time`]): `2016-12-31T23:59:60Z`, `1985-04-12t23:20:50.52-00:00` | no offset, a space for `T`, a leap second at any UTC minute but 23:59 |
+//! | `date` | RFC 3339 `full-date` of a real calendar day ([`crate::rfc3339::is_full_date`]): `2024-02-29` | `2023-02-29`, `2024-04-31`, `2024-13-01` |
+//! | `date-time` | RFC 3339 `date-time` with an offset ([`crate::rfc3339::is_date_time`]): `2016-12-31T23:59:60Z`, `1985-04-12t23:20:50.52-00:00` | no offset, a space for `T`, a leap second at any UTC minute but 23:59 |
 //!
 //! ```
 //! use toolnexus_core::schema::format::{is_email, is_uri, matches};
@@ -31,8 +31,8 @@ pub fn matches(format: StringFormat, text: &str) -> bool {
     match format {
         StringFormat::Email => is_email(text),
         StringFormat::Uri => is_uri(text),
-        StringFormat::Date => crate::schema::rfc3339::is_full_date(text),
-        StringFormat::DateTime => crate::schema::rfc3339::is_date_time(text),
+        StringFormat::Date => crate::rfc3339::is_full_date(text),
+        StringFormat::DateTime => crate::rfc3339::is_date_time(text),
     }
 }
 

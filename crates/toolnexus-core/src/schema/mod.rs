@@ -129,7 +129,6 @@
 
 pub mod format;
 mod read;
-pub mod rfc3339;
 mod rules;
 
 pub use crate::error::{SchemaProblem, SchemaProblemKind};
@@ -384,9 +383,9 @@ pub enum StringFormat {
     Email,
     /// `"uri"`: an absolute URI.
     Uri,
-    /// `"date"`: an RFC 3339 full-date (see [`crate::schema::rfc3339::is_full_date`]).
+    /// `"date"`: an RFC 3339 full-date (see [`crate::rfc3339::is_full_date`]).
     Date,
-    /// `"date-time"`: an RFC 3339 date-time (see [`crate::schema::rfc3339::is_date_time`]).
+    /// `"date-time"`: an RFC 3339 date-time (see [`crate::rfc3339::is_date_time`]).
     DateTime,
 }
 

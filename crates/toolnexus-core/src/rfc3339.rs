@@ -22,7 +22,7 @@ const LEAP_SECOND_MINUTE: i32 = 23 * 60 + 59;
 /// Nothing may come before or after the date, not even whitespace.
 ///
 /// ```
-/// use toolnexus_core::schema::rfc3339::is_full_date;
+/// use toolnexus_core::rfc3339::is_full_date;
 ///
 /// assert!(is_full_date("2024-02-29"));
 /// assert!(!is_full_date("2023-02-29"));
@@ -48,7 +48,7 @@ pub fn is_full_date(s: &str) -> bool {
 ///   Which days actually had one is history, not syntax, and is not checked.
 ///
 /// ```
-/// use toolnexus_core::schema::rfc3339::is_date_time;
+/// use toolnexus_core::rfc3339::is_date_time;
 ///
 /// assert!(is_date_time("1998-12-31T15:59:60.123-08:00"));
 /// assert!(!is_date_time("1998-12-31T23:59:60+01:00"));
@@ -149,7 +149,7 @@ fn separator(b: &[u8], at: usize, expected: u8) -> Option<()> {
 /// four-digit year cannot write, are written as that last instant.
 ///
 /// ```
-/// use toolnexus_core::schema::rfc3339::{format_unix_ms, is_date_time};
+/// use toolnexus_core::rfc3339::{format_unix_ms, is_date_time};
 ///
 /// assert_eq!(format_unix_ms(0), "1970-01-01T00:00:00Z");
 /// assert_eq!(format_unix_ms(1_709_251_199_250), "2024-02-29T23:59:59.250Z");
