@@ -98,11 +98,10 @@ fn every_error_kind_is_covered() {
             seen.insert(e.kind.clone());
         }
         // Script operations report each step's error inside their output.
-        if let Some(output) = &case.expect.output {
-            if let Ok(value) = serde_json::from_str::<serde_json::Value>(output) {
+        if let Some(output) = &case.expect.output
+            && let Ok(value) = serde_json::from_str::<serde_json::Value>(output) {
                 collect_step_error_kinds(&value, &mut seen);
             }
-        }
     }
     for kind in ErrorKind::ALL {
         assert!(

@@ -55,11 +55,10 @@ fn emitted_messages() -> Vec<(u64, Json)> {
 fn collect_messages(value: &Json, found: &mut impl FnMut(Json)) {
     match value {
         Json::String(text) => {
-            if let Ok(message @ Json::Object(_)) = serde_json::from_str::<Json>(text) {
-                if message.get("jsonrpc").is_some() {
+            if let Ok(message @ Json::Object(_)) = serde_json::from_str::<Json>(text)
+                && message.get("jsonrpc").is_some() {
                     found(message);
                 }
-            }
         }
         Json::Array(items) => items.iter().for_each(|v| collect_messages(v, found)),
         Json::Object(map) => map.values().for_each(|v| collect_messages(v, found)),

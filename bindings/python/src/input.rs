@@ -56,14 +56,12 @@ pub(crate) fn read_model_or_json(
         || argument.is_instance_of::<PyString>()
         || argument.is_instance_of::<PyBytes>()
         || argument.is_instance_of::<PyByteArray>();
-    if !is_plain {
-        if let Some(model_dump) = argument.getattr_opt(intern!(py, "model_dump"))? {
-            let options = PyDict::new(py);
-            options.set_item(intern!(py, "by_alias"), true)?;
-            options.set_item(intern!(py, "exclude_none"), true)?;
-            let dumped = model_dump.call((), Some(&options))?;
-            return Reader::new(py, limits).read(&dumped);
-        }
+    if !is_plain && let Some(model_dump) = argument.getattr_opt(intern!(py, "model_dump"))? {
+        let options = PyDict::new(py);
+        options.set_item(intern!(py, "by_alias"), true)?;
+        options.set_item(intern!(py, "exclude_none"), true)?;
+        let dumped = model_dump.call((), Some(&options))?;
+        return Reader::new(py, limits).read(&dumped);
     }
     read_json(argument, limits)
 }

@@ -196,7 +196,7 @@ fn civil_from_days(days: u64) -> (u64, u64, u64) {
 
 /// Gregorian leap years: every fourth year, except centuries not divisible by 400.
 fn is_leap_year(year: u32) -> bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400))
 }
 
 /// Days in `month` of `year`; 0 for a month outside 1–12, so that no day fits in it.

@@ -63,11 +63,10 @@ fn feed_everything(input: &[u8]) -> bool {
     if let (Ok(request), Ok(result)) = (
         ClientRequest::from_json(CALL, &limits),
         InputRequired::from_json(input, &limits),
-    ) {
-        if let Ok((mut round, _)) = InputRound::start(request, result, SessionOptions::DEFAULT, 0) {
+    )
+        && let Ok((mut round, _)) = InputRound::start(request, result, SessionOptions::DEFAULT, 0) {
             let _ = round.retry(&toolnexus_core::RpcId::from("retry"), true);
         }
-    }
     accepted
 }
 
@@ -149,11 +148,10 @@ proptest! {
             bytes[at] = byte;
         }
         feed_everything(&bytes);
-        if json::parse(&bytes, &Limits::DEFAULT).is_ok() {
-            if let Err(e) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+        if json::parse(&bytes, &Limits::DEFAULT).is_ok()
+            && let Err(e) = serde_json::from_slice::<serde_json::Value>(&bytes) {
                 prop_assert!(beyond_f64(&e), "accepted what serde_json refuses: {e}");
             }
-        }
     }
 }
 

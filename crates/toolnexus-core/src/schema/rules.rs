@@ -65,15 +65,14 @@ fn string_violations(
             format!("{label} must be at most {}", characters(n))
         }),
     );
-    if let Some(f) = schema.format() {
-        if !super::format::matches(f, text) {
+    if let Some(f) = schema.format()
+        && !super::format::matches(f, text) {
             out.push(Violation::new(
                 at,
                 Keyword::Format,
                 format!("{label} must be {}", format_description(f)),
             ));
         }
-    }
 }
 
 /// What text of `format` looks like, for messages.
@@ -145,24 +144,22 @@ fn number_violations(
             format!("{label} must be a whole number, not {n}"),
         ));
     }
-    if let Some(min) = schema.minimum() {
-        if decimal::compare(n, min) == Ordering::Less {
+    if let Some(min) = schema.minimum()
+        && decimal::compare(n, min) == Ordering::Less {
             out.push(Violation::new(
                 at,
                 Keyword::Minimum,
                 format!("{label} must be at least {min}"),
             ));
         }
-    }
-    if let Some(max) = schema.maximum() {
-        if decimal::compare(n, max) == Ordering::Greater {
+    if let Some(max) = schema.maximum()
+        && decimal::compare(n, max) == Ordering::Greater {
             out.push(Violation::new(
                 at,
                 Keyword::Maximum,
                 format!("{label} must be at most {max}"),
             ));
         }
-    }
 }
 
 fn single_select_violations(

@@ -22,8 +22,8 @@ pub(super) fn check_number(map: &Map, at: &str, integer: bool, out: &mut Problem
         "no number lies in that range",
         out,
     );
-    if let (true, true, Some(lo), Some(hi)) = (consistent, integer, min, max) {
-        if !admits_integer(lo, hi) {
+    if let (true, true, Some(lo), Some(hi)) = (consistent, integer, min, max)
+        && !admits_integer(lo, hi) {
             out.add(
                 SchemaProblemKind::ContradictoryBounds,
                 child(at, "minimum"),
@@ -34,7 +34,6 @@ pub(super) fn check_number(map: &Map, at: &str, integer: bool, out: &mut Problem
             );
             consistent = false;
         }
-    }
 
     let number = NumberSchema {
         integer,

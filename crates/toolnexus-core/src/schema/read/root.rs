@@ -87,8 +87,8 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) -> RequestedSchema {
         None => Vec::new(),
     };
 
-    if let Some(extra) = member(root, "additionalProperties") {
-        if !extra.is_boolean() {
+    if let Some(extra) = member(root, "additionalProperties")
+        && !extra.is_boolean() {
             out.add(
                 SchemaProblemKind::UnsupportedKeyword,
                 pointer::key("additionalProperties"),
@@ -99,7 +99,6 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) -> RequestedSchema {
                 ),
             );
         }
-    }
 
     check_keywords(root, "", &ROOT, out);
 

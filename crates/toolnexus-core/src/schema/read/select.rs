@@ -76,8 +76,8 @@ pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Opt
         }
     }
     out.append(items_problems);
-    if let Some(unique) = member(map, "uniqueItems") {
-        if !unique.is_boolean() {
+    if let Some(unique) = member(map, "uniqueItems")
+        && !unique.is_boolean() {
             out.wrong_type_note(
                 child(at, "uniqueItems"),
                 "`uniqueItems`",
@@ -85,7 +85,6 @@ pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Opt
                 unique,
             );
         }
-    }
 
     let (shape, OptionList { written, distinct }) = items?;
     let select = MultiSelectSchema {

@@ -700,10 +700,9 @@ proptest! {
     #[test]
     fn never_panics_on_any_entry(entry in "[{}\\[\\]\":,a-z0-9/ ]{0,80}", state in "\\PC{0,20}") {
         let text = response(&[("k", &entry)], Some(&state));
-        if let Ok(reply) = InputRequired::from_json(text.as_bytes(), &limits()) {
-            if let Ok((mut round, _)) = InputRound::start(call(), reply, SessionOptions::DEFAULT, 0) {
+        if let Ok(reply) = InputRequired::from_json(text.as_bytes(), &limits())
+            && let Ok((mut round, _)) = InputRound::start(call(), reply, SessionOptions::DEFAULT, 0) {
                 let _ = round.retry(&id(2), true).map(|t| t.to_string());
             }
-        }
     }
 }
