@@ -92,7 +92,11 @@ fn the_core_imports_only_downwards() {
             }
         }
     }
-    assert!(upward.is_empty(), "imports from a higher layer:\n{}", upward.join("\n"));
+    assert!(
+        upward.is_empty(),
+        "imports from a higher layer:\n{}",
+        upward.join("\n")
+    );
 }
 
 #[test]
@@ -111,5 +115,9 @@ fn every_rust_file_says_what_it_is() {
         })
         .map(|f| f.strip_prefix(&root).unwrap_or(f).display().to_string())
         .collect();
-    assert!(silent.is_empty(), "files without a `//!` first line:\n{}", silent.join("\n"));
+    assert!(
+        silent.is_empty(),
+        "files without a `//!` first line:\n{}",
+        silent.join("\n")
+    );
 }

@@ -63,10 +63,10 @@ fn feed_everything(input: &[u8]) -> bool {
     if let (Ok(request), Ok(result)) = (
         ClientRequest::from_json(CALL, &limits),
         InputRequired::from_json(input, &limits),
-    )
-        && let Ok((mut round, _)) = InputRound::start(request, result, SessionOptions::DEFAULT, 0) {
-            let _ = round.retry(&toolnexus_core::RpcId::from("retry"), true);
-        }
+    ) && let Ok((mut round, _)) = InputRound::start(request, result, SessionOptions::DEFAULT, 0)
+    {
+        let _ = round.retry(&toolnexus_core::RpcId::from("retry"), true);
+    }
     accepted
 }
 

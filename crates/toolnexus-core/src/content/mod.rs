@@ -123,10 +123,9 @@ pub fn apply_defaults(schema: &RequestedSchema, content: &Map) -> Map {
 fn fill_defaults(schema: &RequestedSchema, content: &mut Map) {
     for property in schema.properties() {
         let absent = content.get(property.name()).is_none_or(Value::is_null);
-        if absent
-            && let Some(default) = property.default_value() {
-                content.insert(property.name(), default);
-            }
+        if absent && let Some(default) = property.default_value() {
+            content.insert(property.name(), default);
+        }
     }
 }
 

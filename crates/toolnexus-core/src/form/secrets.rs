@@ -161,9 +161,10 @@ pub fn secret_in_text(text: &str) -> Option<SecretKind> {
         // A pair is more specific than its last word: `client secret` is an API credential,
         // not a secret of some other kind.
         if let Some(prev) = previous
-            && let Some((_, _, kind)) = PAIRS.iter().find(|(a, b, _)| *a == prev && b == word) {
-                return Some(*kind);
-            }
+            && let Some((_, _, kind)) = PAIRS.iter().find(|(a, b, _)| *a == prev && b == word)
+        {
+            return Some(*kind);
+        }
         if let Some((_, kind)) = WORDS.iter().find(|(w, _)| w == word) {
             return Some(*kind);
         }

@@ -66,13 +66,14 @@ fn string_violations(
         }),
     );
     if let Some(f) = schema.format()
-        && !super::format::matches(f, text) {
-            out.push(Violation::new(
-                at,
-                Keyword::Format,
-                format!("{label} must be {}", format_description(f)),
-            ));
-        }
+        && !super::format::matches(f, text)
+    {
+        out.push(Violation::new(
+            at,
+            Keyword::Format,
+            format!("{label} must be {}", format_description(f)),
+        ));
+    }
 }
 
 /// What text of `format` looks like, for messages.
@@ -145,21 +146,23 @@ fn number_violations(
         ));
     }
     if let Some(min) = schema.minimum()
-        && decimal::compare(n, min) == Ordering::Less {
-            out.push(Violation::new(
-                at,
-                Keyword::Minimum,
-                format!("{label} must be at least {min}"),
-            ));
-        }
+        && decimal::compare(n, min) == Ordering::Less
+    {
+        out.push(Violation::new(
+            at,
+            Keyword::Minimum,
+            format!("{label} must be at least {min}"),
+        ));
+    }
     if let Some(max) = schema.maximum()
-        && decimal::compare(n, max) == Ordering::Greater {
-            out.push(Violation::new(
-                at,
-                Keyword::Maximum,
-                format!("{label} must be at most {max}"),
-            ));
-        }
+        && decimal::compare(n, max) == Ordering::Greater
+    {
+        out.push(Violation::new(
+            at,
+            Keyword::Maximum,
+            format!("{label} must be at most {max}"),
+        ));
+    }
 }
 
 fn single_select_violations(

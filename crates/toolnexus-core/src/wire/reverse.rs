@@ -476,13 +476,14 @@ fn read_wire_params(value: Value) -> Result<ElicitRequestParams, Error> {
     }
     let params = ElicitRequestParams::from_value(value)?;
     if let ElicitRequestParams::Url(url) = &params
-        && url.elicitation_id().is_none() {
-            return Err(Error::new(
-                ErrorKind::MissingField,
-                "/elicitationId",
-                "URL mode needs an `elicitationId` (a string) to match its completion",
-            ));
-        }
+        && url.elicitation_id().is_none()
+    {
+        return Err(Error::new(
+            ErrorKind::MissingField,
+            "/elicitationId",
+            "URL mode needs an `elicitationId` (a string) to match its completion",
+        ));
+    }
     Ok(params)
 }
 

@@ -23,17 +23,18 @@ pub(super) fn check_number(map: &Map, at: &str, integer: bool, out: &mut Problem
         out,
     );
     if let (true, true, Some(lo), Some(hi)) = (consistent, integer, min, max)
-        && !admits_integer(lo, hi) {
-            out.add(
-                SchemaProblemKind::ContradictoryBounds,
-                child(at, "minimum"),
-                format!(
-                    "no integer lies between `minimum` {lo} and `maximum` {hi}: widen the range \
+        && !admits_integer(lo, hi)
+    {
+        out.add(
+            SchemaProblemKind::ContradictoryBounds,
+            child(at, "minimum"),
+            format!(
+                "no integer lies between `minimum` {lo} and `maximum` {hi}: widen the range \
                      or use `type: \"number\"`"
-                ),
-            );
-            consistent = false;
-        }
+            ),
+        );
+        consistent = false;
+    }
 
     let number = NumberSchema {
         integer,

@@ -88,17 +88,18 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) -> RequestedSchema {
     };
 
     if let Some(extra) = member(root, "additionalProperties")
-        && !extra.is_boolean() {
-            out.add(
-                SchemaProblemKind::UnsupportedKeyword,
-                pointer::key("additionalProperties"),
-                format!(
-                    "`additionalProperties` must be true or false on the root, not {}: \
+        && !extra.is_boolean()
+    {
+        out.add(
+            SchemaProblemKind::UnsupportedKeyword,
+            pointer::key("additionalProperties"),
+            format!(
+                "`additionalProperties` must be true or false on the root, not {}: \
                      members the form does not ask for are either accepted or refused",
-                    extra.type_name()
-                ),
-            );
-        }
+                extra.type_name()
+            ),
+        );
+    }
 
     check_keywords(root, "", &ROOT, out);
 

@@ -77,14 +77,15 @@ pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Opt
     }
     out.append(items_problems);
     if let Some(unique) = member(map, "uniqueItems")
-        && !unique.is_boolean() {
-            out.wrong_type_note(
-                child(at, "uniqueItems"),
-                "`uniqueItems`",
-                "a boolean",
-                unique,
-            );
-        }
+        && !unique.is_boolean()
+    {
+        out.wrong_type_note(
+            child(at, "uniqueItems"),
+            "`uniqueItems`",
+            "a boolean",
+            unique,
+        );
+    }
 
     let (shape, OptionList { written, distinct }) = items?;
     let select = MultiSelectSchema {

@@ -105,7 +105,8 @@ fn same_id(a: &RpcId, b: &RpcId) -> bool {
 /// result for it, the elicitations begun for it and the responses gathered so far.
 #[derive(Debug, Clone)]
 pub struct InputRound {
-    request: ClientRequest,
+    /// `None` for a round started from a result alone ([`InputRound::for_result`]).
+    request: Option<ClientRequest>,
     answered_id: RpcId,
     sent_ids: Vec<RpcId>,
     last_retry_id: Option<RpcId>,
@@ -136,7 +137,7 @@ impl InputRound {
         let first = request.id().clone();
         let sent = alloc::vec![first.clone()];
         InputRound::begin(
-            request,
+            Some(request),
             first,
             sent,
             input,
@@ -175,8 +176,34 @@ impl InputRound {
         )
     }
 
+    /// Starts a round for an `input_required` result alone, when the host does not hold the
+    /// request it answers (a tool that hands over the result, a script, a test): the round
+    /// answers every entry as [`InputRound::start`] does and gives what the retry adds with
+    /// [`InputRound::input_responses`], but writes no retry itself. The result's `id`, if it is
+    /// a JSON-RPC response, is taken as the request's.
+    pub fn for_result(
+        input: InputRequired,
+        options: SessionOptions,
+        now_ms: u64,
+    ) -> Result<(InputRound, Vec<(String, Request)>), Error> {
+        let answered = input
+            .response_id()
+            .cloned()
+            .unwrap_or_else(|| RpcId::from(0));
+        let sent = alloc::vec![answered.clone()];
+        InputRound::begin(
+            None,
+            answered,
+            sent,
+            input,
+            Session::new(options),
+            1,
+            now_ms,
+        )
+    }
+
     fn begin(
-        request: ClientRequest,
+        request: Option<ClientRequest>,
         answered_id: RpcId,
         sent_ids: Vec<RpcId>,
         input: InputRequired,
@@ -359,27 +386,53 @@ impl InputRound {
                 ),
             ));
         }
-        let missing = self.missing();
-        if !missing.is_empty() && !allow_partial {
+        self.check_missing(allow_partial)?;
+        let Some(request) = &self.request else {
             return Err(Error::new(
-                ErrorKind::MissingResponses,
+                ErrorKind::InvalidValue,
                 "",
-                format!(
-                    "no response yet for the input request{} {}: answer them, or send what \
-                     there is",
-                    if missing.len() == 1 { "" } else { "s" },
-                    quoted_list(&missing)
-                ),
+                "this round began from a result alone and holds no request to retry; add its \
+                 input_responses to the request instead",
             ));
-        }
-        let text = self.retry_message(id).to_json();
+        };
+        let text = self.retry_message(request, id).to_json();
         self.sent_ids.push(id.clone());
         self.last_retry_id = Some(id.clone());
         Ok(text)
     }
 
-    fn retry_message(&self, id: &RpcId) -> Value {
-        let mut message = self.request.message().clone();
+    /// What the retry adds to the request's `params`:
+    /// `{"inputResponses": {...}, "requestState"?}`, responses in the order of `inputRequests`
+    /// and the state exactly as received (left out when the server gave none). Refused as
+    /// [`InputRound::retry`] is when a response is missing, unless `allow_partial`.
+    pub fn input_responses(&self, allow_partial: bool) -> Result<Map, Error> {
+        self.check_missing(allow_partial)?;
+        let mut out = Map::new();
+        out.insert("inputResponses", Value::Object(self.ordered_responses()));
+        if let Some(state) = self.input.request_state() {
+            out.insert("requestState", Value::from(state));
+        }
+        Ok(out)
+    }
+
+    fn check_missing(&self, allow_partial: bool) -> Result<(), Error> {
+        let missing = self.missing();
+        if missing.is_empty() || allow_partial {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::MissingResponses,
+            "",
+            format!(
+                "no response yet for the input request{} {}: answer them, or send what there is",
+                if missing.len() == 1 { "" } else { "s" },
+                quoted_list(&missing)
+            ),
+        ))
+    }
+
+    fn retry_message(&self, request: &ClientRequest, id: &RpcId) -> Value {
+        let mut message = request.message().clone();
         message.insert("id", id.to_value());
         let responses = self.ordered_responses();
         let state = self.input.request_state().map(String::from);

@@ -706,3 +706,41 @@ proptest! {
             }
     }
 }
+
+#[test]
+fn a_round_from_a_result_alone_gives_its_input_responses() {
+    let input = InputRequired::from_json(
+        response(&[("region", FORM), ("llm", SAMPLING)], Some("opaque=1")).as_bytes(),
+        &limits(),
+    )
+    .unwrap();
+    let (mut round, requests) = InputRound::for_result(input, SessionOptions::DEFAULT, 0).unwrap();
+    assert_eq!(requests.len(), 1);
+    let id = requests[0].1.id().to_string();
+    // Nothing answered yet: refused unless partial.
+    assert_eq!(
+        round.input_responses(false).unwrap_err().kind(),
+        ErrorKind::MissingResponses
+    );
+    let answer = Answer::from_json(
+        format!(r#"{{"id":"{id}","ok":true,"data":{{"region":"eu"}}}}"#).as_bytes(),
+        &limits(),
+    )
+    .unwrap();
+    round.resolve(&answer, 0).unwrap();
+    round
+        .supply(
+            "llm",
+            json::parse_str(r#"{"role":"assistant"}"#, &limits()).unwrap(),
+        )
+        .unwrap();
+    assert_eq!(
+        Value::Object(round.input_responses(false).unwrap()).to_json(),
+        r#"{"inputResponses":{"region":{"action":"accept","content":{"region":"eu"}},"llm":{"role":"assistant"}},"requestState":"opaque=1"}"#
+    );
+    // It holds no request, so it writes no retry.
+    assert_eq!(
+        round.retry(&RpcId::from(2), false).unwrap_err().kind(),
+        ErrorKind::InvalidValue
+    );
+}
