@@ -1,5 +1,6 @@
 //! `check_schema`: every problem with a `requestedSchema`, as typed `SchemaProblem`s.
 
+use toolnexus_core as core;
 use toolnexus_core::SchemaProblemKind as CoreKind;
 use toolnexus_core::schema;
 use toolnexus_core::{Map, Value};
@@ -48,7 +49,7 @@ pub struct SchemaProblem {
     pub kind: SchemaProblemKind,
     /// The RFC 6901 JSON pointer of the keyword at fault, relative to the schema (`""` is the
     /// schema); for an absent keyword, where it belongs.
-    pub path: String,
+    pub pointer: String,
     /// What is wrong and how to fix it, in words.
     pub message: String,
 }
@@ -62,20 +63,19 @@ pub fn check_schema(
     limits: Option<Limits>,
 ) -> Result<Vec<SchemaProblem>, ToolnexusError> {
     let schema = json_text::parse(&schema_json, limits)?;
-    Ok(schema::check_schema(&schema)
+    Ok(problems(&schema::check_schema(&schema)))
+}
+
+/// The core's problems as records, in their order.
+pub(crate) fn problems(found: &[core::SchemaProblem]) -> Vec<SchemaProblem> {
+    found
         .iter()
         .map(|p| SchemaProblem {
             kind: SchemaProblemKind::from_core(p.kind()),
-            path: p.pointer().into(),
+            pointer: p.pointer().into(),
             message: p.message().into(),
         })
-        .collect())
-}
-
-/// The stable name of `kind`, as the conformance suite spells it (`unknown_required`, …).
-#[uniffi::export]
-pub fn schema_problem_kind_name(kind: SchemaProblemKind) -> String {
-    kind.as_str().into()
+        .collect()
 }
 
 /// Problems as the core writes them: `[{"kind", "pointer", "message"}]`, compact.
@@ -85,8 +85,8 @@ pub fn schema_problems_to_json(problems: &[SchemaProblem]) -> String {
         .iter()
         .map(|p| {
             let mut map = Map::new();
-            map.insert("kind", Value::from(p.kind.as_str()));
-            map.insert("pointer", Value::from(p.path.as_str()));
+            map.insert("kind", Value::from(p.kind.core_name()));
+            map.insert("pointer", Value::from(p.pointer.as_str()));
             map.insert("message", Value::from(p.message.as_str()));
             Value::Object(map)
         })

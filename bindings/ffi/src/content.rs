@@ -5,21 +5,18 @@
 //! every verdict is the core's, in the core's order.
 
 use toolnexus_core as core;
-use toolnexus_core::content;
+use toolnexus_core::form::Form as CoreForm;
 use toolnexus_core::{Map, Value};
 
 use crate::contract::{ContentEntry, ContentValue, entries_from_map, entries_to_map};
 use crate::error::{ToolnexusError, Violation};
-use crate::json_text::{self, read_schema};
+use crate::json_text::{self, read_form};
 use crate::limits::Limits;
 use crate::shared::content_options;
 
-fn violations(found: &[core::Violation]) -> Vec<Violation> {
-    found.iter().map(Violation::from_core).collect()
-}
-
 /// Every way `content_json` breaks `schema_json` (a `requestedSchema`), in the core's fixed
-/// order; empty when the content is valid.
+/// order; empty when the content is valid. [`Form::validate`](crate::Form::validate) for a
+/// schema read once.
 ///
 /// Content that is not a JSON object is one `type` violation at `""`. Members the schema does
 /// not declare are violations unless `allow_unknown` (each must still be a string, number,
@@ -32,10 +29,8 @@ pub fn validate_content(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<Vec<Violation>, ToolnexusError> {
-    let schema = read_schema(&schema_json, limits)?;
-    let content = json_text::parse(&content_json, limits)?;
-    let found = content::validate_content(&schema, &content, &content_options(allow_unknown));
-    Ok(violations(&found))
+    let form = read_form(&schema_json, limits)?;
+    Ok(validate_text(&form, &content_json, allow_unknown, limits)?)
 }
 
 /// [`validate_content`] for typed content, as a form screen holds it.
@@ -48,10 +43,8 @@ pub fn validate_content_entries(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<Vec<Violation>, ToolnexusError> {
-    let schema = read_schema(&schema_json, limits)?;
-    let content = Value::Object(entries_to_map(&content)?);
-    let found = content::validate_content(&schema, &content, &content_options(allow_unknown));
-    Ok(violations(&found))
+    let form = read_form(&schema_json, limits)?;
+    Ok(validate_typed(&form, &content, allow_unknown)?)
 }
 
 /// `content_json` (a JSON object) with every absent property filled from its `default`, in
@@ -64,9 +57,8 @@ pub fn apply_defaults(
     content_json: String,
     limits: Option<Limits>,
 ) -> Result<String, ToolnexusError> {
-    let schema = read_schema(&schema_json, limits)?;
-    let content = json_text::read_object(&content_json, limits, "the content")?;
-    Ok(content::apply_defaults(&schema, &content).to_json())
+    let form = read_form(&schema_json, limits)?;
+    Ok(fill_text(&form, &content_json, limits)?)
 }
 
 /// [`apply_defaults`] for typed content: the entries given, then one for each default filled
@@ -77,9 +69,8 @@ pub fn apply_defaults_entries(
     content: Vec<ContentEntry>,
     limits: Option<Limits>,
 ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-    let schema = read_schema(&schema_json, limits)?;
-    let filled = content::apply_defaults(&schema, &entries_to_map(&content)?);
-    Ok(entries_from_map(filled)?)
+    let form = read_form(&schema_json, limits)?;
+    Ok(fill_typed(&form, &content)?)
 }
 
 /// What a host sends back on accept: `content_json` with defaults filled in, then validated.
@@ -94,10 +85,8 @@ pub fn prepare_content(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<String, ToolnexusError> {
-    let schema = read_schema(&schema_json, limits)?;
-    let content = json_text::parse(&content_json, limits)?;
-    let filled = prepare(&schema, &content, allow_unknown)?;
-    Ok(filled.to_json())
+    let form = read_form(&schema_json, limits)?;
+    Ok(prepare_text(&form, &content_json, allow_unknown, limits)?)
 }
 
 /// [`prepare_content`] for typed content: the completed entries.
@@ -108,19 +97,77 @@ pub fn prepare_content_entries(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-    let schema = read_schema(&schema_json, limits)?;
-    let content = Value::Object(entries_to_map(&content)?);
-    let filled = prepare(&schema, &content, allow_unknown)?;
-    Ok(entries_from_map(filled)?)
+    let form = read_form(&schema_json, limits)?;
+    Ok(prepare_typed(&form, &content, allow_unknown)?)
 }
 
-fn prepare(
-    schema: &core::schema::RequestedSchema,
-    content: &Value,
+// What the free functions above and the `Form` object share: the core's form does the work.
+
+pub(crate) fn validate_text(
+    form: &CoreForm,
+    content_json: &str,
     allow_unknown: bool,
-) -> Result<Map, core::Error> {
-    content::prepare_content(schema, content, &content_options(allow_unknown))
+    limits: Option<Limits>,
+) -> Result<Vec<Violation>, core::Error> {
+    let content = json_text::parse(content_json, limits)?;
+    Ok(violations(
+        &form.validate(&content, &content_options(allow_unknown)),
+    ))
+}
+
+pub(crate) fn validate_typed(
+    form: &CoreForm,
+    content: &[ContentEntry],
+    allow_unknown: bool,
+) -> Result<Vec<Violation>, core::Error> {
+    let content = Value::Object(entries_to_map(content)?);
+    Ok(violations(
+        &form.validate(&content, &content_options(allow_unknown)),
+    ))
+}
+
+pub(crate) fn fill_text(
+    form: &CoreForm,
+    content_json: &str,
+    limits: Option<Limits>,
+) -> Result<String, core::Error> {
+    let content = json_text::read_object(content_json, limits, "the content")?;
+    Ok(form.apply_defaults(&content).to_json())
+}
+
+pub(crate) fn fill_typed(
+    form: &CoreForm,
+    content: &[ContentEntry],
+) -> Result<Vec<ContentEntry>, core::Error> {
+    entries_from_map(form.apply_defaults(&entries_to_map(content)?))
+}
+
+pub(crate) fn prepare_text(
+    form: &CoreForm,
+    content_json: &str,
+    allow_unknown: bool,
+    limits: Option<Limits>,
+) -> Result<String, core::Error> {
+    let content = json_text::parse(content_json, limits)?;
+    Ok(prepare(form, &content, allow_unknown)?.to_json())
+}
+
+pub(crate) fn prepare_typed(
+    form: &CoreForm,
+    content: &[ContentEntry],
+    allow_unknown: bool,
+) -> Result<Vec<ContentEntry>, core::Error> {
+    let content = Value::Object(entries_to_map(content)?);
+    entries_from_map(prepare(form, &content, allow_unknown)?)
+}
+
+fn prepare(form: &CoreForm, content: &Value, allow_unknown: bool) -> Result<Map, core::Error> {
+    form.prepare(content, &content_options(allow_unknown))
         .map_err(|found| core::Error::invalid_content("", found))
+}
+
+fn violations(found: &[core::Violation]) -> Vec<Violation> {
+    found.iter().map(Violation::from_core).collect()
 }
 
 /// Violations as the core writes them: `[{"pointer", "keyword", "message"}]`, compact.
@@ -130,7 +177,7 @@ pub fn violations_to_json(violations: &[Violation]) -> String {
         .iter()
         .map(|v| {
             let mut map = Map::new();
-            map.insert("pointer", Value::from(v.path.as_str()));
+            map.insert("pointer", Value::from(v.pointer.as_str()));
             map.insert("keyword", Value::from(v.keyword.as_str()));
             map.insert("message", Value::from(v.message.as_str()));
             Value::Object(map)

@@ -302,7 +302,7 @@ impl ElicitResult {
     /// each action may carry.
     fn to_core(&self) -> Result<core::ElicitResult, core::Error> {
         let mut map = Map::new();
-        map.insert("action", Value::from(self.action.as_str()));
+        map.insert("action", Value::from(self.action.core_name()));
         if let Some(content) = &self.content {
             let content = entries_to_map(content).map_err(|e| e.within("/content"))?;
             map.insert("content", Value::Object(content));
@@ -343,22 +343,27 @@ impl ContentValue {
     }
 }
 
-/// Entries as a JSON object, in their order; errors are located at `/<name>`: a number whose
-/// spelling is not JSON (`invalid_value`), a name given twice (`duplicate_key`).
+/// Entries as a JSON object, in their order; the first fault is an error at `/<name>`: a
+/// number whose spelling is not JSON (`invalid_value`), or a name given twice (the core's
+/// `duplicate_key`, [`Map::from_entries`]).
 pub(crate) fn entries_to_map(entries: &[ContentEntry]) -> Result<Map, core::Error> {
-    let mut map = Map::new();
-    for entry in entries {
-        let at = pointer::key(&entry.name);
-        let value = entry.value.to_value().map_err(|e| e.within(&at))?;
-        if map.insert(entry.name.clone(), value).is_some() {
-            return Err(core::Error::new(
-                core::ErrorKind::DuplicateKey,
-                at,
-                format!("content names {:?} twice", entry.name),
-            ));
-        }
+    // The values are converted as the core takes them, so a name given twice before a bad
+    // number is reported first, as it comes first.
+    let mut bad_value = None;
+    let values = entries
+        .iter()
+        .map_while(|entry| match entry.value.to_value() {
+            Ok(value) => Some((entry.name.clone(), value)),
+            Err(e) => {
+                bad_value = Some(e.within(&pointer::key(&entry.name)));
+                None
+            }
+        });
+    let map = Map::from_entries(values)?;
+    match bad_value {
+        Some(e) => Err(e),
+        None => Ok(map),
     }
-    Ok(map)
 }
 
 /// A JSON object as entries; a value that is not content is a `wrong_type` error at
@@ -405,11 +410,12 @@ mod tests {
             content: Some(Vec::new()),
             meta: None,
         };
-        let Err(ToolnexusError::Failed { kind, path, .. }) = elicit_result_to_json(&result) else {
+        let Err(ToolnexusError::Failed { kind, pointer, .. }) = elicit_result_to_json(&result)
+        else {
             panic!("content on decline was written");
         };
         assert_eq!(
-            (kind, path.as_str()),
+            (kind, pointer.as_str()),
             (crate::ErrorKind::InvalidValue, "/content")
         );
         let meta = ElicitResult {
@@ -417,11 +423,11 @@ mod tests {
             content: None,
             meta: Some("[]".into()),
         };
-        let Err(ToolnexusError::Failed { kind, path, .. }) = elicit_result_to_json(&meta) else {
+        let Err(ToolnexusError::Failed { kind, pointer, .. }) = elicit_result_to_json(&meta) else {
             panic!("a `_meta` that is not an object was written");
         };
         assert_eq!(
-            (kind, path.as_str()),
+            (kind, pointer.as_str()),
             (crate::ErrorKind::WrongType, "/_meta")
         );
     }

@@ -79,7 +79,7 @@ impl ErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct Violation {
     /// The RFC 6901 JSON pointer of the value at fault, relative to the content.
-    pub path: String,
+    pub pointer: String,
     /// The JSON Schema keyword that is broken (`required`, `minLength`, `format`, …).
     pub keyword: String,
     /// What is wrong, in words a person filling in the form understands.
@@ -90,7 +90,7 @@ impl Violation {
     /// The core's violation.
     pub(crate) fn from_core(violation: &core::Violation) -> Violation {
         Violation {
-            path: violation.pointer().into(),
+            pointer: violation.pointer().into(),
             keyword: violation.keyword().as_str().into(),
             message: violation.message().into(),
         }
@@ -103,12 +103,12 @@ impl Violation {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
 pub enum ToolnexusError {
     /// The input or the call was refused.
-    #[error("{}", describe(*kind, path, detail))]
+    #[error("{}", describe(*kind, pointer, detail))]
     Failed {
         /// What went wrong.
         kind: ErrorKind,
-        /// Where: an RFC 6901 JSON pointer into the input.
-        path: String,
+        /// Where: an RFC 6901 JSON pointer into the input, `""` for the whole input.
+        pointer: String,
         /// What went wrong, in words (`detail`, since Kotlin exceptions own `message`).
         detail: String,
         /// For `InvalidContent`, every way the content breaks its schema; empty otherwise.
@@ -116,12 +116,12 @@ pub enum ToolnexusError {
     },
 }
 
-fn describe(kind: ErrorKind, path: &str, message: &str) -> String {
+fn describe(kind: ErrorKind, pointer: &str, message: &str) -> String {
     let name = core_name(kind);
-    if path.is_empty() {
+    if pointer.is_empty() {
         format!("{name}: {message}")
     } else {
-        format!("{name} at {path}: {message}")
+        format!("{name} at {pointer}: {message}")
     }
 }
 
@@ -137,7 +137,7 @@ impl From<core::Error> for ToolnexusError {
     fn from(error: core::Error) -> ToolnexusError {
         ToolnexusError::Failed {
             kind: ErrorKind::from_core(error.kind()),
-            path: error.pointer().into(),
+            pointer: error.pointer().into(),
             detail: error.message().into(),
             violations: error
                 .violations()
@@ -158,13 +158,16 @@ mod tests {
         for kind in core::ErrorKind::ALL {
             let mine = ErrorKind::from_core(kind);
             assert_ne!(mine, ErrorKind::Other, "{kind:?}");
-            assert_eq!(error_kind_name(mine), kind.as_str());
+            assert_eq!(mine.as_str(), kind.as_str());
         }
     }
 }
 
-/// The name the conformance suite and the core give `kind` (`invalid_json`, `too_deep`, …).
 #[uniffi::export]
-pub fn error_kind_name(kind: ErrorKind) -> String {
-    core_name(kind).into()
+impl ErrorKind {
+    /// The name the core and the conformance suite give this kind (`invalid_json`,
+    /// `too_deep`, …); `Other` is `error`.
+    pub fn as_str(&self) -> String {
+        core_name(*self).into()
+    }
 }

@@ -6,8 +6,8 @@
 //! field is read back within [`RECORD_FIELD_LIMITS`].
 
 use toolnexus_core as core;
+use toolnexus_core::form::Form as CoreForm;
 use toolnexus_core::json::pointer;
-use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::{Map, Number, Value};
 
 use crate::error::ToolnexusError;
@@ -27,12 +27,9 @@ pub(crate) fn parse(text: &str, limits: Option<Limits>) -> Result<Value, core::E
     core::json::parse_str(text, &Limits::or_default(limits))
 }
 
-/// Reads a `requestedSchema`; errors point into the schema.
-pub(crate) fn read_schema(
-    text: &str,
-    limits: Option<Limits>,
-) -> Result<RequestedSchema, core::Error> {
-    RequestedSchema::from_value(&parse(text, limits)?)
+/// Reads a `requestedSchema` and prepares its form; errors point into the schema.
+pub(crate) fn read_form(text: &str, limits: Option<Limits>) -> Result<CoreForm, core::Error> {
+    CoreForm::new(&parse(text, limits)?)
 }
 
 /// Reads JSON text passed as an argument that must hold an object; `what` names it in the

@@ -24,10 +24,7 @@ mod session;
 mod shared;
 mod url_review;
 
-pub use check::{
-    SchemaProblem, SchemaProblemKind, check_schema, schema_problem_kind_name,
-    schema_problems_to_json,
-};
+pub use check::{SchemaProblem, SchemaProblemKind, check_schema, schema_problems_to_json};
 pub use content::{
     apply_defaults, apply_defaults_entries, content_from_json, content_to_json,
     content_value_from_json, content_value_to_json, prepare_content, prepare_content_entries,
@@ -38,11 +35,8 @@ pub use contract::{
     answer_from_json_bytes, answer_to_json, elicit_result_from_json, elicit_result_from_json_bytes,
     elicit_result_to_json, request_from_json, request_from_json_bytes, request_to_json,
 };
-pub use error::{ErrorKind, ToolnexusError, Violation, error_kind_name};
-pub use form::{
-    Constraints, FieldOption, FormField, Widget, form_fields, form_fields_to_json,
-    parse_field_input, widget_name,
-};
+pub use error::{ErrorKind, ToolnexusError, Violation};
+pub use form::{Constraints, FieldOption, Form, FormField, Widget, form_fields};
 pub use json_text::{compact_json, compact_json_bytes};
 pub use limits::Limits;
 pub use mapping::{
@@ -53,18 +47,13 @@ pub use mrtr::{
     ServerResult, classify_result, with_client_capabilities,
 };
 pub use reverse::{
-    IgnoreReason, Incoming, PendingElicitation, ReverseBridge, RpcId, ignore_reason_name,
-    rpc_id_to_json,
+    IgnoreReason, Incoming, PendingElicitation, ReverseBridge, RpcId, rpc_id_to_json,
 };
-pub use secrets::{
-    SecretKind, SensitiveField, describe_secret_kind, reject_secrets, secret_kind_name,
-    sensitive_fields,
-};
+pub use secrets::{SecretKind, SensitiveField, reject_secrets, sensitive_fields};
 pub use session::{AwaitingCompletion, CancelledRequest, Session};
-pub use shared::{Modes, SessionOptions};
+pub use shared::{Mode, Modes, SessionOptions, modes_from_name};
 pub use url_review::{
-    FindingCode, Severity, UrlFinding, UrlReview, Verdict, finding_code_name, review_url,
-    severity_name, url_review_to_json, verdict_name,
+    FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url, url_review_to_json,
 };
 
 uniffi::setup_scaffolding!();

@@ -1,8 +1,9 @@
 //! `mirror_enum!`: a UniFFI enum that mirrors a fieldless enum of the core, case for case.
 
 /// Declares a UniFFI enum whose cases are named as the core enum `$core`'s, with
-/// `from_core` (a case newer than this binding becomes `$fallback`), `to_core` and
-/// `as_str` (the core's stable name).
+/// `from_core` (a case newer than this binding becomes `$fallback`), `to_core`, and the
+/// exported method `as_str`: the core's stable name (`Widget.DATE_TIME.asStr()` is
+/// `"date-time"` in Kotlin, `Widget.dateTime.asStr()` in Swift).
 macro_rules! mirror_enum {
     (
         $(#[$meta:meta])*
@@ -18,7 +19,8 @@ macro_rules! mirror_enum {
 
         impl $name {
             /// The case of the core's value.
-            #[allow(unreachable_patterns)]
+            // `Mode` only goes into the core, so its mirror never converts back.
+            #[allow(unreachable_patterns, dead_code)]
             pub(crate) fn from_core(value: $core) -> $name {
                 match value {
                     $( $core::$variant => $name::$variant, )+
@@ -34,8 +36,17 @@ macro_rules! mirror_enum {
             }
 
             /// The core's stable name of this case.
-            pub(crate) fn as_str(self) -> &'static str {
+            pub(crate) fn core_name(self) -> &'static str {
                 self.to_core().as_str()
+            }
+        }
+
+        #[uniffi::export]
+        impl $name {
+            /// The stable name of this case, as the core, every binding and the conformance
+            /// suite spell it; it never changes for an existing case.
+            pub fn as_str(&self) -> String {
+                self.core_name().into()
             }
         }
     };

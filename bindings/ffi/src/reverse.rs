@@ -10,6 +10,7 @@ use toolnexus_core::wire::rpc;
 
 use crate::contract::{Answer, Request};
 use crate::error::ToolnexusError;
+use crate::form::Form;
 use crate::json_text::json_number;
 use crate::limits::Limits;
 use crate::mirror::mirror_enum;
@@ -72,12 +73,6 @@ mirror_enum! {
         /// A completion or cancellation notification without the id it must carry.
         MalformedNotification,
     }
-}
-
-/// The stable name of `reason` (`response`, `unknown_elicitation`, …).
-#[uniffi::export]
-pub fn ignore_reason_name(reason: IgnoreReason) -> String {
-    reason.as_str().into()
 }
 
 /// What a message from the server asks of the host.
@@ -307,6 +302,13 @@ impl ReverseBridge {
     pub fn awaiting_completion(&self) -> Vec<crate::session::AwaitingCompletion> {
         self.inner.with(|b| crate::session::awaiting(b.session()))
     }
+
+    /// The form of the pending form-mode request `request_id`, prepared when its
+    /// `elicitation/create` arrived; `null` for a URL request or an id that is not pending.
+    pub fn form(&self, request_id: &str) -> Option<Arc<Form>> {
+        let form = self.inner.with(|b| b.session().form(request_id).cloned());
+        form.map(Form::from_core)
+    }
 }
 
 #[cfg(test)]
@@ -326,7 +328,7 @@ mod tests {
             ),
         ];
         for (reason, name) in names {
-            assert_eq!(ignore_reason_name(reason), name);
+            assert_eq!(reason.as_str(), name);
             assert_eq!(IgnoreReason::from_core(reason.to_core()), reason);
         }
     }

@@ -1,10 +1,11 @@
 //! Secrets in forms: `sensitive_fields` flags fields that seem to ask for one, and
 //! `reject_secrets` refuses such a form outright.
 
+use toolnexus_core::form::Form as CoreForm;
 use toolnexus_core::form::secrets::{self, SecretKind as CoreKind};
 
 use crate::error::ToolnexusError;
-use crate::json_text::read_schema;
+use crate::json_text::read_form;
 use crate::limits::Limits;
 use crate::mirror::mirror_enum;
 
@@ -50,34 +51,33 @@ pub fn sensitive_fields(
     schema_json: String,
     limits: Option<Limits>,
 ) -> Result<Vec<SensitiveField>, ToolnexusError> {
-    let schema = read_schema(&schema_json, limits)?;
-    Ok(secrets::sensitive_fields(&schema)
+    Ok(sensitive(&read_form(&schema_json, limits)?))
+}
+
+/// The form's sensitive fields as records.
+pub(crate) fn sensitive(form: &CoreForm) -> Vec<SensitiveField> {
+    form.sensitive_fields()
         .iter()
-        .map(|f| SensitiveField {
+        .map(|f: &secrets::SensitiveField| SensitiveField {
             name: f.name().into(),
             kind: SecretKind::from_core(f.kind()),
         })
-        .collect())
+        .collect()
 }
 
 /// The reject policy: returns when no property seems to ask for a secret, else fails with
 /// `SensitiveField` at the first such property (`/properties/<name>`).
 #[uniffi::export(default(limits = None))]
 pub fn reject_secrets(schema_json: String, limits: Option<Limits>) -> Result<(), ToolnexusError> {
-    let schema = read_schema(&schema_json, limits)?;
-    Ok(secrets::reject_secrets(&schema)?)
+    Ok(read_form(&schema_json, limits)?.reject_secrets()?)
 }
 
-/// The stable name of `kind` (`api_key`, `card_number`, …).
 #[uniffi::export]
-pub fn secret_kind_name(kind: SecretKind) -> String {
-    kind.as_str().into()
-}
-
-/// How to name `kind` in a sentence (`a password`, `an API key`, …).
-#[uniffi::export]
-pub fn describe_secret_kind(kind: SecretKind) -> String {
-    kind.to_core().describe().into()
+impl SecretKind {
+    /// How to name this kind in a sentence (`a password`, `an API key`, …).
+    pub fn describe(&self) -> String {
+        self.to_core().describe().into()
+    }
 }
 
 #[cfg(test)]
@@ -99,7 +99,7 @@ mod tests {
             (SecretKind::BankAccount, "bank_account"),
         ];
         for (kind, name) in names {
-            assert_eq!(secret_kind_name(kind), name);
+            assert_eq!(kind.as_str(), name);
             assert_eq!(SecretKind::from_core(kind.to_core()), kind);
         }
     }

@@ -6,6 +6,7 @@ use toolnexus_core as core;
 
 use crate::contract::{Answer, ElicitResult, Request};
 use crate::error::ToolnexusError;
+use crate::form::Form;
 use crate::limits::Limits;
 use crate::shared::{SessionOptions, Shared, now_or_clock};
 
@@ -145,6 +146,14 @@ impl Session {
     /// The pending request `id`, if there is one.
     pub fn get(&self, id: &str) -> Option<Request> {
         self.inner.with(|s| s.get(id).map(Request::from_core))
+    }
+
+    /// The form of the pending form-mode request `request_id`, prepared when it began: what a
+    /// screen renders and checks input against, without reading the schema again. `null` for
+    /// a URL request or an id that is not pending.
+    pub fn form(&self, request_id: &str) -> Option<Arc<Form>> {
+        let form = self.inner.with(|s| s.form(request_id).cloned());
+        form.map(Form::from_core)
     }
 
     /// The URL requests accepted and waiting for the server's completion notification.

@@ -5,6 +5,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use toolnexus_core as core;
 use toolnexus_core::content::ContentOptions;
+use toolnexus_core::mcp::Mode as CoreMode;
+
+use crate::error::ToolnexusError;
+use crate::mirror::mirror_enum;
 
 /// A core object behind a lock, so that Kotlin and Swift may call it from any thread.
 pub(crate) struct Shared<T>(Mutex<T>);
@@ -38,6 +42,16 @@ pub(crate) fn content_options(allow_unknown: bool) -> ContentOptions {
     ContentOptions::STRICT.allow_unknown(allow_unknown)
 }
 
+mirror_enum! {
+    /// One elicitation mode, as `elicitation/create` names it.
+    pub enum Mode mirrors CoreMode, else Form {
+        /// A form to fill in (`requestedSchema`); also what an absent `mode` means.
+        Form,
+        /// A URL for the person to open.
+        Url,
+    }
+}
+
 /// The elicitation modes a host supports; both by default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
 pub struct Modes {
@@ -47,6 +61,21 @@ pub struct Modes {
     /// URL mode: the server sends a URL to open.
     #[uniffi(default = true)]
     pub url: bool,
+}
+
+#[uniffi::export]
+impl Modes {
+    /// Whether `mode` is one of these.
+    pub fn supports(&self, mode: Mode) -> bool {
+        self.to_core().supports(mode.to_core())
+    }
+}
+
+/// The modes named `name`: `"form"`, `"url"` or `"all"` (both), as options and scripts name
+/// them; any other name is an `InvalidValue` error.
+#[uniffi::export]
+pub fn modes_from_name(name: &str) -> Result<Modes, ToolnexusError> {
+    Ok(Modes::from_core(core::Modes::from_name(name)?))
 }
 
 impl Modes {

@@ -126,38 +126,20 @@ pub fn url_review_to_json(review: &UrlReview) -> String {
     if let Some(port) = review.port {
         map.insert("port", Value::Number(Number::from(u64::from(port))));
     }
-    map.insert("verdict", Value::from(review.verdict.as_str()));
+    map.insert("verdict", Value::from(review.verdict.core_name()));
     let findings = review
         .findings
         .iter()
         .map(|f| {
             let mut finding = Map::new();
-            finding.insert("code", Value::from(f.code.as_str()));
-            finding.insert("severity", Value::from(f.severity.as_str()));
+            finding.insert("code", Value::from(f.code.core_name()));
+            finding.insert("severity", Value::from(f.severity.core_name()));
             finding.insert("message", Value::from(f.message.as_str()));
             Value::Object(finding)
         })
         .collect();
     map.insert("findings", Value::Array(findings));
     Value::Object(map).to_json()
-}
-
-/// The stable name of `code` (`not_https`, …).
-#[uniffi::export]
-pub fn finding_code_name(code: FindingCode) -> String {
-    code.as_str().into()
-}
-
-/// The stable name of `verdict` (`ok`, `warn`, `reject`).
-#[uniffi::export]
-pub fn verdict_name(verdict: Verdict) -> String {
-    verdict.as_str().into()
-}
-
-/// The stable name of `severity` (`warn`, `reject`).
-#[uniffi::export]
-pub fn severity_name(severity: Severity) -> String {
-    severity.as_str().into()
 }
 
 #[cfg(test)]

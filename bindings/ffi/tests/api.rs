@@ -14,7 +14,7 @@ use toolnexus_conformance::{Case, Op, load_suite, suite_dir};
 use toolnexus_core::{Limits as CoreLimits, Map, Value, json};
 use toolnexus_ffi::*;
 
-const OPS: [Op; 12] = [
+const OPS: [Op; 13] = [
     Op::CheckSchema,
     Op::ValidateContent,
     Op::ApplyDefaults,
@@ -24,6 +24,7 @@ const OPS: [Op; 12] = [
     Op::SensitiveFields,
     Op::RejectSecrets,
     Op::ReviewUrl,
+    Op::Form,
     Op::Session,
     Op::ReverseRequest,
     Op::Mrtr,
@@ -59,13 +60,13 @@ fn parse(text: &str) -> Value {
 fn error_value(error: &ToolnexusError) -> Value {
     let ToolnexusError::Failed {
         kind,
-        path,
+        pointer,
         violations,
         ..
     } = error;
     let mut map = Map::new();
-    map.insert("kind", string(&error_kind_name(*kind)));
-    map.insert("pointer", string(path));
+    map.insert("kind", string(&kind.as_str()));
+    map.insert("pointer", string(pointer));
     if !violations.is_empty() {
         map.insert("violations", violations_value(violations));
     }
@@ -78,7 +79,7 @@ fn violations_value(violations: &[Violation]) -> Value {
             .iter()
             .map(|v| {
                 object([
-                    ("pointer", string(&v.path)),
+                    ("pointer", string(&v.pointer)),
                     ("keyword", string(&v.keyword)),
                 ])
             })
@@ -110,10 +111,7 @@ fn options_of(script: &Value) -> Option<SessionOptions> {
     let o = script.get("options")?;
     let mut options = SessionOptions::default();
     if let Some(modes) = o.get("modes").and_then(Value::as_str) {
-        options.modes = Modes {
-            form: modes != "url",
-            url: modes != "form",
-        };
+        options.modes = modes_from_name(modes).unwrap();
     }
     let flag = |k: &str| o.get(k).and_then(Value::as_bool).unwrap_or(false);
     if let Some(n) = o.get("maxPending").and_then(Value::as_u64) {
@@ -160,8 +158,8 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
                 .iter()
                 .map(|p| {
                     object([
-                        ("kind", string(&schema_problem_kind_name(p.kind))),
-                        ("pointer", string(&p.path)),
+                        ("kind", string(&p.kind.as_str())),
+                        ("pointer", string(&p.pointer)),
                     ])
                 })
                 .collect();
@@ -197,13 +195,20 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
                 ("violations", violations_value(&violations)),
             ]))
         }
-        Op::FormFields => form_fields_to_json(&form_fields(input, limits)?)?,
+        Op::FormFields => {
+            let form = Form::new(input.clone(), limits)?;
+            assert_eq!(form_fields(input, limits)?, form.fields());
+            form.fields_json()
+        }
         Op::ParseFieldInput => {
             let name = case.args.field.as_deref().unwrap();
             let typed = case.args.text.as_deref().unwrap();
-            let fields = form_fields(input, limits)?;
-            let field = fields.iter().find(|f| f.name == name).unwrap();
-            match parse_field_input(field, typed.to_string())? {
+            let form = Form::new(input, limits)?;
+            assert!(
+                form.field(name).is_some(),
+                "the schema has no field {name:?}"
+            );
+            match form.parse(name, typed)? {
                 Some(value) => content_value_to_json(&value)?,
                 None => "null".into(),
             }
@@ -214,7 +219,7 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
                 .map(|f| {
                     object([
                         ("name", string(&f.name)),
-                        ("kind", string(&secret_kind_name(f.kind))),
+                        ("kind", string(&f.kind.as_str())),
                     ])
                 })
                 .collect();
@@ -229,7 +234,7 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
             let Some(url) = url.as_str() else {
                 return Err(ToolnexusError::Failed {
                     kind: ErrorKind::WrongType,
-                    path: String::new(),
+                    pointer: String::new(),
                     detail: "review_url takes the URL as a JSON string".into(),
                     violations: Vec::new(),
                 });
@@ -247,6 +252,7 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
             }
             text(&Value::Object(review))
         }
+        Op::Form => run_form(&whole()?, limits)?,
         Op::Session => run_session(&whole()?),
         Op::ReverseRequest => {
             let script = parse(&compact_json(input.clone(), None)?);
@@ -254,6 +260,88 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
         }
         Op::Mrtr => run_mrtr(&whole()?, limits),
         other => panic!("not an operation of this runner: {other:?}"),
+    })
+}
+
+/// The `form` operation: a `Form` made once from `schema`, then each of `calls` on it. The
+/// typed results are written from their records; JSON results are the API's own text.
+fn run_form(input: &Value, limits: Option<Limits>) -> Result<String, ToolnexusError> {
+    let form = Form::new(text(input.get("schema").unwrap()), limits)?;
+    let calls = input.get("calls").and_then(Value::as_array).unwrap();
+    let outcomes = calls.iter().map(|call| form_call(&form, call)).collect();
+    Ok(text(&Value::Array(outcomes)))
+}
+
+fn form_call(form: &Form, call: &Value) -> Value {
+    let call = call.as_object().unwrap();
+    let allow_unknown = call.get("allowUnknown").and_then(Value::as_bool) == Some(true);
+    let (name, arg) = call.iter().find(|(k, _)| *k != "allowUnknown").unwrap();
+    outcome(match name.as_str() {
+        "fields" => {
+            let fields = form.fields();
+            assert_eq!(form.field(&fields[0].name).as_ref(), fields.first());
+            Ok(parse(&form.fields_json()))
+        }
+        "problems" => {
+            let list = form.problems().into_iter().map(|p| {
+                object([
+                    ("kind", string(&p.kind.as_str())),
+                    ("pointer", string(&p.pointer)),
+                ])
+            });
+            Ok(Value::Array(list.collect()))
+        }
+        "validate" => {
+            let found = form.validate(text(arg), allow_unknown, None);
+            if let Ok(entries) = content_from_json(text(arg), None) {
+                let typed = form.validate_entries(entries, allow_unknown);
+                assert_eq!(typed, found, "validate_entries differs");
+            }
+            found.map(|v| violations_value(&v))
+        }
+        "prepare" => {
+            let (content, violations) = match form.prepare(text(arg), allow_unknown, None) {
+                Ok(filled) => (parse(&filled), Vec::new()),
+                Err(ToolnexusError::Failed {
+                    kind: ErrorKind::InvalidContent,
+                    violations,
+                    ..
+                }) => (Value::Null, violations),
+                Err(e) => return outcome(Err(e)),
+            };
+            Ok(object([
+                ("content", content),
+                ("violations", violations_value(&violations)),
+            ]))
+        }
+        "applyDefaults" => {
+            let filled = form.apply_defaults(text(arg), None);
+            if let (Ok(filled), Ok(entries)) = (&filled, content_from_json(text(arg), None)) {
+                let typed = form.apply_defaults_entries(entries).unwrap();
+                assert_eq!(&content_to_json(&typed).unwrap(), filled);
+            }
+            filled.map(|t| parse(&t))
+        }
+        "defaults" => content_to_json(&form.defaults()).map(|t| parse(&t)),
+        "parse" => {
+            let field = arg.get("field").and_then(Value::as_str).unwrap();
+            let typed = arg.get("text").and_then(Value::as_str).unwrap();
+            form.parse(field, typed).and_then(|v| match v {
+                Some(value) => Ok(parse(&content_value_to_json(&value)?)),
+                None => Ok(Value::Null),
+            })
+        }
+        "sensitiveFields" => {
+            let list = form.sensitive_fields().into_iter().map(|f| {
+                object([
+                    ("name", string(&f.name)),
+                    ("kind", string(&f.kind.as_str())),
+                ])
+            });
+            Ok(Value::Array(list.collect()))
+        }
+        "rejectSecrets" => form.reject_secrets().map(|()| Value::Null),
+        other => panic!("form: unknown call {other}"),
     })
 }
 
@@ -404,15 +492,15 @@ fn incoming_value(incoming: Incoming) -> Value {
             object([("completed", Value::Object(m))])
         }
         Incoming::Withdrawn { request_id } => object([("withdrawn", string(&request_id))]),
-        Incoming::Ignored { why } => object([("ignored", string(&ignore_reason_name(why)))]),
+        Incoming::Ignored { why } => object([("ignored", string(&why.as_str()))]),
     }
 }
 
 fn with_member(mut outcome: Value, name: &str, value: Value) -> Value {
-    if let Value::Object(outer) = &mut outcome {
-        if let Some(Value::Object(error)) = outer.get_mut("error") {
-            error.insert(name, value);
-        }
+    if let Value::Object(outer) = &mut outcome
+        && let Some(Value::Object(error)) = outer.get_mut("error")
+    {
+        error.insert(name, value);
     }
     outcome
 }
@@ -572,8 +660,8 @@ fn check(case: &Case) -> Option<String> {
     match (&expect.output, &expect.error, run(case)) {
         (Some(want), None, Ok(out)) if *want == out => None,
         (None, Some(want), Err(e)) => {
-            let ToolnexusError::Failed { kind, path, .. } = &e;
-            let same = error_kind_name(*kind) == want.kind && *path == want.pointer;
+            let ToolnexusError::Failed { kind, pointer, .. } = &e;
+            let same = kind.as_str() == want.kind && *pointer == want.pointer;
             (!same).then(|| {
                 format!(
                     "want error {} at {:?}, got {}",

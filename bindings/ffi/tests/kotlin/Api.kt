@@ -70,7 +70,14 @@ object Api {
     private fun formScreen() {
         val request = elicitationToRequest(SIGN_UP, id = "signup")
         expect("the request gives its schema back exactly", request.schemaJson() == SIGN_UP_SCHEMA, request.schemaJson())
-        val fields = request.formFields()
+        request.form().use { form -> fillIn(request, form) }
+    }
+
+    /** The screen over `form`, the form of `request`. */
+    private fun fillIn(request: Request, form: Form) {
+        val fields = form.fields()
+        expect("a well-formed schema has no problems", form.problems().isEmpty(), form.problems())
+        expect("the request's fields are its form's", request.formFields() == fields)
         expect("one field per property, in order", fields.map { it.name } == listOf("name", "email", "age", "news", "plan", "topics"), fields.map { it.name })
         expect(
             "each field has its control",
@@ -87,10 +94,12 @@ object Api {
         expect("a bound keeps its spelling", byName.getValue("age").constraints.minimum == "18", byName.getValue("age").constraints)
         expect("a default is typed", byName.getValue("news").defaultValue == ContentValue.Boolean(false), byName.getValue("news").defaultValue)
         expect("options carry value and label", byName.getValue("plan").options == listOf(FieldOption("free", "Free"), FieldOption("pro", "Pro")), byName.getValue("plan").options)
-        expect("the same fields from the schema text", formFields(SIGN_UP_SCHEMA) == fields)
+        expect("the same fields from the schema text", formFields(SIGN_UP_SCHEMA) == fields && Form(SIGN_UP_SCHEMA).use { it.fields() } == fields)
+        expect("a field by its name", form.field("plan") == byName.getValue("plan") && form.field("nope") == null)
+        expect("the defaults are where a screen starts", form.defaults() == listOf(ContentEntry("news", ContentValue.Boolean(false))), form.defaults())
 
         val typed = mapOf("name" to " Ada ", "email" to "ada@example.org", "age" to "36", "news" to "", "plan" to "Pro", "topics" to "rust, Kotlin")
-        val content = fields.mapNotNull { field -> parseFieldInput(field, typed.getValue(field.name))?.let { ContentEntry(field.name, it) } }
+        val content = fields.mapNotNull { field -> form.parse(field.name, typed.getValue(field.name))?.let { ContentEntry(field.name, it) } }
         expect(
             "typed input becomes content; a blank optional field is left out",
             content == listOf(
@@ -102,21 +111,25 @@ object Api {
             ),
             content,
         )
-        val tooYoung = failure { parseFieldInput(byName.getValue("age"), "17") }
-        expect("input out of bounds is refused where it is", tooYoung?.kind == ErrorKind.INVALID_VALUE && tooYoung.path == "/age", tooYoung)
-        val blank = failure { parseFieldInput(name, "  ") }
-        expect("a blank required field is missing", blank?.kind == ErrorKind.MISSING_FIELD && blank.path == "/name", blank)
+        val tooYoung = failure { form.parse("age", "17") }
+        expect("input out of bounds is refused where it is", tooYoung?.kind == ErrorKind.INVALID_VALUE && tooYoung.pointer == "/age", tooYoung)
+        val blank = failure { form.parse(name.name, "  ") }
+        expect("a blank required field is missing", blank?.kind == ErrorKind.MISSING_FIELD && blank.pointer == "/name", blank)
+        val stranger = failure { form.parse("nickname", "Ada") }
+        expect("a field the form lacks is UnknownField at its pointer", stranger?.kind == ErrorKind.UNKNOWN_FIELD && stranger.pointer == "/nickname", stranger)
 
-        expect("the content is valid", validateContentEntries(SIGN_UP_SCHEMA, content).isEmpty())
-        val prepared = prepareContentEntries(SIGN_UP_SCHEMA, content)
+        expect("the content is valid", form.validateEntries(content).isEmpty() && validateContentEntries(SIGN_UP_SCHEMA, content).isEmpty())
+        val prepared = form.prepareEntries(content)
+        expect("preparing typed content or its JSON is the same", form.prepare(contentToJson(content)) == contentToJson(prepared), prepared)
+        expect("the free function agrees", prepareContentEntries(SIGN_UP_SCHEMA, content) == prepared)
         expect("preparing fills the default", prepared.last() == ContentEntry("news", ContentValue.Boolean(false)), prepared)
-        val incomplete = validateContentEntries(SIGN_UP_SCHEMA, content.filter { it.name != "email" })
+        val incomplete = form.validateEntries(content.filter { it.name != "email" })
         expect(
             "a missing required value is one violation",
-            incomplete.map { it.path to it.keyword } == listOf("/email" to "required") && incomplete.single().message.isNotEmpty(),
+            incomplete.map { it.pointer to it.keyword } == listOf("/email" to "required") && incomplete.single().message.isNotEmpty(),
             incomplete,
         )
-        val refused = failure { prepareContentEntries(SIGN_UP_SCHEMA, content.filter { it.name != "email" }) }
+        val refused = failure { form.prepareEntries(content.filter { it.name != "email" }) }
         expect("preparing invalid content throws with the violations", refused?.kind == ErrorKind.INVALID_CONTENT && refused.violations == incomplete, refused)
 
         val answer = Answer(id = request.id, ok = true, data = contentToJson(prepared))
@@ -176,7 +189,7 @@ object Api {
         )
         val script = reviewUrl("javascript:alert(1)")
         expect("a script link is rejected", script.verdict == Verdict.REJECT, script)
-        expect("names are the suite's", verdictName(script.verdict) == "reject" && findingCodeName(FindingCode.NOT_HTTPS) == "not_https")
+        expect("names are the suite's", script.verdict.asStr() == "reject" && FindingCode.NOT_HTTPS.asStr() == "not_https")
     }
 
     private fun secrets() {
@@ -184,8 +197,14 @@ object Api {
         val found = sensitiveFields(schema)
         expect("a password field is sensitive", found == listOf(SensitiveField("password", SecretKind.PASSWORD)), found)
         val refused = failure { rejectSecrets(schema) }
-        expect("the policy refuses it at its property", refused?.kind == ErrorKind.SENSITIVE_FIELD && refused.path == "/properties/password", refused)
-        expect("the form marks it", formFields(schema).single { it.name == "password" }.sensitive)
+        expect("the policy refuses it at its property", refused?.kind == ErrorKind.SENSITIVE_FIELD && refused.pointer == "/properties/password", refused)
+        expect("the form marks it", formFields(schema).single { it.name == "password" }.secretKind == SecretKind.PASSWORD)
+        Form(schema).use { form ->
+            expect("the form finds the same", form.sensitiveFields() == found, form.sensitiveFields())
+            val its = failure { form.rejectSecrets() }
+            expect("and refuses the same", its?.kind == ErrorKind.SENSITIVE_FIELD && its.pointer == "/properties/password", its)
+        }
+        expect("a kind says what it is", SecretKind.PASSWORD.describe() == "a password", SecretKind.PASSWORD.describe())
     }
 
     private fun session() {
@@ -193,18 +212,22 @@ object Api {
             val form = session.begin(FORM, id = "s1", nowMs = 1_000uL)
             expect("a begun form is pending", session.pending().map { it.id } == listOf("s1") && session.isPending("s1"))
             expect("its expiry is now plus the time to live", form.expiresAt == "1970-01-01T00:01:01Z", form.expiresAt)
+            session.form("s1")!!.use { prepared ->
+                expect("the session gives the form it prepared", prepared.fields().map { it.name } == listOf("name", "age"), prepared.fields())
+            }
             val duplicate = failure { session.begin(FORM, id = "s1", nowMs = 1_000uL) }
             expect("the same id twice is refused", duplicate?.kind == ErrorKind.DUPLICATE_REQUEST, duplicate)
             val invalid = failure { session.resolve(Answer(id = "s1", ok = true, data = """{"age":"old"}"""), nowMs = 2_000uL) }
-            expect("content against the schema is refused", invalid?.kind == ErrorKind.INVALID_CONTENT && invalid.violations.map { it.path } == listOf("/age"), invalid)
+            expect("content against the schema is refused", invalid?.kind == ErrorKind.INVALID_CONTENT && invalid.violations.map { it.pointer } == listOf("/age"), invalid)
             expect("and leaves the request pending", session.isPending("s1"))
             val result = session.resolve(Answer(id = "s1", ok = true, data = """{"name":"Ada"}"""), nowMs = 2_000uL)
             expect("a valid answer is accepted", result.action == Action.ACCEPT && session.get("s1") == null, result)
             val unknown = failure { session.resolve(Answer(id = "s1", ok = false), nowMs = 2_000uL) }
-            expect("an answer for nothing pending is refused", unknown?.kind == ErrorKind.UNKNOWN_REQUEST && unknown.path == "/id", unknown)
+            expect("an answer for nothing pending is refused", unknown?.kind == ErrorKind.UNKNOWN_REQUEST && unknown.pointer == "/id", unknown)
 
             val link = """{"mode":"url","message":"Log in","url":"https://example.com/auth","elicitationId":"e-1"}"""
             session.begin(link, id = "u1", nowMs = 0uL)
+            expect("a URL request has no form", session.form("u1") == null && session.form("nothing") == null)
             session.resolve(Answer(id = "u1", ok = true), nowMs = 0uL)
             expect("an accepted link waits for completion", session.awaitingCompletion() == listOf(AwaitingCompletion("u1", "e-1")), session.awaitingCompletion())
             expect("completion names its request", session.complete("e-1") == "u1" && session.complete("e-1") == null)
@@ -242,12 +265,16 @@ object Api {
     }
 
     private fun reverseBridge() {
-        ReverseBridge(SessionOptions(modes = Modes(form = true, url = false))).use { bridge ->
+        val formsOnly = modesFromName("form")
+        expect("modes by name", formsOnly == Modes(form = true, url = false) && formsOnly.supports(Mode.FORM) && !formsOnly.supports(Mode.URL), formsOnly)
+        expect("an unknown modes name is refused", failure { modesFromName("both") }?.kind == ErrorKind.INVALID_VALUE)
+        ReverseBridge(SessionOptions(modes = formsOnly)).use { bridge ->
             expect("the capabilities name the modes", bridge.capabilities() == """{"elicitation":{"form":{}}}""", bridge.capabilities())
             val message = """{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":$FORM}"""
             val incoming = bridge.receive(message, nowMs = 1_000uL)
             val elicit = incoming as? Incoming.Elicit
             expect("an elicitation/create asks the host", elicit?.rpcId == RpcId.Number("7") && elicit.request.id == "elc-3e8-1", incoming)
+            expect("the bridge gives the form it prepared", bridge.form("elc-3e8-1")?.use { it.fields().map { f -> f.name } } == listOf("name", "age"))
             val response = bridge.respond(Answer(id = "elc-3e8-1", ok = false, reason = Reason.Declined), nowMs = 2_000uL)
             expect("the answer is the JSON-RPC response", response == """{"jsonrpc":"2.0","id":7,"result":{"action":"decline"}}""", response)
             val url = """{"jsonrpc":"2.0","id":8,"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://example.com/","elicitationId":"e"}}"""
@@ -292,32 +319,32 @@ object Api {
     private fun errorsAreExceptions() {
         val notJson = failure { requestFromJson("{") }
         expect("bad JSON throws InvalidJson", notJson?.kind == ErrorKind.INVALID_JSON, notJson)
-        expect("the kind has the suite's name", notJson?.let { errorKindName(it.kind) } == "invalid_json", notJson)
+        expect("the kind has the suite's name", notJson?.kind?.asStr() == "invalid_json", notJson)
         expect("the message says what and where", notJson?.message?.contains("INVALID_JSON") == true, notJson?.message)
         val emptyId = failure { elicitationToRequest(FORM, id = "") }
-        expect("an empty id is refused at /id", emptyId?.kind == ErrorKind.INVALID_VALUE && emptyId.path == "/id", emptyId)
+        expect("an empty id is refused at /id", emptyId?.kind == ErrorKind.INVALID_VALUE && emptyId.pointer == "/id", emptyId)
         val badData = failure { answerToElicitResult(Answer(id = "r1", ok = true, data = """{"x":{"y":1}}""")) }
-        expect("an object in content is WrongType at /data/x", badData?.kind == ErrorKind.WRONG_TYPE && badData.path == "/data/x", badData)
+        expect("an object in content is WrongType at /data/x", badData?.kind == ErrorKind.WRONG_TYPE && badData.pointer == "/data/x", badData)
         val notObject = failure { answerToJson(Answer(id = "r1", ok = true, data = "[1]")) }
-        expect("data that is no object is refused at /data", notObject?.path == "/data", notObject)
+        expect("data that is no object is refused at /data", notObject?.pointer == "/data", notObject)
         val badNumber = failure {
             elicitResultToJson(ElicitResult(action = Action.ACCEPT, content = listOf(ContentEntry("n", ContentValue.Number("NaN")))))
         }
-        expect("a number spelt wrong is refused where it is", badNumber?.path == "/content/n", badNumber)
+        expect("a number spelt wrong is refused where it is", badNumber?.pointer == "/content/n", badNumber)
         val contentOnCancel = failure {
             elicitResultToJson(ElicitResult(action = Action.CANCEL, content = emptyList()))
         }
-        expect("content on cancel is refused", contentOnCancel?.path == "/content", contentOnCancel)
+        expect("content on cancel is refused", contentOnCancel?.pointer == "/content", contentOnCancel)
         val tooDeep = failure { requestFromJson("[[[1]]]", Limits(maxDepth = 2uL)) }
         expect("limits apply", tooDeep?.kind == ErrorKind.TOO_DEEP, tooDeep)
         val notUtf8 = failure { answerFromJsonBytes(byteArrayOf(0x22, 0xff.toByte(), 0x22)) }
         expect("bytes that are not UTF-8 are InvalidUtf8", notUtf8?.kind == ErrorKind.INVALID_UTF8, notUtf8)
         val badSchema = failure { formFields("""{"type":"object","properties":{"o":{"type":"object"}}}""") }
-        expect("a schema a form cannot show is refused where it is", badSchema?.kind == ErrorKind.INVALID_VALUE && badSchema.path == "/properties/o/type", badSchema)
+        expect("a schema a form cannot show is refused where it is", badSchema?.kind == ErrorKind.INVALID_VALUE && badSchema.pointer == "/properties/o/type", badSchema)
         val invalid = failure { prepareContent("""{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}""", """{"n":0,"x":1}""") }
         expect(
             "invalid content carries every violation",
-            invalid?.kind == ErrorKind.INVALID_CONTENT && invalid.violations.map { it.path to it.keyword } == listOf("/n" to "minimum", "/x" to "additionalProperties"),
+            invalid?.kind == ErrorKind.INVALID_CONTENT && invalid.violations.map { it.pointer to it.keyword } == listOf("/n" to "minimum", "/x" to "additionalProperties"),
             invalid?.violations,
         )
     }

@@ -2,7 +2,7 @@
 //
 // Each case's input goes in as a String and, where the API also reads bytes, again as UTF-8
 // bytes (bytes that are not UTF-8 only as bytes); the output must be the exact text the case
-// gives, errors must have its kind and path. Every operation of the suite has a runner here or
+// gives, errors must have its kind and pointer. Every operation of the suite has a runner here or
 // in ContentOps.kt, FormOps.kt and WireOps.kt: an operation without one, or a runner for an
 // operation the suite does not hold, fails the run, and so does a case listed in
 // EXPECTED_FAILURES that passes.
@@ -121,7 +121,7 @@ fun limitsOf(case: Case): Limits? {
 
 /** The error as the suite names it. */
 fun described(error: ToolnexusException.Failed): String =
-    "${errorKindName(error.kind)} at '${error.path}': ${error.detail}"
+    "${error.kind.asStr()} at '${error.pointer}': ${error.detail}"
 
 /** Why the case fails, or null when it passes. */
 fun check(case: Case): String? {
@@ -137,7 +137,7 @@ fun check(case: Case): String? {
         val output = try {
             op.run(case, input, limits)
         } catch (error: ToolnexusException.Failed) {
-            if (want == null || errorKindName(error.kind) != want["kind"] || error.path != want["pointer"]) {
+            if (want == null || error.kind.asStr() != want["kind"] || error.pointer != want["pointer"]) {
                 return "(${input.shown}) expected $wanted\n    got ${described(error)}"
             }
             continue

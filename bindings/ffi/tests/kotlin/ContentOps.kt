@@ -17,10 +17,10 @@ private fun allowUnknown(case: Case): Boolean = case.obj("args")["allowUnknown"]
 
 /** Violations as the suite pins them: pointer and keyword (messages are wording). */
 fun violationsJson(violations: List<Violation>): List<Map<String, Any?>> =
-    violations.map { mapOf("pointer" to it.path, "keyword" to it.keyword) }
+    violations.map { mapOf("pointer" to it.pointer, "keyword" to it.keyword) }
 
 private fun checkSchemaCase(text: String, limits: Limits?): String =
-    toJson(checkSchema(text, limits).map { mapOf("kind" to schemaProblemKindName(it.kind), "pointer" to it.path) })
+    toJson(checkSchema(text, limits).map { mapOf("kind" to it.kind.asStr(), "pointer" to it.pointer) })
 
 /**
  * `validate_content` through the JSON-text entry point; where the content reads as typed
@@ -48,17 +48,11 @@ private fun applyDefaultsCase(text: String, limits: Limits?): String {
 
 private fun prepareContentCase(case: Case, text: String, limits: Limits?): String {
     val (schema, content) = schemaAndContent(text, limits)
-    val (prepared, violations) = try {
-        RawJson(prepareContent(schema, content, allowUnknown(case), limits)) to emptyList()
-    } catch (e: ToolnexusException.Failed) {
-        if (e.kind != ErrorKind.INVALID_CONTENT) throw e
-        null to e.violations
-    }
-    return toJson(mapOf("content" to prepared, "violations" to violationsJson(violations)))
+    return toJson(preparedJson { prepareContent(schema, content, allowUnknown(case), limits) })
 }
 
 private fun sensitiveFieldsCase(text: String, limits: Limits?): String =
-    toJson(sensitiveFields(text, limits).map { mapOf("name" to it.name, "kind" to secretKindName(it.kind)) })
+    toJson(sensitiveFields(text, limits).map { mapOf("name" to it.name, "kind" to it.kind.asStr()) })
 
 private fun rejectSecretsCase(text: String, limits: Limits?): String {
     rejectSecrets(text, limits)
@@ -72,8 +66,8 @@ fun urlReviewJson(review: UrlReview): Map<String, Any?> = buildMap {
     review.host?.let { put("host", it) }
     review.hostAscii?.let { put("hostAscii", it) }
     review.port?.let { put("port", it) }
-    put("verdict", verdictName(review.verdict))
-    put("findings", review.findings.map { mapOf("code" to findingCodeName(it.code), "severity" to severityName(it.severity)) })
+    put("verdict", review.verdict.asStr())
+    put("findings", review.findings.map { mapOf("code" to it.code.asStr(), "severity" to it.severity.asStr()) })
 }
 
 /** `review_url` takes the URL as a JSON string; anything else is the runner's `wrong_type`. */

@@ -21,13 +21,8 @@ fun readScript(text: String, limits: Limits?): Script {
     return Script(script["options"].asObject() ?: emptyMap(), steps)
 }
 
-/** The modes a script's `modes` option names. */
-fun modesOf(name: Any?): Modes = when (name) {
-    null, "all" -> Modes(form = true, url = true)
-    "form" -> Modes(form = true, url = false)
-    "url" -> Modes(form = false, url = true)
-    else -> throw BrokenScript("unknown modes $name")
-}
+/** The modes a script's `modes` option names, as the library reads the name. */
+fun modesOf(name: Any?): Modes = modesFromName(name as? String ?: throw BrokenScript("modes must be a name, not $name"))
 
 /** A script's `options` as the session's. */
 fun sessionOptionsOf(options: Map<String, Any?>): SessionOptions {
@@ -53,7 +48,7 @@ fun ok(value: Any?): Map<String, Any?> = mapOf("ok" to value)
 
 /** The outcome of a step that threw. */
 fun failed(error: ToolnexusException.Failed): MutableMap<String, Any?> {
-    val described = linkedMapOf<String, Any?>("kind" to errorKindName(error.kind), "pointer" to error.path)
+    val described = linkedMapOf<String, Any?>("kind" to error.kind.asStr(), "pointer" to error.pointer)
     if (error.violations.isNotEmpty()) described["violations"] = violationsJson(error.violations)
     return linkedMapOf("error" to described)
 }
@@ -116,7 +111,7 @@ private fun incomingJson(incoming: Incoming): Map<String, Any?> = when (incoming
         },
     )
     is Incoming.Withdrawn -> mapOf("withdrawn" to incoming.requestId)
-    is Incoming.Ignored -> mapOf("ignored" to ignoreReasonName(incoming.why))
+    is Incoming.Ignored -> mapOf("ignored" to incoming.why.asStr())
 }
 
 private fun pendingJson(pending: PendingElicitation): Map<String, Any?> = buildMap {

@@ -833,6 +833,456 @@ public func FfiConverterTypeClientRequest_lower(_ value: ClientRequest) -> UInt6
 
 
 /**
+ * A form prepared once from a `requestedSchema`: its fields, its problems, and every
+ * operation on what a person enters, without reading the schema again. Immutable; may be
+ * shared by any number of threads.
+ *
+ * Make one from schema text (`Form(schemaJson)`), from a request (`request.form()`), or take
+ * the one a session prepared (`session.form(requestId)`).
+ */
+public protocol FormProtocol: AnyObject, Sendable {
+    
+    /**
+     * `content_json` (a JSON object) with every absent property filled from its `default`,
+     * as [`apply_defaults`](crate::apply_defaults) does, as compact JSON.
+     */
+    func applyDefaults(contentJson: String, limits: Limits?) throws  -> String
+    
+    /**
+     * [`Form::apply_defaults`] for typed content: the entries given, then one for each
+     * default filled in, in schema order.
+     */
+    func applyDefaultsEntries(content: [ContentEntry]) throws  -> [ContentEntry]
+    
+    /**
+     * The `default` of every property that has one, in property order: the content a
+     * screen starts from.
+     */
+    func defaults()  -> [ContentEntry]
+    
+    /**
+     * The field `name`, or `null` when the form has none.
+     */
+    func field(name: String)  -> FormField?
+    
+    /**
+     * The fields to render, in the order of the schema's properties.
+     */
+    func fields()  -> [FormField]
+    
+    /**
+     * The fields as the core writes them: `[{"name", "label", "description"?, "required",
+     * "widget", "options"?, "constraints"?, "default"?, "sensitive"}]`, compact; optional
+     * members only when set (`options` for selects).
+     */
+    func fieldsJson()  -> String
+    
+    /**
+     * Turns what a person typed into the field `field_name` into the value content holds.
+     *
+     * Returns the typed value, or `null` for blank text in a field that is optional or has a
+     * default (leave it out of the content). Fails with `UnknownField` for a name the form
+     * does not have, `MissingField` for blank text in a required field without a default,
+     * and `InvalidValue` for text the field refuses; the error's `pointer` is the field's
+     * (`/age`) and its `detail` is meant to be shown next to the field.
+     *
+     * | widget | accepted text |
+     * |---|---|
+     * | text | kept exactly as typed |
+     * | email, uri, date, date-time | trimmed, then checked against the format |
+     * | number | trimmed; a JSON number, with an optional leading `+` |
+     * | integer | trimmed; digits with an optional sign |
+     * | toggle | trimmed, any case: `true`/`false`, `yes`/`no`, `y`/`n`, `on`/`off`, `1`/`0` |
+     * | single-select | an option's value, else its label, else either ignoring case when that picks one |
+     * | multi-select | a comma-separated list, each item as for a single-select |
+     */
+    func parse(fieldName: String, text: String) throws  -> ContentValue?
+    
+    /**
+     * What a host sends back on accept: `content_json` with defaults filled in, then
+     * validated, as compact JSON; `InvalidContent` with every violation otherwise (see
+     * [`prepare_content`](crate::prepare_content)).
+     */
+    func prepare(contentJson: String, allowUnknown: Bool, limits: Limits?) throws  -> String
+    
+    /**
+     * [`Form::prepare`] for typed content: the completed entries.
+     */
+    func prepareEntries(content: [ContentEntry], allowUnknown: Bool) throws  -> [ContentEntry]
+    
+    /**
+     * The schema's problems, in `check_schema`'s order; none of them blocks the form (else
+     * it could not be made). Empty for a well-formed schema: a host may warn about or refuse
+     * a form that has any.
+     */
+    func problems()  -> [SchemaProblem]
+    
+    /**
+     * The reject-secrets policy: returns when no field seems to ask for a secret, else fails
+     * with `SensitiveField` at the first such property (`/properties/<name>`).
+     */
+    func rejectSecrets() throws 
+    
+    /**
+     * Every field that seems to ask for a secret, which servers must not do in a form, in
+     * field order.
+     */
+    func sensitiveFields()  -> [SensitiveField]
+    
+    /**
+     * Every way `content_json` breaks the form, as [`validate_content`](crate::validate_content)
+     * finds them; empty when the content is valid.
+     */
+    func validate(contentJson: String, allowUnknown: Bool, limits: Limits?) throws  -> [Violation]
+    
+    /**
+     * [`Form::validate`] for typed content, as a screen holds it. A number whose spelling is
+     * not JSON, or a name given twice, is an error at `/<name>`.
+     */
+    func validateEntries(content: [ContentEntry], allowUnknown: Bool) throws  -> [Violation]
+    
+}
+/**
+ * A form prepared once from a `requestedSchema`: its fields, its problems, and every
+ * operation on what a person enters, without reading the schema again. Immutable; may be
+ * shared by any number of threads.
+ *
+ * Make one from schema text (`Form(schemaJson)`), from a request (`request.form()`), or take
+ * the one a session prepared (`session.form(requestId)`).
+ */
+open class Form: FormProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_toolnexus_ffi_fn_clone_form(self.handle, $0) }
+    }
+    /**
+     * Reads the `requestedSchema` `schema_json` within `limits` and prepares its form.
+     *
+     * Fails, the error's pointer into the schema, when the text is not JSON or the schema
+     * cannot be shown as a form at all (not an object, a property without a usable `type`,
+     * …). Problems that leave a usable form are kept in [`Form::problems`].
+     */
+public convenience init(schemaJson: String, limits: Limits? = nil)throws  {
+    let handle =
+        try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_constructor_form_new(
+        FfiConverterString.lower(schemaJson),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_toolnexus_ffi_fn_free_form(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * `content_json` (a JSON object) with every absent property filled from its `default`,
+     * as [`apply_defaults`](crate::apply_defaults) does, as compact JSON.
+     */
+open func applyDefaults(contentJson: String, limits: Limits? = nil)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_apply_defaults(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(contentJson),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * [`Form::apply_defaults`] for typed content: the entries given, then one for each
+     * default filled in, in schema order.
+     */
+open func applyDefaultsEntries(content: [ContentEntry])throws  -> [ContentEntry]  {
+    return try  FfiConverterSequenceTypeContentEntry.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_apply_defaults_entries(
+            self.uniffiCloneHandle(),
+        FfiConverterSequenceTypeContentEntry.lower(content),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The `default` of every property that has one, in property order: the content a
+     * screen starts from.
+     */
+open func defaults() -> [ContentEntry]  {
+    return try!  FfiConverterSequenceTypeContentEntry.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_defaults(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The field `name`, or `null` when the form has none.
+     */
+open func field(name: String) -> FormField?  {
+    return try!  FfiConverterOptionTypeFormField.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_field(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(name),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The fields to render, in the order of the schema's properties.
+     */
+open func fields() -> [FormField]  {
+    return try!  FfiConverterSequenceTypeFormField.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_fields(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The fields as the core writes them: `[{"name", "label", "description"?, "required",
+     * "widget", "options"?, "constraints"?, "default"?, "sensitive"}]`, compact; optional
+     * members only when set (`options` for selects).
+     */
+open func fieldsJson() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_fields_json(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Turns what a person typed into the field `field_name` into the value content holds.
+     *
+     * Returns the typed value, or `null` for blank text in a field that is optional or has a
+     * default (leave it out of the content). Fails with `UnknownField` for a name the form
+     * does not have, `MissingField` for blank text in a required field without a default,
+     * and `InvalidValue` for text the field refuses; the error's `pointer` is the field's
+     * (`/age`) and its `detail` is meant to be shown next to the field.
+     *
+     * | widget | accepted text |
+     * |---|---|
+     * | text | kept exactly as typed |
+     * | email, uri, date, date-time | trimmed, then checked against the format |
+     * | number | trimmed; a JSON number, with an optional leading `+` |
+     * | integer | trimmed; digits with an optional sign |
+     * | toggle | trimmed, any case: `true`/`false`, `yes`/`no`, `y`/`n`, `on`/`off`, `1`/`0` |
+     * | single-select | an option's value, else its label, else either ignoring case when that picks one |
+     * | multi-select | a comma-separated list, each item as for a single-select |
+     */
+open func parse(fieldName: String, text: String)throws  -> ContentValue?  {
+    return try  FfiConverterOptionTypeContentValue.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_parse(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(fieldName),
+        FfiConverterString.lower(text),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * What a host sends back on accept: `content_json` with defaults filled in, then
+     * validated, as compact JSON; `InvalidContent` with every violation otherwise (see
+     * [`prepare_content`](crate::prepare_content)).
+     */
+open func prepare(contentJson: String, allowUnknown: Bool = false, limits: Limits? = nil)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_prepare(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(contentJson),
+        FfiConverterBool.lower(allowUnknown),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * [`Form::prepare`] for typed content: the completed entries.
+     */
+open func prepareEntries(content: [ContentEntry], allowUnknown: Bool = false)throws  -> [ContentEntry]  {
+    return try  FfiConverterSequenceTypeContentEntry.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_prepare_entries(
+            self.uniffiCloneHandle(),
+        FfiConverterSequenceTypeContentEntry.lower(content),
+        FfiConverterBool.lower(allowUnknown),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The schema's problems, in `check_schema`'s order; none of them blocks the form (else
+     * it could not be made). Empty for a well-formed schema: a host may warn about or refuse
+     * a form that has any.
+     */
+open func problems() -> [SchemaProblem]  {
+    return try!  FfiConverterSequenceTypeSchemaProblem.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_problems(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The reject-secrets policy: returns when no field seems to ask for a secret, else fails
+     * with `SensitiveField` at the first such property (`/properties/<name>`).
+     */
+open func rejectSecrets()throws   {try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_reject_secrets(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Every field that seems to ask for a secret, which servers must not do in a form, in
+     * field order.
+     */
+open func sensitiveFields() -> [SensitiveField]  {
+    return try!  FfiConverterSequenceTypeSensitiveField.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_sensitive_fields(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Every way `content_json` breaks the form, as [`validate_content`](crate::validate_content)
+     * finds them; empty when the content is valid.
+     */
+open func validate(contentJson: String, allowUnknown: Bool = false, limits: Limits? = nil)throws  -> [Violation]  {
+    return try  FfiConverterSequenceTypeViolation.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_validate(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(contentJson),
+        FfiConverterBool.lower(allowUnknown),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * [`Form::validate`] for typed content, as a screen holds it. A number whose spelling is
+     * not JSON, or a name given twice, is an error at `/<name>`.
+     */
+open func validateEntries(content: [ContentEntry], allowUnknown: Bool = false)throws  -> [Violation]  {
+    return try  FfiConverterSequenceTypeViolation.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_form_validate_entries(
+            self.uniffiCloneHandle(),
+        FfiConverterSequenceTypeContentEntry.lower(content),
+        FfiConverterBool.lower(allowUnknown),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeForm: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = Form
+
+    public static func lift(_ handle: UInt64) throws -> Form {
+        return Form(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: Form) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Form {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: Form, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeForm_lift(_ handle: UInt64) throws -> Form {
+    return try FfiConverterTypeForm.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeForm_lower(_ value: Form) -> UInt64 {
+    return FfiConverterTypeForm.lower(value)
+}
+
+
+
+
+
+
+/**
  * One round of a multi round-trip request: the client's request, the server's
  * input-required result for it, a [`Request`] for each `elicitation/create` entry (checked
  * by a session with the round's options) and the responses gathered.
@@ -1303,6 +1753,12 @@ public protocol ReverseBridgeProtocol: AnyObject, Sendable {
     func fail(requestId: String, message: String?) throws  -> String?
     
     /**
+     * The form of the pending form-mode request `request_id`, prepared when its
+     * `elicitation/create` arrived; `null` for a URL request or an id that is not pending.
+     */
+    func form(requestId: String)  -> Form?
+    
+    /**
      * The bridge's options.
      */
     func options()  -> SessionOptions
@@ -1492,6 +1948,20 @@ open func fail(requestId: String, message: String? = nil)throws  -> String?  {
             self.uniffiCloneHandle(),
         FfiConverterString.lower(requestId),
         FfiConverterOptionString.lower(message),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The form of the pending form-mode request `request_id`, prepared when its
+     * `elicitation/create` arrived; `null` for a URL request or an id that is not pending.
+     */
+open func form(requestId: String) -> Form?  {
+    return try!  FfiConverterOptionTypeForm.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_reversebridge_form(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(requestId),uniffiCallStatus
     )
 })
 }
@@ -1721,6 +2191,13 @@ public protocol SessionProtocol: AnyObject, Sendable {
     func expire(nowMs: UInt64?)  -> [CancelledRequest]
     
     /**
+     * The form of the pending form-mode request `request_id`, prepared when it began: what a
+     * screen renders and checks input against, without reading the schema again. `null` for
+     * a URL request or an id that is not pending.
+     */
+    func form(requestId: String)  -> Form?
+    
+    /**
      * The pending request `id`, if there is one.
      */
     func get(id: String)  -> Request?
@@ -1914,6 +2391,21 @@ open func expire(nowMs: UInt64? = nil) -> [CancelledRequest]  {
     uniffi_toolnexus_ffi_fn_method_session_expire(
             self.uniffiCloneHandle(),
         FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The form of the pending form-mode request `request_id`, prepared when it began: what a
+     * screen renders and checks input against, without reading the schema again. `null` for
+     * a URL request or an id that is not pending.
+     */
+open func form(requestId: String) -> Form?  {
+    return try!  FfiConverterOptionTypeForm.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_session_form(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(requestId),uniffiCallStatus
     )
 })
 }
@@ -2630,6 +3122,10 @@ public struct FormField: Equatable, Hashable {
      * Whether the field seems to ask for a secret, which servers must not do in a form.
      */
     public var sensitive: Bool
+    /**
+     * What kind of secret it seems to ask for, when `sensitive`.
+     */
+    public var secretKind: SecretKind?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -2660,7 +3156,10 @@ public struct FormField: Equatable, Hashable {
          */defaultValue: ContentValue? = nil, 
         /**
          * Whether the field seems to ask for a secret, which servers must not do in a form.
-         */sensitive: Bool) {
+         */sensitive: Bool, 
+        /**
+         * What kind of secret it seems to ask for, when `sensitive`.
+         */secretKind: SecretKind? = nil) {
         self.name = name
         self.label = label
         self.description = description
@@ -2670,6 +3169,7 @@ public struct FormField: Equatable, Hashable {
         self.constraints = constraints
         self.defaultValue = defaultValue
         self.sensitive = sensitive
+        self.secretKind = secretKind
     }
 
     
@@ -2696,7 +3196,8 @@ public struct FfiConverterTypeFormField: FfiConverterRustBuffer {
                 options: FfiConverterSequenceTypeFieldOption.read(from: &buf), 
                 constraints: FfiConverterTypeConstraints.read(from: &buf), 
                 defaultValue: FfiConverterOptionTypeContentValue.read(from: &buf), 
-                sensitive: FfiConverterBool.read(from: &buf)
+                sensitive: FfiConverterBool.read(from: &buf), 
+                secretKind: FfiConverterOptionTypeSecretKind.read(from: &buf)
         )
     }
 
@@ -2710,6 +3211,7 @@ public struct FfiConverterTypeFormField: FfiConverterRustBuffer {
         FfiConverterTypeConstraints.write(value.constraints, into: &buf)
         FfiConverterOptionTypeContentValue.write(value.defaultValue, into: &buf)
         FfiConverterBool.write(value.sensitive, into: &buf)
+        FfiConverterOptionTypeSecretKind.write(value.secretKind, into: &buf)
     }
 }
 
@@ -2901,7 +3403,7 @@ public func FfiConverterTypeInputRequired_lower(_ value: InputRequired) -> RustB
 /**
  * A [`Request`] begun for an input request, with the input request's key.
  */
-public struct KeyedRequest: Equatable, Hashable {
+public struct KeyedRequest {
     /**
      * The key of the input request.
      */
@@ -3153,6 +3655,19 @@ public struct Modes: Equatable, Hashable {
     }
 
     
+    /**
+     * Whether `mode` is one of these.
+     */
+public func supports(mode: Mode) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_modes_supports(
+            FfiConverterTypeModes_lower(self),
+        FfiConverterTypeMode_lower(mode),uniffiCallStatus
+    )
+})
+}
+    
 
     
 }
@@ -3198,7 +3713,7 @@ public func FfiConverterTypeModes_lower(_ value: Modes) -> RustBuffer {
 /**
  * A request waiting for the host's answer, with the server's id for it.
  */
-public struct PendingElicitation: Equatable, Hashable {
+public struct PendingElicitation {
     /**
      * The request.
      */
@@ -3273,7 +3788,7 @@ public func FfiConverterTypePendingElicitation_lower(_ value: PendingElicitation
  * `kind` is `"input"` for a form (its schema in `data.schema`), `"authorization"` for a URL
  * to open, or another suspension source's own kind.
  */
-public struct Request: Equatable, Hashable {
+public struct Request {
     /**
      * The request's id, never empty.
      */
@@ -3330,9 +3845,23 @@ public struct Request: Equatable, Hashable {
 
     
     /**
-     * The fields of the form this request asks to fill in (see [`form_fields`]). A request
-     * without a schema fails with `MissingField` at `/data/schema`; a schema the core cannot
-     * read fails with its error under `/data/schema`.
+     * The form this request asks to fill in, read from `data.schema` on every call (a
+     * request a [`Session`](crate::Session) began has it prepared already:
+     * `session.form(request.id)`). A request without a schema fails with `MissingField` at
+     * `/data/schema`; a schema the core cannot read fails with its error under
+     * `/data/schema`.
+     */
+public func form()throws  -> Form  {
+    return try  FfiConverterTypeForm_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_request_form(
+            FfiConverterTypeRequest_lower(self),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The fields of [`Request::form`]: `request.form().fields()`.
      */
 public func formFields()throws  -> [FormField]  {
     return try  FfiConverterSequenceTypeFormField.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
@@ -3419,7 +3948,7 @@ public struct SchemaProblem: Equatable, Hashable {
      * The RFC 6901 JSON pointer of the keyword at fault, relative to the schema (`""` is the
      * schema); for an absent keyword, where it belongs.
      */
-    public var path: String
+    public var pointer: String
     /**
      * What is wrong and how to fix it, in words.
      */
@@ -3434,12 +3963,12 @@ public struct SchemaProblem: Equatable, Hashable {
         /**
          * The RFC 6901 JSON pointer of the keyword at fault, relative to the schema (`""` is the
          * schema); for an absent keyword, where it belongs.
-         */path: String, 
+         */pointer: String, 
         /**
          * What is wrong and how to fix it, in words.
          */message: String) {
         self.kind = kind
-        self.path = path
+        self.pointer = pointer
         self.message = message
     }
 
@@ -3460,14 +3989,14 @@ public struct FfiConverterTypeSchemaProblem: FfiConverterRustBuffer {
         return
             try SchemaProblem(
                 kind: FfiConverterTypeSchemaProblemKind.read(from: &buf), 
-                path: FfiConverterString.read(from: &buf), 
+                pointer: FfiConverterString.read(from: &buf), 
                 message: FfiConverterString.read(from: &buf)
         )
     }
 
     public static func write(_ value: SchemaProblem, into buf: inout [UInt8]) {
         FfiConverterTypeSchemaProblemKind.write(value.kind, into: &buf)
-        FfiConverterString.write(value.path, into: &buf)
+        FfiConverterString.write(value.pointer, into: &buf)
         FfiConverterString.write(value.message, into: &buf)
     }
 }
@@ -3879,7 +4408,7 @@ public struct Violation: Equatable, Hashable {
     /**
      * The RFC 6901 JSON pointer of the value at fault, relative to the content.
      */
-    public var path: String
+    public var pointer: String
     /**
      * The JSON Schema keyword that is broken (`required`, `minLength`, `format`, …).
      */
@@ -3894,14 +4423,14 @@ public struct Violation: Equatable, Hashable {
     public init(
         /**
          * The RFC 6901 JSON pointer of the value at fault, relative to the content.
-         */path: String, 
+         */pointer: String, 
         /**
          * The JSON Schema keyword that is broken (`required`, `minLength`, `format`, …).
          */keyword: String, 
         /**
          * What is wrong, in words a person filling in the form understands.
          */message: String) {
-        self.path = path
+        self.pointer = pointer
         self.keyword = keyword
         self.message = message
     }
@@ -3922,14 +4451,14 @@ public struct FfiConverterTypeViolation: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Violation {
         return
             try Violation(
-                path: FfiConverterString.read(from: &buf), 
+                pointer: FfiConverterString.read(from: &buf), 
                 keyword: FfiConverterString.read(from: &buf), 
                 message: FfiConverterString.read(from: &buf)
         )
     }
 
     public static func write(_ value: Violation, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.path, into: &buf)
+        FfiConverterString.write(value.pointer, into: &buf)
         FfiConverterString.write(value.keyword, into: &buf)
         FfiConverterString.write(value.message, into: &buf)
     }
@@ -3971,6 +4500,19 @@ public enum Action: Equatable, Hashable {
     case cancel
 
 
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_action_as_str(
+            FfiConverterTypeAction_lower(self),uniffiCallStatus
+    )
+})
+}
 
 
 
@@ -4257,6 +4799,19 @@ public enum ErrorKind: Equatable, Hashable {
 
 
 
+    /**
+     * The name the core and the conformance suite give this kind (`invalid_json`,
+     * `too_deep`, …); `Other` is `error`.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_errorkind_as_str(
+            FfiConverterTypeErrorKind_lower(self),uniffiCallStatus
+    )
+})
+}
+
 
 
 }
@@ -4465,6 +5020,19 @@ public enum FindingCode: Equatable, Hashable {
 
 
 
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_findingcode_as_str(
+            FfiConverterTypeFindingCode_lower(self),uniffiCallStatus
+    )
+})
+}
+
 
 
 }
@@ -4588,6 +5156,19 @@ public enum IgnoreReason: Equatable, Hashable {
 
 
 
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_ignorereason_as_str(
+            FfiConverterTypeIgnoreReason_lower(self),uniffiCallStatus
+    )
+})
+}
+
 
 
 }
@@ -4668,7 +5249,7 @@ public func FfiConverterTypeIgnoreReason_lower(_ value: IgnoreReason) -> RustBuf
  * What a message from the server asks of the host.
  */
 
-public enum Incoming: Equatable, Hashable {
+public enum Incoming {
     
     /**
      * An `elicitation/create` to show the person; answer it with `respond` (or `fail`).
@@ -4806,6 +5387,94 @@ public func FfiConverterTypeIncoming_lift(_ buf: RustBuffer) throws -> Incoming 
 #endif
 public func FfiConverterTypeIncoming_lower(_ value: Incoming) -> RustBuffer {
     return FfiConverterTypeIncoming.lower(value)
+}
+
+
+
+/**
+ * One elicitation mode, as `elicitation/create` names it.
+ */
+
+public enum Mode: Equatable, Hashable {
+    
+    /**
+     * A form to fill in (`requestedSchema`); also what an absent `mode` means.
+     */
+    case form
+    /**
+     * A URL for the person to open.
+     */
+    case url
+
+
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_mode_as_str(
+            FfiConverterTypeMode_lower(self),uniffiCallStatus
+    )
+})
+}
+
+
+
+}
+
+#if compiler(>=6)
+extension Mode: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeMode: FfiConverterRustBuffer {
+    typealias SwiftType = Mode
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Mode {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .form
+        
+        case 2: return .url
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Mode, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .form:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .url:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMode_lift(_ buf: RustBuffer) throws -> Mode {
+    return try FfiConverterTypeMode.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMode_lower(_ value: Mode) -> RustBuffer {
+    return FfiConverterTypeMode.lower(value)
 }
 
 
@@ -5057,6 +5726,19 @@ public enum SchemaProblemKind: Equatable, Hashable {
 
 
 
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_schemaproblemkind_as_str(
+            FfiConverterTypeSchemaProblemKind_lower(self),uniffiCallStatus
+    )
+})
+}
+
 
 
 }
@@ -5223,6 +5905,31 @@ public enum SecretKind: Equatable, Hashable {
     case bankAccount
 
 
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_secretkind_as_str(
+            FfiConverterTypeSecretKind_lower(self),uniffiCallStatus
+    )
+})
+}
+
+    /**
+     * How to name this kind in a sentence (`a password`, `an API key`, …).
+     */
+public func describe() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_secretkind_describe(
+            FfiConverterTypeSecretKind_lower(self),uniffiCallStatus
+    )
+})
+}
 
 
 
@@ -5454,6 +6161,19 @@ public enum Severity: Equatable, Hashable {
 
 
 
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_severity_as_str(
+            FfiConverterTypeSeverity_lower(self),uniffiCallStatus
+    )
+})
+}
+
 
 
 }
@@ -5530,8 +6250,8 @@ enum ToolnexusError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
          * What went wrong.
          */kind: ErrorKind, 
         /**
-         * Where: an RFC 6901 JSON pointer into the input.
-         */path: String, 
+         * Where: an RFC 6901 JSON pointer into the input, `""` for the whole input.
+         */pointer: String, 
         /**
          * What went wrong, in words (`detail`, since Kotlin exceptions own `message`).
          */detail: String, 
@@ -5570,7 +6290,7 @@ public struct FfiConverterTypeToolnexusError: FfiConverterRustBuffer {
         
         case 1: return .Failed(
             kind: try FfiConverterTypeErrorKind.read(from: &buf), 
-            path: try FfiConverterString.read(from: &buf), 
+            pointer: try FfiConverterString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf), 
             violations: try FfiConverterSequenceTypeViolation.read(from: &buf)
             )
@@ -5586,10 +6306,10 @@ public struct FfiConverterTypeToolnexusError: FfiConverterRustBuffer {
 
         
         
-        case let .Failed(kind,path,detail,violations):
+        case let .Failed(kind,pointer,detail,violations):
             writeInt(&buf, Int32(1))
             FfiConverterTypeErrorKind.write(kind, into: &buf)
-            FfiConverterString.write(path, into: &buf)
+            FfiConverterString.write(pointer, into: &buf)
             FfiConverterString.write(detail, into: &buf)
             FfiConverterSequenceTypeViolation.write(violations, into: &buf)
             
@@ -5633,6 +6353,19 @@ public enum Verdict: Equatable, Hashable {
     case reject
 
 
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_verdict_as_str(
+            FfiConverterTypeVerdict_lower(self),uniffiCallStatus
+    )
+})
+}
 
 
 
@@ -5746,6 +6479,19 @@ public enum Widget: Equatable, Hashable {
     case multiSelect
 
 
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_widget_as_str(
+            FfiConverterTypeWidget_lower(self),uniffiCallStatus
+    )
+})
+}
 
 
 
@@ -5951,6 +6697,54 @@ fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeForm: FfiConverterRustBuffer {
+    typealias SwiftType = Form?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeForm.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeForm.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeFormField: FfiConverterRustBuffer {
+    typealias SwiftType = FormField?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeFormField.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeFormField.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeLimits: FfiConverterRustBuffer {
     typealias SwiftType = Limits?
 
@@ -6087,6 +6881,30 @@ fileprivate struct FfiConverterOptionTypeRpcId: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeRpcId.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeSecretKind: FfiConverterRustBuffer {
+    typealias SwiftType = SecretKind?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeSecretKind.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeSecretKind.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -6505,17 +7323,6 @@ public func checkSchema(schemaJson: String, limits: Limits? = nil)throws  -> [Sc
 })
 }
 /**
- * The stable name of `kind`, as the conformance suite spells it (`unknown_required`, …).
- */
-public func schemaProblemKindName(kind: SchemaProblemKind) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_schema_problem_kind_name(
-        FfiConverterTypeSchemaProblemKind_lower(kind),uniffiCallStatus
-    )
-})
-}
-/**
  * Problems as the core writes them: `[{"kind", "pointer", "message"}]`, compact.
  */
 public func schemaProblemsToJson(problems: [SchemaProblem]) -> String  {
@@ -6640,7 +7447,8 @@ public func prepareContentEntries(schemaJson: String, content: [ContentEntry], a
 }
 /**
  * Every way `content_json` breaks `schema_json` (a `requestedSchema`), in the core's fixed
- * order; empty when the content is valid.
+ * order; empty when the content is valid. [`Form::validate`](crate::Form::validate) for a
+ * schema read once.
  *
  * Content that is not a JSON object is one `type` violation at `""`. Members the schema does
  * not declare are violations unless `allow_unknown` (each must still be a string, number,
@@ -6791,20 +7599,9 @@ public func requestToJson(request: Request)throws  -> String  {
 })
 }
 /**
- * The name the conformance suite and the core give `kind` (`invalid_json`, `too_deep`, …).
- */
-public func errorKindName(kind: ErrorKind) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_error_kind_name(
-        FfiConverterTypeErrorKind_lower(kind),uniffiCallStatus
-    )
-})
-}
-/**
  * The fields of the form `schema_json` (a `requestedSchema`) describes, in the order of its
- * properties. A schema the core cannot read fails, its error pointing into the schema (run
- * `check_schema` to list every problem).
+ * properties: [`Form::fields`] for a schema read once. A schema the core cannot read fails,
+ * its error pointing into the schema (run `check_schema` to list every problem).
  */
 public func formFields(schemaJson: String, limits: Limits? = nil)throws  -> [FormField]  {
     return try  FfiConverterSequenceTypeFormField.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
@@ -6812,59 +7609,6 @@ public func formFields(schemaJson: String, limits: Limits? = nil)throws  -> [For
     uniffi_toolnexus_ffi_fn_func_form_fields(
         FfiConverterString.lower(schemaJson),
         FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
-    )
-})
-}
-/**
- * Fields as the core writes them: `[{"name", "label", "description"?, "required",
- * "widget", "options"?, "constraints"?, "default"?, "sensitive"}]`, compact; optional
- * members only when set (`options` for selects).
- */
-public func formFieldsToJson(fields: [FormField])throws  -> String  {
-    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_form_fields_to_json(
-        FfiConverterSequenceTypeFormField.lower(fields),uniffiCallStatus
-    )
-})
-}
-/**
- * Turns what a person typed into `field` into the value content holds.
- *
- * Returns the typed value, or `null` for blank text in a field that is optional or has a
- * default (leave it out of the content). Fails with `MissingField` for blank text in a
- * required field without a default, and `InvalidValue` for text the field refuses; the
- * error's `path` is the field's pointer (`/age`) and its `detail` is meant to be shown next
- * to the field.
- *
- * | widget | accepted text |
- * |---|---|
- * | text | kept exactly as typed |
- * | email, uri, date, date-time | trimmed, then checked against the format |
- * | number | trimmed; a JSON number, with an optional leading `+` |
- * | integer | trimmed; digits with an optional sign |
- * | toggle | trimmed, any case: `true`/`false`, `yes`/`no`, `y`/`n`, `on`/`off`, `1`/`0` |
- * | single-select | an option's value, else its label, else either ignoring case when that picks one |
- * | multi-select | a comma-separated list, each item as for a single-select |
- */
-public func parseFieldInput(field: FormField, text: String)throws  -> ContentValue?  {
-    return try  FfiConverterOptionTypeContentValue.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_parse_field_input(
-        FfiConverterTypeFormField_lower(field),
-        FfiConverterString.lower(text),uniffiCallStatus
-    )
-})
-}
-/**
- * The stable name of `widget`: `text`, `email`, `uri`, `date`, `date-time`, `number`,
- * `integer`, `toggle`, `single-select` or `multi-select`.
- */
-public func widgetName(widget: Widget) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_widget_name(
-        FfiConverterTypeWidget_lower(widget),uniffiCallStatus
     )
 })
 }
@@ -6984,17 +7728,6 @@ public func withClientCapabilities(requestJson: String, modes: Modes, limits: Li
 })
 }
 /**
- * The stable name of `reason` (`response`, `unknown_elicitation`, …).
- */
-public func ignoreReasonName(reason: IgnoreReason) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_ignore_reason_name(
-        FfiConverterTypeIgnoreReason_lower(reason),uniffiCallStatus
-    )
-})
-}
-/**
  * The id as compact JSON (`"abc"`, `7`); a number spelling that is not JSON fails with
  * `InvalidValue`.
  */
@@ -7003,17 +7736,6 @@ public func rpcIdToJson(id: RpcId)throws  -> String  {
         uniffiCallStatus in
     uniffi_toolnexus_ffi_fn_func_rpc_id_to_json(
         FfiConverterTypeRpcId_lower(id),uniffiCallStatus
-    )
-})
-}
-/**
- * How to name `kind` in a sentence (`a password`, `an API key`, …).
- */
-public func describeSecretKind(kind: SecretKind) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_describe_secret_kind(
-        FfiConverterTypeSecretKind_lower(kind),uniffiCallStatus
     )
 })
 }
@@ -7030,17 +7752,6 @@ public func rejectSecrets(schemaJson: String, limits: Limits? = nil)throws   {tr
 }
 }
 /**
- * The stable name of `kind` (`api_key`, `card_number`, …).
- */
-public func secretKindName(kind: SecretKind) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_secret_kind_name(
-        FfiConverterTypeSecretKind_lower(kind),uniffiCallStatus
-    )
-})
-}
-/**
  * Every property of the `requestedSchema` `schema_json` that seems to ask for a secret,
  * judged from its name, then its title, then its description; in schema order.
  */
@@ -7054,13 +7765,14 @@ public func sensitiveFields(schemaJson: String, limits: Limits? = nil)throws  ->
 })
 }
 /**
- * The stable name of `code` (`not_https`, …).
+ * The modes named `name`: `"form"`, `"url"` or `"all"` (both), as options and scripts name
+ * them; any other name is an `InvalidValue` error.
  */
-public func findingCodeName(code: FindingCode) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
+public func modesFromName(name: String)throws  -> Modes  {
+    return try  FfiConverterTypeModes_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
         uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_finding_code_name(
-        FfiConverterTypeFindingCode_lower(code),uniffiCallStatus
+    uniffi_toolnexus_ffi_fn_func_modes_from_name(
+        FfiConverterString.lower(name),uniffiCallStatus
     )
 })
 }
@@ -7077,17 +7789,6 @@ public func reviewUrl(url: String) -> UrlReview  {
 })
 }
 /**
- * The stable name of `severity` (`warn`, `reject`).
- */
-public func severityName(severity: Severity) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_severity_name(
-        FfiConverterTypeSeverity_lower(severity),uniffiCallStatus
-    )
-})
-}
-/**
  * The review as the core writes it: `{"url", "scheme"?, "host"?, "hostAscii"?, "port"?,
  * "verdict", "findings": [{"code", "severity", "message"}]}`, compact.
  */
@@ -7096,17 +7797,6 @@ public func urlReviewToJson(review: UrlReview) -> String  {
         uniffiCallStatus in
     uniffi_toolnexus_ffi_fn_func_url_review_to_json(
         FfiConverterTypeUrlReview_lower(review),uniffiCallStatus
-    )
-})
-}
-/**
- * The stable name of `verdict` (`ok`, `warn`, `reject`).
- */
-public func verdictName(verdict: Verdict) -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_toolnexus_ffi_fn_func_verdict_name(
-        FfiConverterTypeVerdict_lower(verdict),uniffiCallStatus
     )
 })
 }
@@ -7127,9 +7817,6 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.contractVersionMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_check_schema() != 59430) {
-        return InitializationResult.apiChecksumMismatch
-    }
-    if (uniffi_toolnexus_ffi_checksum_func_schema_problem_kind_name() != 19228) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_schema_problems_to_json() != 49325) {
@@ -7159,7 +7846,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_func_prepare_content_entries() != 18008) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_func_validate_content() != 25838) {
+    if (uniffi_toolnexus_ffi_checksum_func_validate_content() != 29119) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_validate_content_entries() != 29757) {
@@ -7195,19 +7882,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_func_request_to_json() != 3444) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_func_error_kind_name() != 54900) {
-        return InitializationResult.apiChecksumMismatch
-    }
-    if (uniffi_toolnexus_ffi_checksum_func_form_fields() != 37978) {
-        return InitializationResult.apiChecksumMismatch
-    }
-    if (uniffi_toolnexus_ffi_checksum_func_form_fields_to_json() != 26582) {
-        return InitializationResult.apiChecksumMismatch
-    }
-    if (uniffi_toolnexus_ffi_checksum_func_parse_field_input() != 5901) {
-        return InitializationResult.apiChecksumMismatch
-    }
-    if (uniffi_toolnexus_ffi_checksum_func_widget_name() != 53754) {
+    if (uniffi_toolnexus_ffi_checksum_func_form_fields() != 49081) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_compact_json() != 40704) {
@@ -7234,37 +7909,64 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_func_with_client_capabilities() != 53583) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_func_ignore_reason_name() != 42920) {
-        return InitializationResult.apiChecksumMismatch
-    }
     if (uniffi_toolnexus_ffi_checksum_func_rpc_id_to_json() != 14470) {
-        return InitializationResult.apiChecksumMismatch
-    }
-    if (uniffi_toolnexus_ffi_checksum_func_describe_secret_kind() != 22464) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_reject_secrets() != 10729) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_func_secret_kind_name() != 51926) {
-        return InitializationResult.apiChecksumMismatch
-    }
     if (uniffi_toolnexus_ffi_checksum_func_sensitive_fields() != 62407) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_func_finding_code_name() != 63405) {
+    if (uniffi_toolnexus_ffi_checksum_func_modes_from_name() != 56824) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_review_url() != 4787) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_func_severity_name() != 21656) {
-        return InitializationResult.apiChecksumMismatch
-    }
     if (uniffi_toolnexus_ffi_checksum_func_url_review_to_json() != 53672) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_func_verdict_name() != 12801) {
+    if (uniffi_toolnexus_ffi_checksum_method_form_apply_defaults() != 23220) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_apply_defaults_entries() != 26723) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_defaults() != 18462) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_field() != 33899) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_fields() != 32893) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_fields_json() != 15084) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_parse() != 24738) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_prepare() != 47174) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_prepare_entries() != 47133) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_problems() != 417) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_reject_secrets() != 793) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_sensitive_fields() != 50578) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_validate() != 64608) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_form_validate_entries() != 48960) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_clientrequest_id() != 63018) {
@@ -7339,6 +8041,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_reversebridge_fail() != 28299) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolnexus_ffi_checksum_method_reversebridge_form() != 60395) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolnexus_ffi_checksum_method_reversebridge_options() != 63358) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -7381,6 +8086,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_session_expire() != 3353) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolnexus_ffi_checksum_method_session_form() != 40385) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolnexus_ffi_checksum_method_session_get() != 19840) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -7394,6 +8102,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_session_resolve() != 26552) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_constructor_form_new() != 40501) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json() != 55661) {

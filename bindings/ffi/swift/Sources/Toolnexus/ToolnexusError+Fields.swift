@@ -10,9 +10,9 @@ extension ToolnexusError: CustomStringConvertible {
     }
 
     /// Where: an RFC 6901 JSON pointer into the input, `""` for the whole input.
-    public var path: String {
+    public var pointer: String {
         switch self {
-        case .Failed(_, let path, _, _): return path
+        case .Failed(_, let pointer, _, _): return pointer
         }
     }
 
@@ -32,7 +32,7 @@ extension ToolnexusError: CustomStringConvertible {
 
     /// The kind as the core names it, where, and what: `invalid_value at /age: …`.
     public var description: String {
-        let name = errorKindName(kind: kind)
-        return path.isEmpty ? "\(name): \(detail)" : "\(name) at \(path): \(detail)"
+        let name = kind.asStr()
+        return pointer.isEmpty ? "\(name): \(detail)" : "\(name) at \(pointer): \(detail)"
     }
 }

@@ -243,6 +243,91 @@ typedef void (*UniffiForeignFutureCompleteVoid)(uint64_t, UniffiForeignFutureRes
     );
 
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_FORM
+uint64_t uniffi_toolnexus_ffi_fn_clone_form(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_FORM
+void uniffi_toolnexus_ffi_fn_free_form(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_FORM_NEW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_FORM_NEW
+uint64_t uniffi_toolnexus_ffi_fn_constructor_form_new(RustBuffer schema_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_APPLY_DEFAULTS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_APPLY_DEFAULTS
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_apply_defaults(uint64_t ptr, RustBuffer content_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_APPLY_DEFAULTS_ENTRIES
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_APPLY_DEFAULTS_ENTRIES
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_apply_defaults_entries(uint64_t ptr, RustBuffer content, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_DEFAULTS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_DEFAULTS
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_defaults(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_FIELD
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_FIELD
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_field(uint64_t ptr, RustBuffer name, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_FIELDS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_FIELDS
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_fields(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_FIELDS_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_FIELDS_JSON
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_fields_json(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_PARSE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_PARSE
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_parse(uint64_t ptr, RustBuffer field_name, RustBuffer text, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_PREPARE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_PREPARE
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_prepare(uint64_t ptr, RustBuffer content_json, int8_t allow_unknown, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_PREPARE_ENTRIES
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_PREPARE_ENTRIES
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_prepare_entries(uint64_t ptr, RustBuffer content, int8_t allow_unknown, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_PROBLEMS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_PROBLEMS
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_problems(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_REJECT_SECRETS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_REJECT_SECRETS
+void uniffi_toolnexus_ffi_fn_method_form_reject_secrets(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_SENSITIVE_FIELDS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_SENSITIVE_FIELDS
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_sensitive_fields(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_VALIDATE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_VALIDATE
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_validate(uint64_t ptr, RustBuffer content_json, int8_t allow_unknown, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_VALIDATE_ENTRIES
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FORM_VALIDATE_ENTRIES
+RustBuffer uniffi_toolnexus_ffi_fn_method_form_validate_entries(uint64_t ptr, RustBuffer content, int8_t allow_unknown, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_CLIENTREQUEST
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_CLIENTREQUEST
 uint64_t uniffi_toolnexus_ffi_fn_clone_clientrequest(uint64_t handle, RustCallStatus *_Nonnull out_status
@@ -413,6 +498,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_reversebridge_expire(uint64_t ptr, Rus
 RustBuffer uniffi_toolnexus_ffi_fn_method_reversebridge_fail(uint64_t ptr, RustBuffer request_id, RustBuffer message, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_REVERSEBRIDGE_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_REVERSEBRIDGE_FORM
+RustBuffer uniffi_toolnexus_ffi_fn_method_reversebridge_form(uint64_t ptr, RustBuffer request_id, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_REVERSEBRIDGE_OPTIONS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_REVERSEBRIDGE_OPTIONS
 RustBuffer uniffi_toolnexus_ffi_fn_method_reversebridge_options(uint64_t ptr, RustCallStatus *_Nonnull out_status
@@ -498,6 +588,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_session_complete(uint64_t ptr, RustBuf
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_expire(uint64_t ptr, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_FORM
+RustBuffer uniffi_toolnexus_ffi_fn_method_session_form(uint64_t ptr, RustBuffer request_id, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_GET
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_GET
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_get(uint64_t ptr, RustBuffer id, RustCallStatus *_Nonnull out_status
@@ -523,9 +618,69 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_session_pending(uint64_t ptr, RustCall
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_resolve(uint64_t ptr, RustBuffer answer, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SCHEMAPROBLEMKIND_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SCHEMAPROBLEMKIND_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_schemaproblemkind_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_ACTION_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_ACTION_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_action_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_CONTENTVALUE_AS_DOUBLE
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_CONTENTVALUE_AS_DOUBLE
 RustBuffer uniffi_toolnexus_ffi_fn_method_contentvalue_as_double(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_ERRORKIND_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_ERRORKIND_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_errorkind_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_WIDGET_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_WIDGET_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_widget_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_IGNOREREASON_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_IGNOREREASON_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_ignorereason_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SECRETKIND_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SECRETKIND_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_secretkind_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SECRETKIND_DESCRIBE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SECRETKIND_DESCRIBE
+RustBuffer uniffi_toolnexus_ffi_fn_method_secretkind_describe(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_MODE_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_MODE_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_mode_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FINDINGCODE_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FINDINGCODE_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_findingcode_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SEVERITY_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SEVERITY_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_severity_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_VERDICT_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_VERDICT_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_verdict_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_REQUEST_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_REQUEST_FORM
+uint64_t uniffi_toolnexus_ffi_fn_method_request_form(RustBuffer ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_REQUEST_FORM_FIELDS
@@ -538,14 +693,14 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_request_form_fields(RustBuffer ptr, Ru
 RustBuffer uniffi_toolnexus_ffi_fn_method_request_schema_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_MODES_SUPPORTS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_MODES_SUPPORTS
+int8_t uniffi_toolnexus_ffi_fn_method_modes_supports(RustBuffer ptr, RustBuffer mode, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_CHECK_SCHEMA
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_CHECK_SCHEMA
 RustBuffer uniffi_toolnexus_ffi_fn_func_check_schema(RustBuffer schema_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SCHEMA_PROBLEM_KIND_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SCHEMA_PROBLEM_KIND_NAME
-RustBuffer uniffi_toolnexus_ffi_fn_func_schema_problem_kind_name(RustBuffer kind, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SCHEMA_PROBLEMS_TO_JSON
@@ -653,29 +808,9 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_request_from_json_bytes(RustBuffer json,
 RustBuffer uniffi_toolnexus_ffi_fn_func_request_to_json(RustBuffer request, RustCallStatus *_Nonnull out_status
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_ERROR_KIND_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_ERROR_KIND_NAME
-RustBuffer uniffi_toolnexus_ffi_fn_func_error_kind_name(RustBuffer kind, RustCallStatus *_Nonnull out_status
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FORM_FIELDS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FORM_FIELDS
 RustBuffer uniffi_toolnexus_ffi_fn_func_form_fields(RustBuffer schema_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FORM_FIELDS_TO_JSON
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FORM_FIELDS_TO_JSON
-RustBuffer uniffi_toolnexus_ffi_fn_func_form_fields_to_json(RustBuffer fields, RustCallStatus *_Nonnull out_status
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_PARSE_FIELD_INPUT
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_PARSE_FIELD_INPUT
-RustBuffer uniffi_toolnexus_ffi_fn_func_parse_field_input(RustBuffer field, RustBuffer text, RustCallStatus *_Nonnull out_status
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_WIDGET_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_WIDGET_NAME
-RustBuffer uniffi_toolnexus_ffi_fn_func_widget_name(RustBuffer widget, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_COMPACT_JSON
@@ -718,19 +853,9 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_classify_result(RustBuffer response_json
 RustBuffer uniffi_toolnexus_ffi_fn_func_with_client_capabilities(RustBuffer request_json, RustBuffer modes, RustBuffer limits, RustCallStatus *_Nonnull out_status
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_IGNORE_REASON_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_IGNORE_REASON_NAME
-RustBuffer uniffi_toolnexus_ffi_fn_func_ignore_reason_name(RustBuffer reason, RustCallStatus *_Nonnull out_status
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_RPC_ID_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_RPC_ID_TO_JSON
 RustBuffer uniffi_toolnexus_ffi_fn_func_rpc_id_to_json(RustBuffer id, RustCallStatus *_Nonnull out_status
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_DESCRIBE_SECRET_KIND
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_DESCRIBE_SECRET_KIND
-RustBuffer uniffi_toolnexus_ffi_fn_func_describe_secret_kind(RustBuffer kind, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REJECT_SECRETS
@@ -738,19 +863,14 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_describe_secret_kind(RustBuffer kind, Ru
 void uniffi_toolnexus_ffi_fn_func_reject_secrets(RustBuffer schema_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SECRET_KIND_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SECRET_KIND_NAME
-RustBuffer uniffi_toolnexus_ffi_fn_func_secret_kind_name(RustBuffer kind, RustCallStatus *_Nonnull out_status
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SENSITIVE_FIELDS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SENSITIVE_FIELDS
 RustBuffer uniffi_toolnexus_ffi_fn_func_sensitive_fields(RustBuffer schema_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FINDING_CODE_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FINDING_CODE_NAME
-RustBuffer uniffi_toolnexus_ffi_fn_func_finding_code_name(RustBuffer code, RustCallStatus *_Nonnull out_status
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_MODES_FROM_NAME
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_MODES_FROM_NAME
+RustBuffer uniffi_toolnexus_ffi_fn_func_modes_from_name(RustBuffer name, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REVIEW_URL
@@ -758,19 +878,9 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_finding_code_name(RustBuffer code, RustC
 RustBuffer uniffi_toolnexus_ffi_fn_func_review_url(RustBuffer url, RustCallStatus *_Nonnull out_status
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SEVERITY_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_SEVERITY_NAME
-RustBuffer uniffi_toolnexus_ffi_fn_func_severity_name(RustBuffer severity, RustCallStatus *_Nonnull out_status
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_URL_REVIEW_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_URL_REVIEW_TO_JSON
 RustBuffer uniffi_toolnexus_ffi_fn_func_url_review_to_json(RustBuffer review, RustCallStatus *_Nonnull out_status
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_VERDICT_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_VERDICT_NAME
-RustBuffer uniffi_toolnexus_ffi_fn_func_verdict_name(RustBuffer verdict, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_FFI_TOOLNEXUS_FFI_RUSTBUFFER_ALLOC
@@ -1039,12 +1149,6 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_check_schema(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SCHEMA_PROBLEM_KIND_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SCHEMA_PROBLEM_KIND_NAME
-uint16_t uniffi_toolnexus_ffi_checksum_func_schema_problem_kind_name(void
-    
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SCHEMA_PROBLEMS_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SCHEMA_PROBLEMS_TO_JSON
 uint16_t uniffi_toolnexus_ffi_checksum_func_schema_problems_to_json(void
@@ -1171,33 +1275,9 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_request_to_json(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_ERROR_KIND_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_ERROR_KIND_NAME
-uint16_t uniffi_toolnexus_ffi_checksum_func_error_kind_name(void
-    
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FORM_FIELDS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FORM_FIELDS
 uint16_t uniffi_toolnexus_ffi_checksum_func_form_fields(void
-    
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FORM_FIELDS_TO_JSON
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FORM_FIELDS_TO_JSON
-uint16_t uniffi_toolnexus_ffi_checksum_func_form_fields_to_json(void
-    
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_PARSE_FIELD_INPUT
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_PARSE_FIELD_INPUT
-uint16_t uniffi_toolnexus_ffi_checksum_func_parse_field_input(void
-    
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_WIDGET_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_WIDGET_NAME
-uint16_t uniffi_toolnexus_ffi_checksum_func_widget_name(void
     
 );
 #endif
@@ -1249,21 +1329,9 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_with_client_capabilities(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_IGNORE_REASON_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_IGNORE_REASON_NAME
-uint16_t uniffi_toolnexus_ffi_checksum_func_ignore_reason_name(void
-    
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_RPC_ID_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_RPC_ID_TO_JSON
 uint16_t uniffi_toolnexus_ffi_checksum_func_rpc_id_to_json(void
-    
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_DESCRIBE_SECRET_KIND
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_DESCRIBE_SECRET_KIND
-uint16_t uniffi_toolnexus_ffi_checksum_func_describe_secret_kind(void
     
 );
 #endif
@@ -1273,21 +1341,15 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_reject_secrets(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SECRET_KIND_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SECRET_KIND_NAME
-uint16_t uniffi_toolnexus_ffi_checksum_func_secret_kind_name(void
-    
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SENSITIVE_FIELDS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SENSITIVE_FIELDS
 uint16_t uniffi_toolnexus_ffi_checksum_func_sensitive_fields(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FINDING_CODE_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FINDING_CODE_NAME
-uint16_t uniffi_toolnexus_ffi_checksum_func_finding_code_name(void
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_MODES_FROM_NAME
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_MODES_FROM_NAME
+uint16_t uniffi_toolnexus_ffi_checksum_func_modes_from_name(void
     
 );
 #endif
@@ -1297,21 +1359,93 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_review_url(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SEVERITY_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_SEVERITY_NAME
-uint16_t uniffi_toolnexus_ffi_checksum_func_severity_name(void
-    
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_URL_REVIEW_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_URL_REVIEW_TO_JSON
 uint16_t uniffi_toolnexus_ffi_checksum_func_url_review_to_json(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_VERDICT_NAME
-#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_VERDICT_NAME
-uint16_t uniffi_toolnexus_ffi_checksum_func_verdict_name(void
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_APPLY_DEFAULTS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_APPLY_DEFAULTS
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_apply_defaults(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_APPLY_DEFAULTS_ENTRIES
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_APPLY_DEFAULTS_ENTRIES
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_apply_defaults_entries(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_DEFAULTS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_DEFAULTS
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_defaults(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_FIELD
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_FIELD
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_field(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_FIELDS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_FIELDS
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_fields(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_FIELDS_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_FIELDS_JSON
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_fields_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_PARSE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_PARSE
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_parse(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_PREPARE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_PREPARE
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_prepare(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_PREPARE_ENTRIES
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_PREPARE_ENTRIES
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_prepare_entries(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_PROBLEMS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_PROBLEMS
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_problems(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_REJECT_SECRETS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_REJECT_SECRETS
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_reject_secrets(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_SENSITIVE_FIELDS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_SENSITIVE_FIELDS
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_sensitive_fields(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_VALIDATE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_VALIDATE
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_validate(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_VALIDATE_ENTRIES
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FORM_VALIDATE_ENTRIES
+uint16_t uniffi_toolnexus_ffi_checksum_method_form_validate_entries(void
     
 );
 #endif
@@ -1459,6 +1593,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_reversebridge_fail(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_REVERSEBRIDGE_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_REVERSEBRIDGE_FORM
+uint16_t uniffi_toolnexus_ffi_checksum_method_reversebridge_form(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_REVERSEBRIDGE_OPTIONS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_REVERSEBRIDGE_OPTIONS
 uint16_t uniffi_toolnexus_ffi_checksum_method_reversebridge_options(void
@@ -1543,6 +1683,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_session_expire(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_FORM
+uint16_t uniffi_toolnexus_ffi_checksum_method_session_form(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_GET
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_GET
 uint16_t uniffi_toolnexus_ffi_checksum_method_session_get(void
@@ -1570,6 +1716,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_session_pending(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_RESOLVE
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_RESOLVE
 uint16_t uniffi_toolnexus_ffi_checksum_method_session_resolve(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_FORM_NEW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_FORM_NEW
+uint16_t uniffi_toolnexus_ffi_checksum_constructor_form_new(void
     
 );
 #endif

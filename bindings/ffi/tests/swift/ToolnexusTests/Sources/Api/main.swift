@@ -1,5 +1,5 @@
-// The Swift API as an app uses it: a form screen built from `formFields`, filled through
-// `parseFieldInput`, validated, answered and mapped; URL review; the session, also from many
+// The Swift API as an app uses it: a form screen built from the request's `Form`, filled through
+// `form.parse`, validated, answered and mapped; URL review; the session, also from many
 // threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; errors as Swift
 // `Error`s. Prints `api (swift): N passed, N failed` and exits non-zero on any failure.
 
@@ -54,16 +54,21 @@ let signUp = """
     """
 
 /// What a person typed into each field of the form, by name.
-func typed(_ fields: [FormField], _ texts: [String: String]) throws -> [ContentEntry] {
-    try fields.compactMap { field in
-        try parseFieldInput(field: field, text: texts[field.name] ?? "").map { ContentEntry(name: field.name, value: $0) }
+func typed(_ form: Form, _ texts: [String: String]) throws -> [ContentEntry] {
+    try form.fields().compactMap { field in
+        try form.parse(fieldName: field.name, text: texts[field.name] ?? "").map { ContentEntry(name: field.name, value: $0) }
     }
 }
 
 group("form") {
     let request = try elicitationToRequest(paramsJson: signUp, id: "f1")
     expect("a form is kind input", request.kind == "input", request.kind)
-    let fields = try request.formFields()
+    let form = try request.form()
+    let fields = form.fields()
+    expect("the request's fields are its form's", try request.formFields() == fields)
+    expect("a well-formed schema has no problems", form.problems().isEmpty, form.problems())
+    expect("a field by its name", form.field(name: "plan") == fields[2] && form.field(name: "nope") == nil)
+    expect("the defaults are where a screen starts", form.defaults() == [ContentEntry(name: "plan", value: .text(value: "free"))], form.defaults())
     expect("fields keep the schema's order", fields.map(\.name) == ["name", "age", "plan", "topics", "newsletter"], fields.map(\.name))
     expect("widgets to switch on", fields.map(\.widget) == [.text, .integer, .singleSelect, .multiSelect, .toggle], fields.map(\.widget))
     expect("the title is the label", fields.first?.label == "Name", fields.first?.label)
@@ -74,32 +79,40 @@ group("form") {
     expect("the default is a content value", plan.defaultValue == .text(value: "free"), plan.defaultValue)
     expect("nothing here looks secret", fields.allSatisfy { !$0.sensitive })
 
-    expect("a label picks an option", try parseFieldInput(field: plan, text: " pro ") == .text(value: "pro"))
-    expect("a list is comma-separated", try parseFieldInput(field: fields[3], text: "tips, news") == .textList(values: ["tips", "news"]))
-    expect("yes is true", try parseFieldInput(field: fields[4], text: "Yes") == .boolean(value: true))
-    expect("an integer keeps its digits", try parseFieldInput(field: fields[1], text: "+036") == .number(spelling: "36"))
-    expect("blank with a default is left out", try parseFieldInput(field: plan, text: "  ") == nil)
-    let notANumber = failure { _ = try parseFieldInput(field: fields[1], text: "old") }
-    expect("text an integer field refuses is InvalidValue at its pointer", notANumber?.kind == .invalidValue && notANumber?.path == "/age", notANumber)
-    let blank = failure { _ = try parseFieldInput(field: fields[0], text: "") }
-    expect("a required field left blank is MissingField", blank?.kind == .missingField && blank?.path == "/name", blank)
-    let short = failure { _ = try parseFieldInput(field: fields[0], text: "A") }
+    expect("a label picks an option", try form.parse(fieldName: "plan", text: " pro ") == .text(value: "pro"))
+    expect("a list is comma-separated", try form.parse(fieldName: "topics", text: "tips, news") == .textList(values: ["tips", "news"]))
+    expect("yes is true", try form.parse(fieldName: "newsletter", text: "Yes") == .boolean(value: true))
+    expect("an integer keeps its digits", try form.parse(fieldName: "age", text: "+036") == .number(spelling: "36"))
+    expect("blank with a default is left out", try form.parse(fieldName: "plan", text: "  ") == nil)
+    let notANumber = failure { _ = try form.parse(fieldName: "age", text: "old") }
+    expect("text an integer field refuses is InvalidValue at its pointer", notANumber?.kind == .invalidValue && notANumber?.pointer == "/age", notANumber)
+    let blank = failure { _ = try form.parse(fieldName: "name", text: "") }
+    expect("a required field left blank is MissingField", blank?.kind == .missingField && blank?.pointer == "/name", blank)
+    let short = failure { _ = try form.parse(fieldName: "name", text: "A") }
     expect("typed text is held to the field's constraints", short?.kind == .invalidValue && short?.detail.isEmpty == false, short)
+    let stranger = failure { _ = try form.parse(fieldName: "nickname", text: "Ada") }
+    expect("a field the form lacks is UnknownField at its pointer", stranger?.kind == .unknownField && stranger?.pointer == "/nickname", stranger)
 
     let schema = try request.schemaJson() ?? ""
     let tooShort = [ContentEntry(name: "name", value: .text(value: "A")), ContentEntry(name: "age", value: .number(spelling: "16"))]
     let found = try validateContentEntries(schemaJson: schema, content: tooShort)
     expect(
         "every violation is listed",
-        found.map(\.path) == ["/name", "/age", "/plan"] && found.map(\.keyword) == ["minLength", "minimum", "required"],
+        found.map(\.pointer) == ["/name", "/age", "/plan"] && found.map(\.keyword) == ["minLength", "minimum", "required"],
         found
     )
     expect("violations have words for people", found.allSatisfy { !$0.message.isEmpty })
 
-    let entries = try typed(fields, ["name": "Ada", "age": "36", "topics": "news"])
-    let unfilled = try validateContentEntries(schemaJson: schema, content: entries)
-    expect("a default is not content until it is filled in", unfilled.map(\.path) == ["/plan"], unfilled)
-    let prepared = try prepareContentEntries(schemaJson: schema, content: entries)
+    expect("the form finds the same", try form.validateEntries(content: tooShort, allowUnknown: false) == found)
+    let entries = try typed(form, ["name": "Ada", "age": "36", "topics": "news"])
+    let unfilled = try form.validateEntries(content: entries, allowUnknown: false)
+    expect("a default is not content until it is filled in", unfilled.map(\.pointer) == ["/plan"], unfilled)
+    let prepared = try form.prepareEntries(content: entries, allowUnknown: false)
+    expect("the free function agrees", try prepareContentEntries(schemaJson: schema, content: entries) == prepared)
+    expect(
+        "preparing JSON text is the same",
+        try form.prepare(contentJson: contentToJson(content: entries), allowUnknown: false, limits: nil) == contentToJson(content: prepared)
+    )
     expect("prepare fills the default in", prepared.last == ContentEntry(name: "plan", value: .text(value: "free")), prepared.last)
     expect("prepared content is valid", try validateContentEntries(schemaJson: schema, content: prepared).isEmpty)
     let answer = Answer(id: request.id, ok: true, data: try contentToJson(content: prepared))
@@ -121,7 +134,12 @@ group("secrets") {
     let found = try sensitiveFields(schemaJson: schema)
     expect("a password field is found", found == [SensitiveField(name: "password", kind: .password)], found)
     let refused = failure { try rejectSecrets(schemaJson: schema) }
-    expect("the policy refuses it at its property", refused?.kind == .sensitiveField && refused?.path == "/properties/password", refused)
+    expect("the policy refuses it at its property", refused?.kind == .sensitiveField && refused?.pointer == "/properties/password", refused)
+    let form = try Form(schemaJson: schema)
+    expect("the form finds the same", form.sensitiveFields() == found && form.field(name: "password")?.secretKind == .password)
+    let its = failure { try form.rejectSecrets() }
+    expect("and refuses the same", its?.kind == .sensitiveField && its?.pointer == "/properties/password", its)
+    expect("a kind says what it is", SecretKind.password.describe() == "a password", SecretKind.password.describe())
     let problems = try checkSchema(schemaJson: #"{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":1}}}"#)
     expect("schema problems are typed", problems.map(\.kind) == [.contradictoryBounds], problems)
 }
@@ -149,6 +167,7 @@ group("session") {
     let session = Session(options: SessionOptions(ttlMs: 60_000))
     let request = try session.begin(paramsJson: ageForm, id: "s1", nowMs: 1_000, limits: nil)
     expect("a request expires after its time to live", request.expiresAt == "1970-01-01T00:01:01Z", request.expiresAt)
+    expect("the session gives the form it prepared", session.form(requestId: "s1")?.fields().map(\.name) == ["age"])
     let young = failure { _ = try session.resolve(answer: Answer(id: "s1", ok: true, data: #"{"age":12}"#), nowMs: 2_000) }
     expect("invalid content is InvalidContent with violations", young?.kind == .invalidContent && young?.violations.map(\.keyword) == ["minimum"], young)
     expect("the request stays pending for a correction", session.isPending(id: "s1"))
@@ -159,6 +178,7 @@ group("session") {
 
     let url = #"{"mode":"url","message":"Sign in","url":"https://example.com/auth","elicitationId":"e1"}"#
     _ = try session.begin(paramsJson: url, id: "u1", nowMs: 5_000, limits: nil)
+    expect("a URL request has no form", session.form(requestId: "u1") == nil && session.form(requestId: "nothing") == nil)
     _ = try session.resolve(answer: Answer(id: "u1", ok: true), nowMs: 5_000)
     expect("an accepted URL request awaits completion", session.awaitingCompletion() == [AwaitingCompletion(requestId: "u1", elicitationId: "e1")])
     expect("completion names the request", session.complete(elicitationId: "e1") == "u1")
@@ -168,9 +188,12 @@ group("session") {
     let expired = session.expire(nowMs: 70_001)
     expect("a lapsed request is cancelled", expired.map(\.id) == ["late"] && expired.first?.result.action == .cancel, expired)
 
-    let formsOnly = Session(options: SessionOptions(modes: Modes(form: true, url: false)))
+    let modes = try modesFromName(name: "form")
+    expect("modes by name", modes == Modes(form: true, url: false) && modes.supports(mode: .form) && !modes.supports(mode: .url), modes)
+    expect("an unknown modes name is refused", failure { _ = try modesFromName(name: "both") }?.kind == .invalidValue)
+    let formsOnly = Session(options: SessionOptions(modes: modes))
     let refused = failure { _ = try formsOnly.begin(paramsJson: url, id: "u2", nowMs: 0, limits: nil) }
-    expect("a mode the host does not support is refused at /mode", refused?.kind == .modeNotSupported && refused?.path == "/mode", refused)
+    expect("a mode the host does not support is refused at /mode", refused?.kind == .modeNotSupported && refused?.pointer == "/mode", refused)
 }
 
 group("session across threads") {
@@ -224,6 +247,7 @@ group("2025 bridge") {
     expect("the server's id is kept as spelt", rpcId == .number(spelling: "7"), rpcId)
     expect("the request id comes from the time and a sequence", request.id == "elc-3e8-1", request.id)
     expect("it waits for its answer", bridge.pending().map(\.request.id) == [request.id])
+    expect("the bridge gives the form it prepared", bridge.form(requestId: request.id)?.fields().map(\.name) == ["name"])
     let response = try bridge.respond(answer: Answer(id: request.id, ok: true, data: #"{"name":"Ada"}"#), nowMs: 2_000)
     expect(
         "the answer is the JSON-RPC response to send",
@@ -273,21 +297,21 @@ group("errors") {
     do {
         _ = try requestFromJson(json: "{")
         expect("bad JSON throws", false)
-    } catch ToolnexusError.Failed(let kind, let path, let detail, let violations) {
-        expect("bad JSON is InvalidJson at the whole input", kind == .invalidJson && path == "", (kind, path))
-        expect("the kind has the suite's name", errorKindName(kind: kind) == "invalid_json")
+    } catch ToolnexusError.Failed(let kind, let pointer, let detail, let violations) {
+        expect("bad JSON is InvalidJson at the whole input", kind == .invalidJson && pointer == "", (kind, pointer))
+        expect("the kind has the suite's name", kind.asStr() == "invalid_json")
         expect("the detail says what is wrong", !detail.isEmpty && violations.isEmpty, detail)
     }
     let located = failure { _ = try answerFromJson(json: #"{"id":"a","ok":"yes"}"#) }
     expect("an error describes itself in the core's words", located.map { "\($0)" }?.hasPrefix("wrong_type at /ok: ") == true, located)
     let emptyId = failure { _ = try elicitationToRequest(paramsJson: ageForm, id: "") }
-    expect("an empty id is refused at /id", emptyId?.kind == .invalidValue && emptyId?.path == "/id", emptyId)
+    expect("an empty id is refused at /id", emptyId?.kind == .invalidValue && emptyId?.pointer == "/id", emptyId)
     let nested = failure { _ = try answerToElicitResult(answer: Answer(id: "a", ok: true, data: #"{"x":{"y":1}}"#)) }
-    expect("an object in content is WrongType at its member", nested?.kind == .wrongType && nested?.path == "/data/x", nested)
+    expect("an object in content is WrongType at its member", nested?.kind == .wrongType && nested?.pointer == "/data/x", nested)
     let notANumber = failure {
         _ = try elicitResultToJson(result: ElicitResult(action: .accept, content: [ContentEntry(name: "n", value: .number(spelling: "NaN"))]))
     }
-    expect("a number spelt wrong is refused where it is", notANumber?.path == "/content/n", notANumber)
+    expect("a number spelt wrong is refused where it is", notANumber?.pointer == "/content/n", notANumber)
     let deep = failure { _ = try requestFromJson(json: "[[[1]]]", limits: Limits(maxDepth: 2)) }
     expect("limits apply", deep?.kind == .tooDeep, deep)
     let bytes = failure { _ = try answerFromJsonBytes(json: Data([0x22, 0xFF, 0x22])) }

@@ -20,7 +20,7 @@ private func schemaAndContent(_ c: Case, _ input: Input) throws -> (schema: Stri
 
 /// Typed entries for content that typed content can express (an object of strings, numbers,
 /// booleans and string lists), else `nil`.
-private func entries(_ content: String) -> [ContentEntry]? {
+func entries(_ content: String) -> [ContentEntry]? {
     try? contentFromJson(json: content)
 }
 
@@ -31,7 +31,7 @@ private func allowUnknown(_ c: Case) -> Bool {
 private func checkSchemaOp(_ c: Case, _ input: Input) throws -> String {
     let problems = try checkSchema(schemaJson: input.text(c.limits), limits: c.limits)
     return JSON.array(problems.map {
-        .fields(("kind", .string(schemaProblemKindName(kind: $0.kind))), ("pointer", .string($0.path)))
+        .fields(("kind", .string($0.kind.asStr())), ("pointer", .string($0.pointer)))
     }).text
 }
 
@@ -71,11 +71,11 @@ private func prepareContentOp(_ c: Case, _ input: Input) throws -> String {
 }
 
 /// A form field as the suite writes it, from the record's own members.
-private func fieldValue(_ field: FormField) -> JSON {
+func fieldValue(_ field: FormField) -> JSON {
     var members: [JSON.Member] = [JSON.Member("name", .string(field.name)), JSON.Member("label", .string(field.label))]
     if let description = field.description { members.append(JSON.Member("description", .string(description))) }
     members.append(JSON.Member("required", .bool(field.required)))
-    members.append(JSON.Member("widget", .string(widgetName(widget: field.widget))))
+    members.append(JSON.Member("widget", .string(field.widget.asStr())))
     if !field.options.isEmpty {
         members.append(JSON.Member("options", .array(field.options.map {
             .fields(("value", .string($0.value)), ("label", .string($0.label)))
@@ -96,28 +96,29 @@ private func fieldValue(_ field: FormField) -> JSON {
     return .object(members)
 }
 
+/// The fields through the free function for bytes, written from the records; through a `Form`
+/// for a String, as the library writes them.
 private func formFieldsOp(_ c: Case, _ input: Input) throws -> String {
-    let fields = try formFields(schemaJson: input.text(c.limits), limits: c.limits)
-    if input.isBytes { return JSON.array(fields.map(fieldValue)).text }
-    return try formFieldsToJson(fields: fields)
+    if input.isBytes {
+        let fields = try formFields(schemaJson: input.text(c.limits), limits: c.limits)
+        return JSON.array(fields.map(fieldValue)).text
+    }
+    return try Form(schemaJson: input.text(c.limits), limits: c.limits).fieldsJson()
 }
 
 private func parseFieldInputOp(_ c: Case, _ input: Input) throws -> String {
     guard let name = c.args["field"]?.stringValue, let typed = c.args["text"]?.stringValue else {
         throw BrokenCase("parse_field_input needs args.field and args.text")
     }
-    let fields = try formFields(schemaJson: input.text(c.limits), limits: c.limits)
-    guard let field = fields.first(where: { $0.name == name }) else {
-        throw BrokenCase("the schema has no field \(name)")
-    }
-    guard let value = try parseFieldInput(field: field, text: typed) else { return "null" }
+    let form = try Form(schemaJson: input.text(c.limits), limits: c.limits)
+    guard let value = try form.parse(fieldName: name, text: typed) else { return "null" }
     return input.isBytes ? contentValue(value).text : try contentValueToJson(value: value)
 }
 
 private func sensitiveFieldsOp(_ c: Case, _ input: Input) throws -> String {
     let found = try sensitiveFields(schemaJson: input.text(c.limits), limits: c.limits)
     return JSON.array(found.map {
-        .fields(("name", .string($0.name)), ("kind", .string(secretKindName(kind: $0.kind))))
+        .fields(("name", .string($0.name)), ("kind", .string($0.kind.asStr())))
     }).text
 }
 
@@ -133,9 +134,9 @@ private func reviewValue(_ review: UrlReview) -> JSON {
     if let host = review.host { members.append(JSON.Member("host", .string(host))) }
     if let ascii = review.hostAscii { members.append(JSON.Member("hostAscii", .string(ascii))) }
     if let port = review.port { members.append(JSON.Member("port", .integer(UInt64(port)))) }
-    members.append(JSON.Member("verdict", .string(verdictName(verdict: review.verdict))))
+    members.append(JSON.Member("verdict", .string(review.verdict.asStr())))
     members.append(JSON.Member("findings", .array(review.findings.map {
-        .fields(("code", .string(findingCodeName(code: $0.code))), ("severity", .string(severityName(severity: $0.severity))))
+        .fields(("code", .string($0.code.asStr())), ("severity", .string($0.severity.asStr())))
     })))
     return .object(members)
 }

@@ -20,12 +20,8 @@ private func options(_ script: JSON) throws -> SessionOptions {
         let value = member.value
         switch member.key {
         case "modes":
-            switch value.stringValue {
-            case "form": options.modes = Modes(form: true, url: false)
-            case "url": options.modes = Modes(form: false, url: true)
-            case "all": options.modes = Modes(form: true, url: true)
-            default: throw BrokenCase("unknown modes \(value.text)")
-            }
+            // The core reads the name, as every binding does.
+            options.modes = try modesFromName(name: text(value, "modes"))
         case "maxPending": options.maxPending = try count(value, "maxPending")
         case "ttlMs": options.ttlMs = try count(value, "ttlMs")
         case "applyDefaults": options.applyDefaults = try flag(value, "applyDefaults")
@@ -58,19 +54,19 @@ private func now(_ step: JSON) throws -> UInt64 {
     return try count(given, "now")
 }
 
-private func ok(_ value: JSON) -> JSON { .fields(("ok", value)) }
+func ok(_ value: JSON) -> JSON { .fields(("ok", value)) }
 
 /// The error part of a failed step; `extra` members follow the suite's own.
-private func failed(_ error: ToolnexusError, _ extra: (String, JSON)...) -> JSON {
-    guard case .Failed(let kind, let path, _, let violations) = error else { return .null }
-    var described = [JSON.Member("kind", .string(errorKindName(kind: kind))), JSON.Member("pointer", .string(path))]
+func failed(_ error: ToolnexusError, _ extra: (String, JSON)...) -> JSON {
+    guard case .Failed(let kind, let pointer, _, let violations) = error else { return .null }
+    var described = [JSON.Member("kind", .string(kind.asStr())), JSON.Member("pointer", .string(pointer))]
     if !violations.isEmpty { described.append(JSON.Member("violations", violationsValue(violations))) }
     described += extra.map { JSON.Member($0.0, $0.1) }
     return .fields(("error", .object(described)))
 }
 
 /// `{"ok": step()}`, or the error the API threw.
-private func outcome(_ step: () throws -> JSON) throws -> JSON {
+func outcome(_ step: () throws -> JSON) throws -> JSON {
     do {
         return ok(try step())
     } catch let error as ToolnexusError {
@@ -157,7 +153,7 @@ private func incoming(_ incoming: Incoming) throws -> JSON {
     case .withdrawn(let requestId):
         return .fields(("withdrawn", .string(requestId)))
     case .ignored(let why):
-        return .fields(("ignored", .string(ignoreReasonName(reason: why))))
+        return .fields(("ignored", .string(why.asStr())))
     }
 }
 

@@ -131,12 +131,12 @@ struct BrokenCase: Error, CustomStringConvertible {
 /// The error a runner raises itself where the suite pins one that the API has no call for (a
 /// review of a URL given as other JSON than a string).
 func failure(_ kind: ErrorKind, _ detail: String) -> ToolnexusError {
-    .Failed(kind: kind, path: "", detail: detail, violations: [])
+    .Failed(kind: kind, pointer: "", detail: detail, violations: [])
 }
 
 /// `{"pointer", "keyword"}` for each violation: messages are wording, not contract.
 func violationsValue(_ violations: [Violation]) -> JSON {
-    .array(violations.map { .fields(("pointer", .string($0.path)), ("keyword", .string($0.keyword))) })
+    .array(violations.map { .fields(("pointer", .string($0.pointer)), ("keyword", .string($0.keyword))) })
 }
 
 /// A content value as content holds it.

@@ -2,7 +2,7 @@
 //
 // Each case's input goes in as a String and again as UTF-8 bytes (bytes that are not UTF-8 only
 // as bytes); the output must be the exact text the case gives, errors must have its kind and
-// path. Every operation of the suite has a runner: an operation without one, or a runner for an
+// pointer. Every operation of the suite has a runner: an operation without one, or a runner for an
 // operation the suite does not hold, fails the run, so nothing is skipped unnoticed.
 //
 // Usage: conformance <conformance/v1 folder>
@@ -15,6 +15,7 @@ import Toolnexus
 let runners: [String: Runner] = contractRunners
     .merging(contentRunners) { _, _ in fatalError("an operation has two runners") }
     .merging(scriptRunners) { _, _ in fatalError("an operation has two runners") }
+    .merging(formRunners) { _, _ in fatalError("an operation has two runners") }
 
 /// Why the case fails, or nil when it passes.
 func check(_ c: Case) throws -> String? {
@@ -23,13 +24,13 @@ func check(_ c: Case) throws -> String? {
         let output: String
         do {
             output = try run(c, input)
-        } catch ToolnexusError.Failed(let kind, let path, let detail, _) {
-            let name = errorKindName(kind: kind)
+        } catch ToolnexusError.Failed(let kind, let pointer, let detail, _) {
+            let name = kind.asStr()
             switch c.expect {
             case .output(let want):
-                return "(\(input.shown)) expected output \(want)\n    got \(name) at '\(path)': \(detail)"
-            case .error(let wantKind, let wantPointer) where wantKind != name || wantPointer != path:
-                return "(\(input.shown)) expected error \(wantKind) at '\(wantPointer)'\n    got \(name) at '\(path)': \(detail)"
+                return "(\(input.shown)) expected output \(want)\n    got \(name) at '\(pointer)': \(detail)"
+            case .error(let wantKind, let wantPointer) where wantKind != name || wantPointer != pointer:
+                return "(\(input.shown)) expected error \(wantKind) at '\(wantPointer)'\n    got \(name) at '\(pointer)': \(detail)"
             case .error:
                 continue
             }

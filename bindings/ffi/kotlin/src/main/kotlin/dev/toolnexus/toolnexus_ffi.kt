@@ -677,8 +677,6 @@ internal object IntegrityCheckingUniffiLib {
     internal fun ensureInitialized() = Unit
     external fun uniffi_toolnexus_ffi_checksum_func_check_schema(
     ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_schema_problem_kind_name(
-    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_schema_problems_to_json(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_apply_defaults(
@@ -721,15 +719,7 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_request_to_json(
     ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_error_kind_name(
-    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_form_fields(
-    ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_form_fields_to_json(
-    ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_parse_field_input(
-    ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_widget_name(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_compact_json(
     ): Int
@@ -747,27 +737,45 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_with_client_capabilities(
     ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_ignore_reason_name(
-    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_rpc_id_to_json(
-    ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_describe_secret_kind(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_reject_secrets(
     ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_secret_kind_name(
-    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_sensitive_fields(
     ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_finding_code_name(
+    external fun uniffi_toolnexus_ffi_checksum_func_modes_from_name(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_review_url(
     ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_severity_name(
-    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_url_review_to_json(
     ): Int
-    external fun uniffi_toolnexus_ffi_checksum_func_verdict_name(
+    external fun uniffi_toolnexus_ffi_checksum_method_form_apply_defaults(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_apply_defaults_entries(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_defaults(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_field(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_fields(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_fields_json(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_parse(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_prepare(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_prepare_entries(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_problems(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_reject_secrets(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_sensitive_fields(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_validate(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_form_validate_entries(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_clientrequest_id(
     ): Int
@@ -817,6 +825,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_reversebridge_fail(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_reversebridge_form(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_reversebridge_options(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_reversebridge_pending(
@@ -845,6 +855,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_expire(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_session_form(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_get(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_is_pending(
@@ -854,6 +866,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolnexus_ffi_checksum_method_session_pending(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_resolve(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_constructor_form_new(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json(
     ): Int
@@ -885,6 +899,40 @@ internal object UniffiLib {
     }
 
     internal fun ensureInitialized() = Unit
+    external fun uniffi_toolnexus_ffi_fn_clone_form(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_free_form(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_constructor_form_new(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_form_apply_defaults(`ptr`: Long,`contentJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_apply_defaults_entries(`ptr`: Long,`content`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_defaults(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_field(`ptr`: Long,`name`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_fields(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_fields_json(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_parse(`ptr`: Long,`fieldName`: RustBuffer.ByValue,`text`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_prepare(`ptr`: Long,`contentJson`: RustBuffer.ByValue,`allowUnknown`: Byte,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_prepare_entries(`ptr`: Long,`content`: RustBuffer.ByValue,`allowUnknown`: Byte,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_problems(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_reject_secrets(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_method_form_sensitive_fields(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_validate(`ptr`: Long,`contentJson`: RustBuffer.ByValue,`allowUnknown`: Byte,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_form_validate_entries(`ptr`: Long,`content`: RustBuffer.ByValue,`allowUnknown`: Byte,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_clone_clientrequest(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_toolnexus_ffi_fn_free_clientrequest(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -953,6 +1001,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_reversebridge_fail(`ptr`: Long,`requestId`: RustBuffer.ByValue,`message`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_reversebridge_form(`ptr`: Long,`requestId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_reversebridge_options(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_reversebridge_pending(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -987,6 +1037,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_expire(`ptr`: Long,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_session_form(`ptr`: Long,`requestId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_get(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_is_pending(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -997,15 +1049,39 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_resolve(`ptr`: Long,`answer`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_schemaproblemkind_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_action_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_contentvalue_as_double(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_errorkind_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_widget_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_ignorereason_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_secretkind_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_secretkind_describe(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_mode_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_findingcode_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_severity_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_verdict_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_request_form(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_toolnexus_ffi_fn_method_request_form_fields(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_request_schema_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_modes_supports(`ptr`: RustBuffer.ByValue,`mode`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
     external fun uniffi_toolnexus_ffi_fn_func_check_schema(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_schema_problem_kind_name(`kind`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_schema_problems_to_json(`problems`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1049,15 +1125,7 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_request_to_json(`request`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_error_kind_name(`kind`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_form_fields(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_form_fields_to_json(`fields`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_parse_field_input(`field`: RustBuffer.ByValue,`text`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_widget_name(`widget`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_compact_json(`json`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1075,27 +1143,17 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_with_client_capabilities(`requestJson`: RustBuffer.ByValue,`modes`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_ignore_reason_name(`reason`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_rpc_id_to_json(`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_describe_secret_kind(`kind`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_reject_secrets(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
-    external fun uniffi_toolnexus_ffi_fn_func_secret_kind_name(`kind`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_sensitive_fields(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_finding_code_name(`code`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_toolnexus_ffi_fn_func_modes_from_name(`name`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_review_url(`url`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_severity_name(`severity`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_url_review_to_json(`review`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
-    external fun uniffi_toolnexus_ffi_fn_func_verdict_name(`verdict`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun ffi_toolnexus_ffi_rustbuffer_alloc(`size`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1219,9 +1277,6 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_func_check_schema() and 0xFFFF) != 59430) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_schema_problem_kind_name() and 0xFFFF) != 19228) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_schema_problems_to_json() and 0xFFFF) != 49325) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1249,7 +1304,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_func_prepare_content_entries() and 0xFFFF) != 18008) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_validate_content() and 0xFFFF) != 25838) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_validate_content() and 0xFFFF) != 29119) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_validate_content_entries() and 0xFFFF) != 29757) {
@@ -1285,19 +1340,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_func_request_to_json() and 0xFFFF) != 3444) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_error_kind_name() and 0xFFFF) != 54900) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_form_fields() and 0xFFFF) != 37978) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_form_fields_to_json() and 0xFFFF) != 26582) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_parse_field_input() and 0xFFFF) != 5901) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_widget_name() and 0xFFFF) != 53754) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_form_fields() and 0xFFFF) != 49081) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_compact_json() and 0xFFFF) != 40704) {
@@ -1324,37 +1367,64 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_func_with_client_capabilities() and 0xFFFF) != 53583) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_ignore_reason_name() and 0xFFFF) != 42920) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_rpc_id_to_json() and 0xFFFF) != 14470) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_describe_secret_kind() and 0xFFFF) != 22464) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_reject_secrets() and 0xFFFF) != 10729) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_secret_kind_name() and 0xFFFF) != 51926) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_sensitive_fields() and 0xFFFF) != 62407) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_finding_code_name() and 0xFFFF) != 63405) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_modes_from_name() and 0xFFFF) != 56824) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_review_url() and 0xFFFF) != 4787) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_severity_name() and 0xFFFF) != 21656) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_url_review_to_json() and 0xFFFF) != 53672) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_func_verdict_name() and 0xFFFF) != 12801) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_apply_defaults() and 0xFFFF) != 23220) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_apply_defaults_entries() and 0xFFFF) != 26723) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_defaults() and 0xFFFF) != 18462) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_field() and 0xFFFF) != 33899) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_fields() and 0xFFFF) != 32893) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_fields_json() and 0xFFFF) != 15084) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_parse() and 0xFFFF) != 24738) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_prepare() and 0xFFFF) != 47174) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_prepare_entries() and 0xFFFF) != 47133) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_problems() and 0xFFFF) != 417) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_reject_secrets() and 0xFFFF) != 793) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_sensitive_fields() and 0xFFFF) != 50578) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_validate() and 0xFFFF) != 64608) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_form_validate_entries() and 0xFFFF) != 48960) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_clientrequest_id() and 0xFFFF) != 63018) {
@@ -1429,6 +1499,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_reversebridge_fail() and 0xFFFF) != 28299) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_reversebridge_form() and 0xFFFF) != 60395) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_reversebridge_options() and 0xFFFF) != 63358) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1471,6 +1544,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_expire() and 0xFFFF) != 3353) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_form() and 0xFFFF) != 40385) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_get() and 0xFFFF) != 19840) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1484,6 +1560,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_resolve() and 0xFFFF) != 26552) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_form_new() and 0xFFFF) != 40501) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json() and 0xFFFF) != 55661) {
@@ -2318,6 +2397,654 @@ public object FfiConverterTypeClientRequest: FfiConverter<ClientRequest, Long> {
 
 
 /**
+ * A form prepared once from a `requestedSchema`: its fields, its problems, and every
+ * operation on what a person enters, without reading the schema again. Immutable; may be
+ * shared by any number of threads.
+ *
+ * Make one from schema text (`Form(schemaJson)`), from a request (`request.form()`), or take
+ * the one a session prepared (`session.form(requestId)`).
+ */
+public interface FormInterface {
+    
+    /**
+     * `content_json` (a JSON object) with every absent property filled from its `default`,
+     * as [`apply_defaults`](crate::apply_defaults) does, as compact JSON.
+     */
+    fun `applyDefaults`(`contentJson`: kotlin.String, `limits`: Limits? = null): kotlin.String
+    
+    /**
+     * [`Form::apply_defaults`] for typed content: the entries given, then one for each
+     * default filled in, in schema order.
+     */
+    fun `applyDefaultsEntries`(`content`: List<ContentEntry>): List<ContentEntry>
+    
+    /**
+     * The `default` of every property that has one, in property order: the content a
+     * screen starts from.
+     */
+    fun `defaults`(): List<ContentEntry>
+    
+    /**
+     * The field `name`, or `null` when the form has none.
+     */
+    fun `field`(`name`: kotlin.String): FormField?
+    
+    /**
+     * The fields to render, in the order of the schema's properties.
+     */
+    fun `fields`(): List<FormField>
+    
+    /**
+     * The fields as the core writes them: `[{"name", "label", "description"?, "required",
+     * "widget", "options"?, "constraints"?, "default"?, "sensitive"}]`, compact; optional
+     * members only when set (`options` for selects).
+     */
+    fun `fieldsJson`(): kotlin.String
+    
+    /**
+     * Turns what a person typed into the field `field_name` into the value content holds.
+     *
+     * Returns the typed value, or `null` for blank text in a field that is optional or has a
+     * default (leave it out of the content). Fails with `UnknownField` for a name the form
+     * does not have, `MissingField` for blank text in a required field without a default,
+     * and `InvalidValue` for text the field refuses; the error's `pointer` is the field's
+     * (`/age`) and its `detail` is meant to be shown next to the field.
+     *
+     * | widget | accepted text |
+     * |---|---|
+     * | text | kept exactly as typed |
+     * | email, uri, date, date-time | trimmed, then checked against the format |
+     * | number | trimmed; a JSON number, with an optional leading `+` |
+     * | integer | trimmed; digits with an optional sign |
+     * | toggle | trimmed, any case: `true`/`false`, `yes`/`no`, `y`/`n`, `on`/`off`, `1`/`0` |
+     * | single-select | an option's value, else its label, else either ignoring case when that picks one |
+     * | multi-select | a comma-separated list, each item as for a single-select |
+     */
+    fun `parse`(`fieldName`: kotlin.String, `text`: kotlin.String): ContentValue?
+    
+    /**
+     * What a host sends back on accept: `content_json` with defaults filled in, then
+     * validated, as compact JSON; `InvalidContent` with every violation otherwise (see
+     * [`prepare_content`](crate::prepare_content)).
+     */
+    fun `prepare`(`contentJson`: kotlin.String, `allowUnknown`: kotlin.Boolean = false, `limits`: Limits? = null): kotlin.String
+    
+    /**
+     * [`Form::prepare`] for typed content: the completed entries.
+     */
+    fun `prepareEntries`(`content`: List<ContentEntry>, `allowUnknown`: kotlin.Boolean = false): List<ContentEntry>
+    
+    /**
+     * The schema's problems, in `check_schema`'s order; none of them blocks the form (else
+     * it could not be made). Empty for a well-formed schema: a host may warn about or refuse
+     * a form that has any.
+     */
+    fun `problems`(): List<SchemaProblem>
+    
+    /**
+     * The reject-secrets policy: returns when no field seems to ask for a secret, else fails
+     * with `SensitiveField` at the first such property (`/properties/<name>`).
+     */
+    fun `rejectSecrets`()
+    
+    /**
+     * Every field that seems to ask for a secret, which servers must not do in a form, in
+     * field order.
+     */
+    fun `sensitiveFields`(): List<SensitiveField>
+    
+    /**
+     * Every way `content_json` breaks the form, as [`validate_content`](crate::validate_content)
+     * finds them; empty when the content is valid.
+     */
+    fun `validate`(`contentJson`: kotlin.String, `allowUnknown`: kotlin.Boolean = false, `limits`: Limits? = null): List<Violation>
+    
+    /**
+     * [`Form::validate`] for typed content, as a screen holds it. A number whose spelling is
+     * not JSON, or a name given twice, is an error at `/<name>`.
+     */
+    fun `validateEntries`(`content`: List<ContentEntry>, `allowUnknown`: kotlin.Boolean = false): List<Violation>
+    
+    companion object
+}
+
+/**
+ * A form prepared once from a `requestedSchema`: its fields, its problems, and every
+ * operation on what a person enters, without reading the schema again. Immutable; may be
+ * shared by any number of threads.
+ *
+ * Make one from schema text (`Form(schemaJson)`), from a request (`request.form()`), or take
+ * the one a session prepared (`session.form(requestId)`).
+ */
+open class Form: Disposable, AutoCloseable, FormInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * Reads the `requestedSchema` `schema_json` within `limits` and prepares its form.
+     *
+     * Fails, the error's pointer into the schema, when the text is not JSON or the schema
+     * cannot be shown as a form at all (not an object, a property without a usable `type`,
+     * …). Problems that leave a usable form are kept in [`Form::problems`].
+     */
+    constructor(`schemaJson`: kotlin.String, `limits`: Limits? = null) :
+        this(UniffiWithHandle, 
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_constructor_form_new(
+    
+        
+        FfiConverterString.lower(`schemaJson`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_toolnexus_ffi_fn_free_form(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_toolnexus_ffi_fn_clone_form(handle, status)
+        }
+    }
+
+    
+    /**
+     * `content_json` (a JSON object) with every absent property filled from its `default`,
+     * as [`apply_defaults`](crate::apply_defaults) does, as compact JSON.
+     */
+    @Throws(ToolnexusException::class)override fun `applyDefaults`(`contentJson`: kotlin.String, `limits`: Limits?): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_apply_defaults(
+        it,
+        
+        FfiConverterString.lower(`contentJson`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * [`Form::apply_defaults`] for typed content: the entries given, then one for each
+     * default filled in, in schema order.
+     */
+    @Throws(ToolnexusException::class)override fun `applyDefaultsEntries`(`content`: List<ContentEntry>): List<ContentEntry> {
+            return FfiConverterSequenceTypeContentEntry.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_apply_defaults_entries(
+        it,
+        
+        FfiConverterSequenceTypeContentEntry.lower(`content`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The `default` of every property that has one, in property order: the content a
+     * screen starts from.
+     */override fun `defaults`(): List<ContentEntry> {
+            return FfiConverterSequenceTypeContentEntry.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_defaults(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The field `name`, or `null` when the form has none.
+     */override fun `field`(`name`: kotlin.String): FormField? {
+            return FfiConverterOptionalTypeFormField.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_field(
+        it,
+        
+        FfiConverterString.lower(`name`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The fields to render, in the order of the schema's properties.
+     */override fun `fields`(): List<FormField> {
+            return FfiConverterSequenceTypeFormField.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_fields(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The fields as the core writes them: `[{"name", "label", "description"?, "required",
+     * "widget", "options"?, "constraints"?, "default"?, "sensitive"}]`, compact; optional
+     * members only when set (`options` for selects).
+     */override fun `fieldsJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_fields_json(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Turns what a person typed into the field `field_name` into the value content holds.
+     *
+     * Returns the typed value, or `null` for blank text in a field that is optional or has a
+     * default (leave it out of the content). Fails with `UnknownField` for a name the form
+     * does not have, `MissingField` for blank text in a required field without a default,
+     * and `InvalidValue` for text the field refuses; the error's `pointer` is the field's
+     * (`/age`) and its `detail` is meant to be shown next to the field.
+     *
+     * | widget | accepted text |
+     * |---|---|
+     * | text | kept exactly as typed |
+     * | email, uri, date, date-time | trimmed, then checked against the format |
+     * | number | trimmed; a JSON number, with an optional leading `+` |
+     * | integer | trimmed; digits with an optional sign |
+     * | toggle | trimmed, any case: `true`/`false`, `yes`/`no`, `y`/`n`, `on`/`off`, `1`/`0` |
+     * | single-select | an option's value, else its label, else either ignoring case when that picks one |
+     * | multi-select | a comma-separated list, each item as for a single-select |
+     */
+    @Throws(ToolnexusException::class)override fun `parse`(`fieldName`: kotlin.String, `text`: kotlin.String): ContentValue? {
+            return FfiConverterOptionalTypeContentValue.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_parse(
+        it,
+        
+        FfiConverterString.lower(`fieldName`),
+        FfiConverterString.lower(`text`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * What a host sends back on accept: `content_json` with defaults filled in, then
+     * validated, as compact JSON; `InvalidContent` with every violation otherwise (see
+     * [`prepare_content`](crate::prepare_content)).
+     */
+    @Throws(ToolnexusException::class)override fun `prepare`(`contentJson`: kotlin.String, `allowUnknown`: kotlin.Boolean, `limits`: Limits?): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_prepare(
+        it,
+        
+        FfiConverterString.lower(`contentJson`),
+        FfiConverterBoolean.lower(`allowUnknown`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * [`Form::prepare`] for typed content: the completed entries.
+     */
+    @Throws(ToolnexusException::class)override fun `prepareEntries`(`content`: List<ContentEntry>, `allowUnknown`: kotlin.Boolean): List<ContentEntry> {
+            return FfiConverterSequenceTypeContentEntry.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_prepare_entries(
+        it,
+        
+        FfiConverterSequenceTypeContentEntry.lower(`content`),
+        FfiConverterBoolean.lower(`allowUnknown`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The schema's problems, in `check_schema`'s order; none of them blocks the form (else
+     * it could not be made). Empty for a well-formed schema: a host may warn about or refuse
+     * a form that has any.
+     */override fun `problems`(): List<SchemaProblem> {
+            return FfiConverterSequenceTypeSchemaProblem.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_problems(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The reject-secrets policy: returns when no field seems to ask for a secret, else fails
+     * with `SensitiveField` at the first such property (`/properties/<name>`).
+     */
+    @Throws(ToolnexusException::class)override fun `rejectSecrets`()
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_reject_secrets(
+        it,
+        _status)
+}
+    }
+    
+    
+
+    
+    /**
+     * Every field that seems to ask for a secret, which servers must not do in a form, in
+     * field order.
+     */override fun `sensitiveFields`(): List<SensitiveField> {
+            return FfiConverterSequenceTypeSensitiveField.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_sensitive_fields(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Every way `content_json` breaks the form, as [`validate_content`](crate::validate_content)
+     * finds them; empty when the content is valid.
+     */
+    @Throws(ToolnexusException::class)override fun `validate`(`contentJson`: kotlin.String, `allowUnknown`: kotlin.Boolean, `limits`: Limits?): List<Violation> {
+            return FfiConverterSequenceTypeViolation.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_validate(
+        it,
+        
+        FfiConverterString.lower(`contentJson`),
+        FfiConverterBoolean.lower(`allowUnknown`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * [`Form::validate`] for typed content, as a screen holds it. A number whose spelling is
+     * not JSON, or a name given twice, is an error at `/<name>`.
+     */
+    @Throws(ToolnexusException::class)override fun `validateEntries`(`content`: List<ContentEntry>, `allowUnknown`: kotlin.Boolean): List<Violation> {
+            return FfiConverterSequenceTypeViolation.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_form_validate_entries(
+        it,
+        
+        FfiConverterSequenceTypeContentEntry.lower(`content`),
+        FfiConverterBoolean.lower(`allowUnknown`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeForm: FfiConverter<Form, Long> {
+    override fun lower(value: Form): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): Form {
+        return Form(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): Form {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: Form) = 8UL
+
+    override fun write(value: Form, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
  * One round of a multi round-trip request: the client's request, the server's
  * input-required result for it, a [`Request`] for each `elicitation/create` entry (checked
  * by a session with the round's options) and the responses gathered.
@@ -2984,6 +3711,12 @@ public interface ReverseBridgeInterface {
     fun `fail`(`requestId`: kotlin.String, `message`: kotlin.String? = null): kotlin.String?
     
     /**
+     * The form of the pending form-mode request `request_id`, prepared when its
+     * `elicitation/create` arrived; `null` for a URL request or an id that is not pending.
+     */
+    fun `form`(`requestId`: kotlin.String): Form?
+    
+    /**
      * The bridge's options.
      */
     fun `options`(): SessionOptions
@@ -3242,6 +3975,24 @@ open class ReverseBridge: Disposable, AutoCloseable, ReverseBridgeInterface
         
         FfiConverterString.lower(`requestId`),
         FfiConverterOptionalString.lower(`message`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The form of the pending form-mode request `request_id`, prepared when its
+     * `elicitation/create` arrived; `null` for a URL request or an id that is not pending.
+     */override fun `form`(`requestId`: kotlin.String): Form? {
+            return FfiConverterOptionalTypeForm.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_reversebridge_form(
+        it,
+        
+        FfiConverterString.lower(`requestId`),_status)
 }
     }
     )
@@ -3592,6 +4343,13 @@ public interface SessionInterface {
     fun `expire`(`nowMs`: kotlin.ULong? = null): List<CancelledRequest>
     
     /**
+     * The form of the pending form-mode request `request_id`, prepared when it began: what a
+     * screen renders and checks input against, without reading the schema again. `null` for
+     * a URL request or an id that is not pending.
+     */
+    fun `form`(`requestId`: kotlin.String): Form?
+    
+    /**
      * The pending request `id`, if there is one.
      */
     fun `get`(`id`: kotlin.String): Request?
@@ -3859,6 +4617,25 @@ open class Session: Disposable, AutoCloseable, SessionInterface
         it,
         
         FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The form of the pending form-mode request `request_id`, prepared when it began: what a
+     * screen renders and checks input against, without reading the schema again. `null` for
+     * a URL request or an id that is not pending.
+     */override fun `form`(`requestId`: kotlin.String): Form? {
+            return FfiConverterOptionalTypeForm.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_session_form(
+        it,
+        
+        FfiConverterString.lower(`requestId`),_status)
 }
     }
     )
@@ -4430,6 +5207,11 @@ data class FormField (
      * Whether the field seems to ask for a secret, which servers must not do in a form.
      */
     var `sensitive`: kotlin.Boolean
+    , 
+    /**
+     * What kind of secret it seems to ask for, when `sensitive`.
+     */
+    var `secretKind`: SecretKind? = null 
     
 ){
     
@@ -4455,6 +5237,7 @@ public object FfiConverterTypeFormField: FfiConverterRustBuffer<FormField> {
             FfiConverterTypeConstraints.read(buf),
             FfiConverterOptionalTypeContentValue.read(buf),
             FfiConverterBoolean.read(buf),
+            FfiConverterOptionalTypeSecretKind.read(buf),
         )
     }
 
@@ -4467,7 +5250,8 @@ public object FfiConverterTypeFormField: FfiConverterRustBuffer<FormField> {
             FfiConverterSequenceTypeFieldOption.allocationSize(value.`options`) +
             FfiConverterTypeConstraints.allocationSize(value.`constraints`) +
             FfiConverterOptionalTypeContentValue.allocationSize(value.`defaultValue`) +
-            FfiConverterBoolean.allocationSize(value.`sensitive`)
+            FfiConverterBoolean.allocationSize(value.`sensitive`) +
+            FfiConverterOptionalTypeSecretKind.allocationSize(value.`secretKind`)
     )
 
     override fun write(value: FormField, buf: ByteBuffer) {
@@ -4480,6 +5264,7 @@ public object FfiConverterTypeFormField: FfiConverterRustBuffer<FormField> {
             FfiConverterTypeConstraints.write(value.`constraints`, buf)
             FfiConverterOptionalTypeContentValue.write(value.`defaultValue`, buf)
             FfiConverterBoolean.write(value.`sensitive`, buf)
+            FfiConverterOptionalTypeSecretKind.write(value.`secretKind`, buf)
     }
 }
 
@@ -4618,11 +5403,20 @@ data class KeyedRequest (
      */
     var `request`: Request
     
-){
+): Disposable{
     
 
     
 
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        
+    Disposable.destroy(
+        this.`key`,
+        this.`request`
+    )
+    }
     
     companion object
 }
@@ -4778,6 +5572,20 @@ data class Modes (
     
 ){
     
+    /**
+     * Whether `mode` is one of these.
+     */ fun `supports`(`mode`: Mode): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_modes_supports(FfiConverterTypeModes.lower(this),
+        
+        FfiConverterTypeMode.lower(`mode`),_status)
+}
+    )
+    }
+    
+
+    
 
     
 
@@ -4824,11 +5632,20 @@ data class PendingElicitation (
      */
     var `rpcId`: RpcId?
     
-){
+): Disposable{
     
 
     
 
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        
+    Disposable.destroy(
+        this.`request`,
+        this.`rpcId`
+    )
+    }
     
     companion object
 }
@@ -4895,12 +5712,28 @@ data class Request (
      */
     var `expiresAt`: kotlin.String? = null 
     
-){
+): Disposable{
     
     /**
-     * The fields of the form this request asks to fill in (see [`form_fields`]). A request
-     * without a schema fails with `MissingField` at `/data/schema`; a schema the core cannot
-     * read fails with its error under `/data/schema`.
+     * The form this request asks to fill in, read from `data.schema` on every call (a
+     * request a [`Session`](crate::Session) began has it prepared already:
+     * `session.form(request.id)`). A request without a schema fails with `MissingField` at
+     * `/data/schema`; a schema the core cannot read fails with its error under
+     * `/data/schema`.
+     */
+    @Throws(ToolnexusException::class) fun `form`(): Form {
+            return FfiConverterTypeForm.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_request_form(FfiConverterTypeRequest.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+    /**
+     * The fields of [`Request::form`]: `request.form().fields()`.
      */
     @Throws(ToolnexusException::class) fun `formFields`(): List<FormField> {
             return FfiConverterSequenceTypeFormField.lift(
@@ -4932,6 +5765,19 @@ data class Request (
 
     
 
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        
+    Disposable.destroy(
+        this.`id`,
+        this.`kind`,
+        this.`prompt`,
+        this.`url`,
+        this.`data`,
+        this.`expiresAt`
+    )
+    }
     
     companion object
 }
@@ -4985,7 +5831,7 @@ data class SchemaProblem (
      * The RFC 6901 JSON pointer of the keyword at fault, relative to the schema (`""` is the
      * schema); for an absent keyword, where it belongs.
      */
-    var `path`: kotlin.String
+    var `pointer`: kotlin.String
     , 
     /**
      * What is wrong and how to fix it, in words.
@@ -5015,13 +5861,13 @@ public object FfiConverterTypeSchemaProblem: FfiConverterRustBuffer<SchemaProble
 
     override fun allocationSize(value: SchemaProblem) = (
             FfiConverterTypeSchemaProblemKind.allocationSize(value.`kind`) +
-            FfiConverterString.allocationSize(value.`path`) +
+            FfiConverterString.allocationSize(value.`pointer`) +
             FfiConverterString.allocationSize(value.`message`)
     )
 
     override fun write(value: SchemaProblem, buf: ByteBuffer) {
             FfiConverterTypeSchemaProblemKind.write(value.`kind`, buf)
-            FfiConverterString.write(value.`path`, buf)
+            FfiConverterString.write(value.`pointer`, buf)
             FfiConverterString.write(value.`message`, buf)
     }
 }
@@ -5307,7 +6153,7 @@ data class Violation (
     /**
      * The RFC 6901 JSON pointer of the value at fault, relative to the content.
      */
-    var `path`: kotlin.String
+    var `pointer`: kotlin.String
     , 
     /**
      * The JSON Schema keyword that is broken (`required`, `minLength`, `format`, …).
@@ -5341,13 +6187,13 @@ public object FfiConverterTypeViolation: FfiConverterRustBuffer<Violation> {
     }
 
     override fun allocationSize(value: Violation) = (
-            FfiConverterString.allocationSize(value.`path`) +
+            FfiConverterString.allocationSize(value.`pointer`) +
             FfiConverterString.allocationSize(value.`keyword`) +
             FfiConverterString.allocationSize(value.`message`)
     )
 
     override fun write(value: Violation, buf: ByteBuffer) {
-            FfiConverterString.write(value.`path`, buf)
+            FfiConverterString.write(value.`pointer`, buf)
             FfiConverterString.write(value.`keyword`, buf)
             FfiConverterString.write(value.`message`, buf)
     }
@@ -5373,6 +6219,20 @@ enum class Action {
      * Dismissed without choosing: a retry may be fine.
      */
     CANCEL;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_action_as_str(FfiConverterTypeAction.lower(this),
+        _status)
+}
+    )
+    }
+    
 
     
 
@@ -5662,6 +6522,20 @@ enum class ErrorKind {
     OTHER;
 
     
+    /**
+     * The name the core and the conformance suite give this kind (`invalid_json`,
+     * `too_deep`, …); `Other` is `error`.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_errorkind_as_str(FfiConverterTypeErrorKind.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
 
 
     companion object
@@ -5730,6 +6604,20 @@ enum class FindingCode {
     MIXED_SCRIPT_HOST;
 
     
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_findingcode_as_str(FfiConverterTypeFindingCode.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
 
 
     companion object
@@ -5785,6 +6673,20 @@ enum class IgnoreReason {
     MALFORMED_NOTIFICATION;
 
     
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_ignorereason_as_str(FfiConverterTypeIgnoreReason.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
 
 
     companion object
@@ -5815,7 +6717,7 @@ public object FfiConverterTypeIgnoreReason: FfiConverterRustBuffer<IgnoreReason>
 /**
  * What a message from the server asks of the host.
  */
-sealed class Incoming {
+sealed class Incoming: Disposable  {
     
     /**
      * An `elicitation/create` to show the person; answer it with `respond` (or `fail`).
@@ -5904,6 +6806,49 @@ sealed class Incoming {
     }
     
 
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        when(this) {
+            is Incoming.Elicit -> {
+                
+    Disposable.destroy(
+        this.`rpcId`,
+        this.`request`
+    )
+                
+            }
+            is Incoming.Reply -> {
+                
+    Disposable.destroy(
+        this.`response`
+    )
+                
+            }
+            is Incoming.Completed -> {
+                
+    Disposable.destroy(
+        this.`requestId`,
+        this.`reply`
+    )
+                
+            }
+            is Incoming.Withdrawn -> {
+                
+    Disposable.destroy(
+        this.`requestId`
+    )
+                
+            }
+            is Incoming.Ignored -> {
+                
+    Disposable.destroy(
+        this.`why`
+    )
+                
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
     
 
     
@@ -6010,6 +6955,63 @@ public object FfiConverterTypeIncoming : FfiConverterRustBuffer<Incoming>{
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * One elicitation mode, as `elicitation/create` names it.
+ */
+
+enum class Mode {
+    
+    /**
+     * A form to fill in (`requestedSchema`); also what an absent `mode` means.
+     */
+    FORM,
+    /**
+     * A URL for the person to open.
+     */
+    URL;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_mode_as_str(FfiConverterTypeMode.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeMode: FfiConverterRustBuffer<Mode> {
+    override fun read(buf: ByteBuffer) = try {
+        Mode.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: Mode) = 4UL
+
+    override fun write(value: Mode, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
     }
 }
 
@@ -6292,6 +7294,20 @@ enum class SchemaProblemKind {
     UNKNOWN_FORMAT;
 
     
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_schemaproblemkind_as_str(FfiConverterTypeSchemaProblemKind.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
 
 
     companion object
@@ -6365,6 +7381,33 @@ enum class SecretKind {
      * A bank account number or IBAN.
      */
     BANK_ACCOUNT;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_secretkind_as_str(FfiConverterTypeSecretKind.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+    /**
+     * How to name this kind in a sentence (`a password`, `an API key`, …).
+     */ fun `describe`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_secretkind_describe(FfiConverterTypeSecretKind.lower(this),
+        _status)
+}
+    )
+    }
+    
 
     
 
@@ -6545,6 +7588,20 @@ enum class Severity {
     REJECT;
 
     
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_severity_as_str(FfiConverterTypeSeverity.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
 
 
     companion object
@@ -6592,9 +7649,9 @@ sealed class ToolnexusException: kotlin.Exception() {
         val `kind`: ErrorKind, 
         
         /**
-         * Where: an RFC 6901 JSON pointer into the input.
+         * Where: an RFC 6901 JSON pointer into the input, `""` for the whole input.
          */
-        val `path`: kotlin.String, 
+        val `pointer`: kotlin.String, 
         
         /**
          * What went wrong, in words (`detail`, since Kotlin exceptions own `message`).
@@ -6607,7 +7664,7 @@ sealed class ToolnexusException: kotlin.Exception() {
         val `violations`: List<Violation>
         ) : ToolnexusException() {
         override val message
-            get() = "kind=${ `kind` }, path=${ `path` }, detail=${ `detail` }, violations=${ `violations` }"
+            get() = "kind=${ `kind` }, pointer=${ `pointer` }, detail=${ `detail` }, violations=${ `violations` }"
     }
     
 
@@ -6645,7 +7702,7 @@ public object FfiConverterTypeToolnexusError : FfiConverterRustBuffer<ToolnexusE
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterTypeErrorKind.allocationSize(value.`kind`)
-                + FfiConverterString.allocationSize(value.`path`)
+                + FfiConverterString.allocationSize(value.`pointer`)
                 + FfiConverterString.allocationSize(value.`detail`)
                 + FfiConverterSequenceTypeViolation.allocationSize(value.`violations`)
             )
@@ -6657,7 +7714,7 @@ public object FfiConverterTypeToolnexusError : FfiConverterRustBuffer<ToolnexusE
             is ToolnexusException.Failed -> {
                 buf.putInt(1)
                 FfiConverterTypeErrorKind.write(value.`kind`, buf)
-                FfiConverterString.write(value.`path`, buf)
+                FfiConverterString.write(value.`pointer`, buf)
                 FfiConverterString.write(value.`detail`, buf)
                 FfiConverterSequenceTypeViolation.write(value.`violations`, buf)
                 Unit
@@ -6687,6 +7744,20 @@ enum class Verdict {
      * At least one finding rejects the URL: do not offer to open it.
      */
     REJECT;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_verdict_as_str(FfiConverterTypeVerdict.lower(this),
+        _status)
+}
+    )
+    }
+    
 
     
 
@@ -6762,6 +7833,20 @@ enum class Widget {
      * Any number of a list of options.
      */
     MULTI_SELECT;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_widget_as_str(FfiConverterTypeWidget.lower(this),
+        _status)
+}
+    )
+    }
+    
 
     
 
@@ -6913,6 +7998,70 @@ public object FfiConverterOptionalString: FfiConverterRustBuffer<kotlin.String?>
         } else {
             buf.put(1)
             FfiConverterString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeForm: FfiConverterRustBuffer<Form?> {
+    override fun read(buf: ByteBuffer): Form? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeForm.read(buf)
+    }
+
+    override fun allocationSize(value: Form?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeForm.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Form?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeForm.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeFormField: FfiConverterRustBuffer<FormField?> {
+    override fun read(buf: ByteBuffer): FormField? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeFormField.read(buf)
+    }
+
+    override fun allocationSize(value: FormField?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeFormField.allocationSize(value)
+        }
+    }
+
+    override fun write(value: FormField?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeFormField.write(value, buf)
         }
     }
 }
@@ -7105,6 +8254,38 @@ public object FfiConverterOptionalTypeRpcId: FfiConverterRustBuffer<RpcId?> {
         } else {
             buf.put(1)
             FfiConverterTypeRpcId.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeSecretKind: FfiConverterRustBuffer<SecretKind?> {
+    override fun read(buf: ByteBuffer): SecretKind? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeSecretKind.read(buf)
+    }
+
+    override fun allocationSize(value: SecretKind?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeSecretKind.allocationSize(value)
+        }
+    }
+
+    override fun write(value: SecretKind?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeSecretKind.write(value, buf)
         }
     }
 }
@@ -7579,20 +8760,6 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
 
         /**
-         * The stable name of `kind`, as the conformance suite spells it (`unknown_required`, …).
-         */ fun `schemaProblemKindName`(`kind`: SchemaProblemKind): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_schema_problem_kind_name(
-    
-        
-        FfiConverterTypeSchemaProblemKind.lower(`kind`),_status)
-}
-    )
-    }
-    
-
-        /**
          * Problems as the core writes them: `[{"kind", "pointer", "message"}]`, compact.
          */ fun `schemaProblemsToJson`(`problems`: List<SchemaProblem>): kotlin.String {
             return FfiConverterString.lift(
@@ -7752,7 +8919,8 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
 
         /**
          * Every way `content_json` breaks `schema_json` (a `requestedSchema`), in the core's fixed
-         * order; empty when the content is valid.
+         * order; empty when the content is valid. [`Form::validate`](crate::Form::validate) for a
+         * schema read once.
          *
          * Content that is not a JSON object is one `type` violation at `""`. Members the schema does
          * not declare are violations unless `allow_unknown` (each must still be a string, number,
@@ -7950,23 +9118,9 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
 
         /**
-         * The name the conformance suite and the core give `kind` (`invalid_json`, `too_deep`, …).
-         */ fun `errorKindName`(`kind`: ErrorKind): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_error_kind_name(
-    
-        
-        FfiConverterTypeErrorKind.lower(`kind`),_status)
-}
-    )
-    }
-    
-
-        /**
          * The fields of the form `schema_json` (a `requestedSchema`) describes, in the order of its
-         * properties. A schema the core cannot read fails, its error pointing into the schema (run
-         * `check_schema` to list every problem).
+         * properties: [`Form::fields`] for a schema read once. A schema the core cannot read fails,
+         * its error pointing into the schema (run `check_schema` to list every problem).
          */
     @Throws(ToolnexusException::class) fun `formFields`(`schemaJson`: kotlin.String, `limits`: Limits? = null): List<FormField> {
             return FfiConverterSequenceTypeFormField.lift(
@@ -7976,70 +9130,6 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
         
         FfiConverterString.lower(`schemaJson`),
         FfiConverterOptionalTypeLimits.lower(`limits`),_status)
-}
-    )
-    }
-    
-
-        /**
-         * Fields as the core writes them: `[{"name", "label", "description"?, "required",
-         * "widget", "options"?, "constraints"?, "default"?, "sensitive"}]`, compact; optional
-         * members only when set (`options` for selects).
-         */
-    @Throws(ToolnexusException::class) fun `formFieldsToJson`(`fields`: List<FormField>): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCallWithError(ToolnexusException) { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_form_fields_to_json(
-    
-        
-        FfiConverterSequenceTypeFormField.lower(`fields`),_status)
-}
-    )
-    }
-    
-
-        /**
-         * Turns what a person typed into `field` into the value content holds.
-         *
-         * Returns the typed value, or `null` for blank text in a field that is optional or has a
-         * default (leave it out of the content). Fails with `MissingField` for blank text in a
-         * required field without a default, and `InvalidValue` for text the field refuses; the
-         * error's `path` is the field's pointer (`/age`) and its `detail` is meant to be shown next
-         * to the field.
-         *
-         * | widget | accepted text |
-         * |---|---|
-         * | text | kept exactly as typed |
-         * | email, uri, date, date-time | trimmed, then checked against the format |
-         * | number | trimmed; a JSON number, with an optional leading `+` |
-         * | integer | trimmed; digits with an optional sign |
-         * | toggle | trimmed, any case: `true`/`false`, `yes`/`no`, `y`/`n`, `on`/`off`, `1`/`0` |
-         * | single-select | an option's value, else its label, else either ignoring case when that picks one |
-         * | multi-select | a comma-separated list, each item as for a single-select |
-         */
-    @Throws(ToolnexusException::class) fun `parseFieldInput`(`field`: FormField, `text`: kotlin.String): ContentValue? {
-            return FfiConverterOptionalTypeContentValue.lift(
-    uniffiRustCallWithError(ToolnexusException) { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_parse_field_input(
-    
-        
-        FfiConverterTypeFormField.lower(`field`),
-        FfiConverterString.lower(`text`),_status)
-}
-    )
-    }
-    
-
-        /**
-         * The stable name of `widget`: `text`, `email`, `uri`, `date`, `date-time`, `number`,
-         * `integer`, `toggle`, `single-select` or `multi-select`.
-         */ fun `widgetName`(`widget`: Widget): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_widget_name(
-    
-        
-        FfiConverterTypeWidget.lower(`widget`),_status)
 }
     )
     }
@@ -8192,20 +9282,6 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
 
         /**
-         * The stable name of `reason` (`response`, `unknown_elicitation`, …).
-         */ fun `ignoreReasonName`(`reason`: IgnoreReason): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_ignore_reason_name(
-    
-        
-        FfiConverterTypeIgnoreReason.lower(`reason`),_status)
-}
-    )
-    }
-    
-
-        /**
          * The id as compact JSON (`"abc"`, `7`); a number spelling that is not JSON fails with
          * `InvalidValue`.
          */
@@ -8216,20 +9292,6 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
         
         FfiConverterTypeRpcId.lower(`id`),_status)
-}
-    )
-    }
-    
-
-        /**
-         * How to name `kind` in a sentence (`a password`, `an API key`, …).
-         */ fun `describeSecretKind`(`kind`: SecretKind): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_describe_secret_kind(
-    
-        
-        FfiConverterTypeSecretKind.lower(`kind`),_status)
 }
     )
     }
@@ -8252,20 +9314,6 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
 
         /**
-         * The stable name of `kind` (`api_key`, `card_number`, …).
-         */ fun `secretKindName`(`kind`: SecretKind): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_secret_kind_name(
-    
-        
-        FfiConverterTypeSecretKind.lower(`kind`),_status)
-}
-    )
-    }
-    
-
-        /**
          * Every property of the `requestedSchema` `schema_json` that seems to ask for a secret,
          * judged from its name, then its title, then its description; in schema order.
          */
@@ -8283,14 +9331,16 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
 
         /**
-         * The stable name of `code` (`not_https`, …).
-         */ fun `findingCodeName`(`code`: FindingCode): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_finding_code_name(
+         * The modes named `name`: `"form"`, `"url"` or `"all"` (both), as options and scripts name
+         * them; any other name is an `InvalidValue` error.
+         */
+    @Throws(ToolnexusException::class) fun `modesFromName`(`name`: kotlin.String): Modes {
+            return FfiConverterTypeModes.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_modes_from_name(
     
         
-        FfiConverterTypeFindingCode.lower(`code`),_status)
+        FfiConverterString.lower(`name`),_status)
 }
     )
     }
@@ -8312,20 +9362,6 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
 
         /**
-         * The stable name of `severity` (`warn`, `reject`).
-         */ fun `severityName`(`severity`: Severity): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_severity_name(
-    
-        
-        FfiConverterTypeSeverity.lower(`severity`),_status)
-}
-    )
-    }
-    
-
-        /**
          * The review as the core writes it: `{"url", "scheme"?, "host"?, "hostAscii"?, "port"?,
          * "verdict", "findings": [{"code", "severity", "message"}]}`, compact.
          */ fun `urlReviewToJson`(`review`: UrlReview): kotlin.String {
@@ -8335,20 +9371,6 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
         
         FfiConverterTypeUrlReview.lower(`review`),_status)
-}
-    )
-    }
-    
-
-        /**
-         * The stable name of `verdict` (`ok`, `warn`, `reject`).
-         */ fun `verdictName`(`verdict`: Verdict): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_toolnexus_ffi_fn_func_verdict_name(
-    
-        
-        FfiConverterTypeVerdict.lower(`verdict`),_status)
 }
     )
     }
