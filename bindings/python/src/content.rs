@@ -6,17 +6,17 @@
 //! other binding reports.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use toolnexus_core::content::{self, ContentOptions, Violation};
 use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::schema::{self, SchemaProblemKind};
 use toolnexus_core::{Error, ErrorKind, Limits, Map, Value};
 
+use crate::classes::plain_data;
 use crate::convert::map_to_python;
-use crate::errors::{Fault, OrRaise, to_py_err};
+use crate::errors::{Fault, OrRaise, named};
 use crate::input::read_json;
 use crate::limits::PyLimits;
-use crate::repr::Repr;
 use crate::violation::PyViolation;
 
 /// A `requestedSchema` given as a `dict` or JSON text, read by the core's typed reading.
@@ -29,7 +29,10 @@ pub(crate) fn read_schema(
 }
 
 /// Content given as a `dict` or JSON text, which must be a JSON object.
-fn read_content_object(content: &Bound<'_, PyAny>, limits: &Limits) -> Result<Map, Fault> {
+pub(crate) fn read_content_object(
+    content: &Bound<'_, PyAny>,
+    limits: &Limits,
+) -> Result<Map, Fault> {
     match read_json(content, limits)? {
         Value::Object(map) => Ok(map),
         other => Err(Fault::Invalid(Error::new(
@@ -43,11 +46,14 @@ fn read_content_object(content: &Bound<'_, PyAny>, limits: &Limits) -> Result<Ma
     }
 }
 
-fn content_options(allow_unknown: bool) -> ContentOptions {
+pub(crate) fn content_options(allow_unknown: bool) -> ContentOptions {
     ContentOptions::STRICT.allow_unknown(allow_unknown)
 }
 
-fn violation_list<'py>(py: Python<'py>, found: &[Violation]) -> PyResult<Bound<'py, PyList>> {
+pub(crate) fn violation_list<'py>(
+    py: Python<'py>,
+    found: &[Violation],
+) -> PyResult<Bound<'py, PyList>> {
     PyList::new(py, found.iter().map(PyViolation::from_core))
 }
 
@@ -65,10 +71,12 @@ pub(crate) fn check_schema(
 ) -> PyResult<Vec<PySchemaProblem>> {
     let py = schema.py();
     let value = read_json(schema, &PyLimits::or_default(limits)).or_raise(py)?;
-    Ok(schema::check_schema(&value)
-        .iter()
-        .map(PySchemaProblem::from_core)
-        .collect())
+    Ok(problems(&schema::check_schema(&value)))
+}
+
+/// `found` as `SchemaProblem`s.
+pub(crate) fn problems(found: &[schema::SchemaProblem]) -> Vec<PySchemaProblem> {
+    found.iter().map(PySchemaProblem::from_core).collect()
 }
 
 /// Every way `content` breaks `schema`, in the core's fixed order; an empty list when the
@@ -126,48 +134,69 @@ pub(crate) fn prepare_content<'py>(
     let limits = PyLimits::or_default(limits);
     let schema = read_schema(schema, &limits).or_raise(py)?;
     let content = read_json(content, &limits).or_raise(py)?;
-    content::prepare_content(&schema, &content, &content_options(allow_unknown))
+    prepared(
+        py,
+        content::prepare_content(&schema, &content, &content_options(allow_unknown)),
+    )
+}
+
+/// What `prepare_content` returns: the completed content, or `InvalidContentError` raised with
+/// every violation.
+pub(crate) fn prepared<'py>(
+    py: Python<'py>,
+    outcome: Result<Map, Vec<Violation>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    outcome
         .map_err(|violations| Error::invalid_content("", violations))
         .or_raise(py)
         .and_then(|filled| map_to_python(py, &filled))
 }
 
 /// One problem with a schema: what is wrong (`kind`, a stable snake_case name such as
-/// `"unknown_required"`), where (`path`, a JSON pointer into the schema) and how to put it
+/// `"unknown_required"`), where (`pointer`, a JSON pointer into the schema) and how to put it
 /// right (`message`).
-#[pyclass(frozen, eq, hash, module = "toolnexus", name = "SchemaProblem")]
+#[pyclass(
+    frozen,
+    eq,
+    hash,
+    get_all,
+    module = "toolnexus",
+    name = "SchemaProblem"
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PySchemaProblem {
-    kind: SchemaProblemKind,
-    path: String,
+    /// What is wrong: `"wrong_type"`, `"missing_keyword"`, `"unknown_required"`, … (see
+    /// `KINDS`).
+    kind: &'static str,
+    /// The JSON pointer of the keyword at fault, relative to the schema (`""` is the schema);
+    /// for an absent keyword, where it belongs.
+    pointer: String,
+    /// What is wrong and how to fix it, in words.
     message: String,
 }
 
 impl PySchemaProblem {
     fn from_core(problem: &schema::SchemaProblem) -> PySchemaProblem {
         PySchemaProblem {
-            kind: problem.kind(),
-            path: problem.pointer().to_owned(),
+            kind: problem.kind().as_str(),
+            pointer: problem.pointer().to_owned(),
             message: problem.message().to_owned(),
         }
     }
 }
 
-#[pymethods]
-impl PySchemaProblem {
+plain_data! {
+    PySchemaProblem as "SchemaProblem",
+    fields = [kind, pointer, message],
+    args = [kind, pointer, message];
+
     /// A problem of `kind`, which must be one the core reports (see `KINDS`).
     #[new]
-    fn new(py: Python<'_>, kind: &str, path: String, message: String) -> PyResult<Self> {
-        let Some(kind) = SchemaProblemKind::from_name(kind) else {
-            let message = format!("{kind:?} is not a kind of schema problem");
-            return Err(to_py_err(
-                py,
-                &Error::new(ErrorKind::InvalidValue, "", message),
-            ));
-        };
+    fn new(py: Python<'_>, kind: &str, pointer: String, message: String) -> PyResult<Self> {
+        let kind = named(py, kind, SchemaProblemKind::from_name, "a kind of schema problem")?;
         Ok(PySchemaProblem {
-            kind,
-            path,
+            kind: kind.as_str(),
+            pointer,
             message,
         })
     }
@@ -177,51 +206,5 @@ impl PySchemaProblem {
     #[pyo3(name = "KINDS")]
     fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
         PyTuple::new(py, SchemaProblemKind::ALL.map(SchemaProblemKind::as_str))
-    }
-
-    /// What is wrong: `"wrong_type"`, `"missing_keyword"`, `"unknown_required"`, …
-    #[getter]
-    fn kind(&self) -> &'static str {
-        self.kind.as_str()
-    }
-
-    /// The JSON pointer of the keyword at fault, relative to the schema (`""` is the schema);
-    /// for an absent keyword, where it belongs.
-    #[getter]
-    fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// What is wrong and how to fix it, in words.
-    #[getter]
-    fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The problem as the JSON object `{"kind", "pointer", "message"}`.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("kind", self.kind.as_str())?;
-        dict.set_item("pointer", &self.path)?;
-        dict.set_item("message", &self.message)?;
-        Ok(dict)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(Repr::new("SchemaProblem")
-            .field("kind", self.kind.as_str(), py)?
-            .field("path", &self.path, py)?
-            .field("message", &self.message, py)?
-            .finish())
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> (Bound<'py, PyType>, (&'static str, String, String)) {
-        let this = slf.get();
-        (
-            slf.get_type(),
-            (this.kind.as_str(), this.path.clone(), this.message.clone()),
-        )
     }
 }

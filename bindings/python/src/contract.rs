@@ -5,36 +5,39 @@
 //! objects are equal when their JSON is; free-form members (`data`, `content`, `_meta`) are
 //! compared with their member order and number spelling, as they are written.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple, PyType};
-use toolnexus_core::{Answer, ElicitResult, Limits, Map, Request, Value};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyDict;
+use toolnexus_core::form::Form;
+use toolnexus_core::{Answer, ElicitResult, Error, Limits, Map, Request, Value};
 
+use crate::classes::{JsonClass, JsonText, Members, json_class};
 use crate::convert::{Reader, map_to_python};
 use crate::errors::OrRaise;
+use crate::form::PyForm;
 use crate::input::read_text;
 use crate::limits::PyLimits;
-use crate::repr::Repr;
 
 /// The JSON members given to a constructor, each read from Python as JSON (its errors point
 /// at its key), gathered into the object the core reads.
-struct Members<'py> {
+struct Arguments<'py> {
     py: Python<'py>,
     map: Map,
 }
 
-impl<'py> Members<'py> {
-    fn new(py: Python<'py>) -> Members<'py> {
-        Members {
+impl<'py> Arguments<'py> {
+    fn new(py: Python<'py>) -> Arguments<'py> {
+        Arguments {
             py,
             map: Map::new(),
         }
     }
 
     /// Adds the member `key`, unless `argument` is absent.
-    fn put(mut self, key: &str, argument: Option<&Bound<'py, PyAny>>) -> PyResult<Members<'py>> {
+    fn put(mut self, key: &str, argument: Option<&Bound<'py, PyAny>>) -> PyResult<Arguments<'py>> {
         if let Some(argument) = argument {
             let value = Reader::member(self.py, &Limits::DEFAULT, key)
                 .read(argument)
@@ -86,21 +89,6 @@ pub(crate) fn read_text_argument(
     }
 }
 
-/// A hash that agrees with equality for a class whose objects are equal when their JSON text
-/// is: that of the text.
-pub(crate) fn hash_json(json: &str) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    json.hash(&mut hasher);
-    hasher.finish()
-}
-
-/// `(type(obj).from_json, (json,))`: pickling goes through the exact JSON.
-fn reduce_to_json<'py>(class: Bound<'py, PyType>, json: String) -> PyResult<Bound<'py, PyTuple>> {
-    let py = class.py();
-    let from_json = class.getattr("from_json")?;
-    PyTuple::new(py, [from_json, PyTuple::new(py, [json])?.into_any()])
-}
-
 fn optional_dict<'py>(py: Python<'py>, map: Option<&Map>) -> PyResult<Option<Bound<'py, PyDict>>> {
     map.map(|m| map_to_python(py, m)).transpose()
 }
@@ -109,17 +97,95 @@ fn optional_dict<'py>(py: Python<'py>, map: Option<&Map>) -> PyResult<Option<Bou
 /// expiresAt?}`.
 ///
 /// `kind` is an open vocabulary: a form-mode elicitation gives `"input"` (its schema in
-/// `data["schema"]`), a URL-mode one `"authorization"` (the link in `url`). `id` and `kind`
-/// must not be empty; `expires_at` is an RFC 3339 date-time with an offset.
+/// `data["schema"]`, its prepared `form`), a URL-mode one `"authorization"` (the link in
+/// `url`). `id` and `kind` must not be empty; `expires_at` is an RFC 3339 date-time with an
+/// offset.
 #[pyclass(frozen, eq, module = "toolnexus", name = "Request")]
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PyRequest(pub(crate) Request);
+pub(crate) struct PyRequest {
+    request: Request,
+    /// The form a session prepared when it began the request, if one did.
+    prepared: Option<Arc<Form>>,
+    /// `form`, made on first access.
+    form: PyOnceLock<Option<Py<PyForm>>>,
+}
 
-#[pymethods]
+impl PartialEq for PyRequest {
+    fn eq(&self, other: &PyRequest) -> bool {
+        self.request == other.request
+    }
+}
+
 impl PyRequest {
+    /// The request, whose form is prepared on first access to `form`.
+    pub(crate) fn new(request: Request) -> PyRequest {
+        PyRequest::prepared(request, None)
+    }
+
+    /// The request with the form a session prepared for it already, if any.
+    pub(crate) fn prepared(request: Request, form: Option<Arc<Form>>) -> PyRequest {
+        PyRequest {
+            request,
+            prepared: form,
+            form: PyOnceLock::new(),
+        }
+    }
+
+    /// The form of an `"input"` request with a `data["schema"]` object: the one prepared
+    /// already, or one read from the schema now.
+    fn make_form(&self, py: Python<'_>) -> PyResult<Option<Py<PyForm>>> {
+        let Some(schema) = self.request.schema() else {
+            return Ok(None);
+        };
+        if self.request.kind() != "input" {
+            return Ok(None);
+        }
+        let form = match &self.prepared {
+            Some(form) => Arc::clone(form),
+            None => Arc::new(Form::from_map(schema).or_raise(py)?),
+        };
+        Py::new(py, PyForm::new(form, schema.clone())).map(Some)
+    }
+}
+
+impl JsonClass for PyRequest {
+    type Core = Request;
+
+    fn read(value: Value) -> Result<Request, Error> {
+        Request::from_value(value)
+    }
+
+    fn from_core(core: Request) -> PyRequest {
+        PyRequest::new(core)
+    }
+
+    fn core(&self) -> &Request {
+        &self.request
+    }
+}
+
+impl JsonText for PyRequest {
+    fn json(&self) -> String {
+        self.request.to_json()
+    }
+
+    fn members<'py>(&self, py: Python<'py>) -> PyResult<Members<'py>> {
+        let r = &self.request;
+        Members::new(py)
+            .with("id", "id", Some(r.id()))?
+            .with("kind", "kind", Some(r.kind()))?
+            .with("prompt", "prompt", Some(r.prompt()))?
+            .with("url", "url", r.url())?
+            .with("data", "data", optional_dict(py, r.data())?)?
+            .with("expiresAt", "expires_at", r.expires_at())
+    }
+}
+
+json_class! {
+    PyRequest as "Request", text;
+
     #[new]
     #[pyo3(signature = (id, kind, prompt, url = None, data = None, expires_at = None))]
-    fn new<'py>(
+    fn py_new<'py>(
         py: Python<'py>,
         id: &Bound<'py, PyAny>,
         kind: &Bound<'py, PyAny>,
@@ -128,7 +194,7 @@ impl PyRequest {
         data: Option<&Bound<'py, PyAny>>,
         expires_at: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyRequest> {
-        let members = Members::new(py)
+        let members = Arguments::new(py)
             .put("id", Some(id))?
             .put("kind", Some(kind))?
             .put("prompt", Some(prompt))?
@@ -137,121 +203,61 @@ impl PyRequest {
             .put("expiresAt", expires_at)?;
         Request::from_value(members.into_value())
             .or_raise(py)
-            .map(PyRequest)
-    }
-
-    /// Reads a request from a `dict` with the wire keys (`expiresAt`), within `limits`.
-    #[classmethod]
-    #[pyo3(signature = (value, *, limits = None))]
-    fn from_dict(
-        _class: &Bound<'_, PyType>,
-        value: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyRequest> {
-        read_dict(value, limits, Request::from_value).map(PyRequest)
-    }
-
-    /// Reads a request from JSON text (`str`, `bytes` or `bytearray`), within `limits`.
-    #[classmethod]
-    #[pyo3(signature = (text, *, limits = None))]
-    fn from_json(
-        _class: &Bound<'_, PyType>,
-        text: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyRequest> {
-        read_json_text(text, limits, Request::from_value).map(PyRequest)
+            .map(PyRequest::new)
     }
 
     /// The correlation key, echoed by the `Answer`.
     #[getter]
     fn id(&self) -> &str {
-        self.0.id()
+        self.request.id()
     }
 
     /// What sort of resolution is asked for (`"input"`, `"authorization"`, …).
     #[getter]
     fn kind(&self) -> &str {
-        self.0.kind()
+        self.request.kind()
     }
 
     /// What is being asked, in human words.
     #[getter]
     fn prompt(&self) -> &str {
-        self.0.prompt()
+        self.request.prompt()
     }
 
     /// The link where the action happens, if any.
     #[getter]
     fn url(&self) -> Option<&str> {
-        self.0.url()
+        self.request.url()
     }
 
     /// Kind-specific extra data (a new `dict` on each access), if any.
     #[getter]
     fn data<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        optional_dict(py, self.0.data())
+        optional_dict(py, self.request.data())
     }
 
     /// When the request goes stale (RFC 3339), if it does.
     #[getter]
     fn expires_at(&self) -> Option<&str> {
-        self.0.expires_at()
+        self.request.expires_at()
     }
 
     /// The form schema in `data["schema"]` (a new `dict` on each access), if there is one.
     #[getter]
     fn schema<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        optional_dict(py, self.0.schema())
+        optional_dict(py, self.request.schema())
     }
 
-    /// The request as a `dict` with the wire keys in their pinned order, absent optionals left
-    /// out.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("id", self.0.id())?;
-        dict.set_item("kind", self.0.kind())?;
-        dict.set_item("prompt", self.0.prompt())?;
-        if let Some(url) = self.0.url() {
-            dict.set_item("url", url)?;
-        }
-        if let Some(data) = self.0.data() {
-            dict.set_item("data", map_to_python(py, data)?)?;
-        }
-        if let Some(at) = self.0.expires_at() {
-            dict.set_item("expiresAt", at)?;
-        }
-        Ok(dict)
+    /// The `Form` of an `"input"` request with a `data["schema"]` object, else `None`: the
+    /// one the session prepared when it began the request, or one prepared from the schema on
+    /// first access (raising, with a pointer into the schema, when it cannot be shown as a
+    /// form). The same object on each access.
+    #[getter]
+    fn form<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyForm>>> {
+        let form = self.form.get_or_try_init(py, || self.make_form(py))?;
+        Ok(form.as_ref().map(|form| form.bind(py).clone()))
     }
 
-    /// The request as compact JSON: the exact text of the core.
-    fn to_json(&self) -> String {
-        self.0.to_json()
-    }
-
-    fn __hash__(&self) -> u64 {
-        hash_json(&self.0.to_json())
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let mut repr = Repr::new("Request")
-            .field("id", self.0.id(), py)?
-            .field("kind", self.0.kind(), py)?
-            .field("prompt", self.0.prompt(), py)?;
-        if let Some(url) = self.0.url() {
-            repr = repr.field("url", url, py)?;
-        }
-        if let Some(data) = self.0.data() {
-            repr = repr.field("data", map_to_python(py, data)?, py)?;
-        }
-        if let Some(at) = self.0.expires_at() {
-            repr = repr.field("expires_at", at, py)?;
-        }
-        Ok(repr.finish())
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        reduce_to_json(slf.get_type(), slf.get().0.to_json())
-    }
 }
 
 /// How a host resolved a `Request`: `{id, ok, data?, reason?}`.
@@ -263,18 +269,49 @@ impl PyRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyAnswer(pub(crate) Answer);
 
-#[pymethods]
-impl PyAnswer {
+impl JsonClass for PyAnswer {
+    type Core = Answer;
+
+    fn read(value: Value) -> Result<Answer, Error> {
+        Answer::from_value(value)
+    }
+
+    fn from_core(core: Answer) -> PyAnswer {
+        PyAnswer(core)
+    }
+
+    fn core(&self) -> &Answer {
+        &self.0
+    }
+}
+
+impl JsonText for PyAnswer {
+    fn json(&self) -> String {
+        self.0.to_json()
+    }
+
+    fn members<'py>(&self, py: Python<'py>) -> PyResult<Members<'py>> {
+        Members::new(py)
+            .with("id", "id", Some(self.0.id()))?
+            .with("ok", "ok", Some(self.0.ok()))?
+            .with("data", "data", optional_dict(py, self.0.data())?)?
+            .with("reason", "reason", self.0.reason().map(|r| r.as_str()))
+    }
+}
+
+json_class! {
+    PyAnswer as "Answer", text;
+
     #[new]
     #[pyo3(signature = (id, ok, data = None, reason = None))]
-    fn new<'py>(
+    fn py_new<'py>(
         py: Python<'py>,
         id: &Bound<'py, PyAny>,
         ok: &Bound<'py, PyAny>,
         data: Option<&Bound<'py, PyAny>>,
         reason: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyAnswer> {
-        let members = Members::new(py)
+        let members = Arguments::new(py)
             .put("id", Some(id))?
             .put("ok", Some(ok))?
             .put("data", data)?
@@ -282,28 +319,6 @@ impl PyAnswer {
         Answer::from_value(members.into_value())
             .or_raise(py)
             .map(PyAnswer)
-    }
-
-    /// Reads an answer from a `dict` with the wire keys, within `limits`.
-    #[classmethod]
-    #[pyo3(signature = (value, *, limits = None))]
-    fn from_dict(
-        _class: &Bound<'_, PyType>,
-        value: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyAnswer> {
-        read_dict(value, limits, Answer::from_value).map(PyAnswer)
-    }
-
-    /// Reads an answer from JSON text (`str`, `bytes` or `bytearray`), within `limits`.
-    #[classmethod]
-    #[pyo3(signature = (text, *, limits = None))]
-    fn from_json(
-        _class: &Bound<'_, PyType>,
-        text: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyAnswer> {
-        read_json_text(text, limits, Answer::from_value).map(PyAnswer)
     }
 
     /// The id of the request this answers.
@@ -330,47 +345,6 @@ impl PyAnswer {
         self.0.reason().map(|r| r.as_str())
     }
 
-    /// The answer as a `dict` with the wire keys in their pinned order, absent optionals left
-    /// out.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("id", self.0.id())?;
-        dict.set_item("ok", self.0.ok())?;
-        if let Some(data) = self.0.data() {
-            dict.set_item("data", map_to_python(py, data)?)?;
-        }
-        if let Some(reason) = self.0.reason() {
-            dict.set_item("reason", reason.as_str())?;
-        }
-        Ok(dict)
-    }
-
-    /// The answer as compact JSON: the exact text of the core.
-    fn to_json(&self) -> String {
-        self.0.to_json()
-    }
-
-    fn __hash__(&self) -> u64 {
-        hash_json(&self.0.to_json())
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let mut repr =
-            Repr::new("Answer")
-                .field("id", self.0.id(), py)?
-                .field("ok", self.0.ok(), py)?;
-        if let Some(data) = self.0.data() {
-            repr = repr.field("data", map_to_python(py, data)?, py)?;
-        }
-        if let Some(reason) = self.0.reason() {
-            repr = repr.field("reason", reason.as_str(), py)?;
-        }
-        Ok(repr.finish())
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        reduce_to_json(slf.get_type(), slf.get().0.to_json())
-    }
 }
 
 /// MCP's `ElicitResult`, the client's reply to `elicitation/create`: `{action, content?,
@@ -382,45 +356,54 @@ impl PyAnswer {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyElicitResult(pub(crate) ElicitResult);
 
-#[pymethods]
-impl PyElicitResult {
+impl JsonClass for PyElicitResult {
+    type Core = ElicitResult;
+
+    fn read(value: Value) -> Result<ElicitResult, Error> {
+        ElicitResult::from_value(value)
+    }
+
+    fn from_core(core: ElicitResult) -> PyElicitResult {
+        PyElicitResult(core)
+    }
+
+    fn core(&self) -> &ElicitResult {
+        &self.0
+    }
+}
+
+impl JsonText for PyElicitResult {
+    fn json(&self) -> String {
+        self.0.to_json()
+    }
+
+    fn members<'py>(&self, py: Python<'py>) -> PyResult<Members<'py>> {
+        let content = self.0.content().map(|c| c.as_map());
+        Members::new(py)
+            .with("action", "action", Some(self.0.action().as_str()))?
+            .with("content", "content", optional_dict(py, content)?)?
+            .with("_meta", "meta", optional_dict(py, self.0.meta())?)
+    }
+}
+
+json_class! {
+    PyElicitResult as "ElicitResult", text;
+
     #[new]
     #[pyo3(signature = (action, content = None, *, meta = None))]
-    fn new<'py>(
+    fn py_new<'py>(
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
         content: Option<&Bound<'py, PyAny>>,
         meta: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyElicitResult> {
-        let members = Members::new(py)
+        let members = Arguments::new(py)
             .put("action", Some(action))?
             .put("content", content)?
             .put("_meta", meta)?;
         ElicitResult::from_value(members.into_value())
             .or_raise(py)
             .map(PyElicitResult)
-    }
-
-    /// Reads a result from a `dict` with the wire keys (`_meta`), within `limits`.
-    #[classmethod]
-    #[pyo3(signature = (value, *, limits = None))]
-    fn from_dict(
-        _class: &Bound<'_, PyType>,
-        value: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyElicitResult> {
-        read_dict(value, limits, ElicitResult::from_value).map(PyElicitResult)
-    }
-
-    /// Reads a result from JSON text (`str`, `bytes` or `bytearray`), within `limits`.
-    #[classmethod]
-    #[pyo3(signature = (text, *, limits = None))]
-    fn from_json(
-        _class: &Bound<'_, PyType>,
-        text: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyElicitResult> {
-        read_json_text(text, limits, ElicitResult::from_value).map(PyElicitResult)
     }
 
     /// What the person did: `"accept"`, `"decline"` or `"cancel"`.
@@ -441,41 +424,4 @@ impl PyElicitResult {
         optional_dict(py, self.0.meta())
     }
 
-    /// The result as a `dict` with the wire keys in their pinned order, absent optionals left
-    /// out.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("action", self.0.action().as_str())?;
-        if let Some(content) = self.0.content() {
-            dict.set_item("content", map_to_python(py, content.as_map())?)?;
-        }
-        if let Some(meta) = self.0.meta() {
-            dict.set_item("_meta", map_to_python(py, meta)?)?;
-        }
-        Ok(dict)
-    }
-
-    /// The result as compact JSON: the exact text of the core.
-    fn to_json(&self) -> String {
-        self.0.to_json()
-    }
-
-    fn __hash__(&self) -> u64 {
-        hash_json(&self.0.to_json())
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let mut repr = Repr::new("ElicitResult").field("action", self.0.action().as_str(), py)?;
-        if let Some(content) = self.0.content() {
-            repr = repr.field("content", map_to_python(py, content.as_map())?, py)?;
-        }
-        if let Some(meta) = self.0.meta() {
-            repr = repr.field("meta", map_to_python(py, meta)?, py)?;
-        }
-        Ok(repr.finish())
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        reduce_to_json(slf.get_type(), slf.get().0.to_json())
-    }
 }

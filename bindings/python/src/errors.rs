@@ -96,3 +96,23 @@ impl<T> OrRaise<T> for Result<T, Fault> {
         self.map_err(|fault| fault.into_py_err(py))
     }
 }
+
+/// The value of one of the core's closed sets named `name` (its `from_name`), or an
+/// `InvalidValueError` saying `name` is not `what` (`"a kind of secret"`).
+pub(crate) fn named<T>(
+    py: Python<'_>,
+    name: &str,
+    from_name: fn(&str) -> Option<T>,
+    what: &str,
+) -> PyResult<T> {
+    from_name(name).ok_or_else(|| {
+        to_py_err(
+            py,
+            &Error::new(
+                toolnexus_core::ErrorKind::InvalidValue,
+                "",
+                format!("{name:?} is not {what}"),
+            ),
+        )
+    })
+}

@@ -1,23 +1,227 @@
-//! The form model: `form_fields` with `FormField`, `FieldOption` and `Constraints`, and
-//! `parse_field_input`, which turns what a person typed into content.
+//! The form model: `Form`, a schema prepared once, with its `FormField`s (`FieldOption`,
+//! `Constraints`); and the conveniences `form_fields` and `parse_field_input`.
+
+use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyType};
-use toolnexus_core::Value;
-use toolnexus_core::form::{self, Constraints, FieldOption, FormField};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use toolnexus_core::form::{self, Constraints, FieldOption, Form, FormField, Widget};
+use toolnexus_core::{Limits, Map, Value};
 
-use crate::content::read_schema;
-use crate::contract::hash_json;
-use crate::convert::to_python;
-use crate::errors::OrRaise;
+use crate::classes::{hash_json, plain_data};
+use crate::content::{
+    content_options, prepared, problems, read_content_object, read_schema, violation_list,
+};
+use crate::convert::{map_to_python, to_python};
+use crate::errors::{Fault, OrRaise};
+use crate::input::read_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
+use crate::secrets::{PySensitiveField, sensitive_list};
 use crate::text::read_str;
+
+/// A `requestedSchema` prepared once: its fields, its problems, and everything done with
+/// content, none of which reads the schema again.
+///
+/// `Form(schema)` takes a `dict` or JSON text; a schema that cannot be shown as a form raises
+/// the error of its first blocking problem (as `validate_content` does), and the problems that
+/// leave a usable form are kept in `problems`. `fields` and `problems` are made once and the
+/// same tuple is returned on each access. A `Request` of kind `"input"` gives its form as
+/// `request.form`; one begun by a `Session` comes with the form the session prepared.
+#[pyclass(frozen, module = "toolnexus", name = "Form")]
+pub(crate) struct PyForm {
+    form: Arc<Form>,
+    /// The schema as it was given, for `schema` and pickling.
+    schema: Map,
+    fields: PyOnceLock<Py<PyTuple>>,
+    problems: PyOnceLock<Py<PyTuple>>,
+}
+
+impl PyForm {
+    /// The form prepared from `schema`.
+    pub(crate) fn new(form: Arc<Form>, schema: Map) -> PyForm {
+        PyForm {
+            form,
+            schema,
+            fields: PyOnceLock::new(),
+            problems: PyOnceLock::new(),
+        }
+    }
+
+    /// The form of the schema `schema` (a `dict` or JSON text), read within `limits`.
+    fn read(schema: &Bound<'_, PyAny>, limits: &Limits) -> Result<PyForm, Fault> {
+        let value = read_json(schema, limits)?;
+        let form = Form::new(&value)?;
+        // A form is only ever made from an object.
+        let schema = match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        Ok(PyForm::new(Arc::new(form), schema))
+    }
+
+    fn field_tuple<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyTuple>> {
+        let fields = self.fields.get_or_try_init(py, || {
+            let fields = self.form.fields().iter().cloned().map(PyFormField);
+            PyTuple::new(py, fields).map(Bound::unbind)
+        })?;
+        Ok(fields.bind(py))
+    }
+}
+
+#[pymethods]
+impl PyForm {
+    #[new]
+    #[pyo3(signature = (schema, *, limits = None))]
+    fn py_new(schema: &Bound<'_, PyAny>, limits: Option<&Bound<'_, PyLimits>>) -> PyResult<Self> {
+        PyForm::read(schema, &PyLimits::or_default(limits)).or_raise(schema.py())
+    }
+
+    /// The fields a UI renders, in the order of the schema's properties (the same tuple on
+    /// each access).
+    #[getter]
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.field_tuple(py).cloned()
+    }
+
+    /// The field called `name`, or `None` when the form has none.
+    fn field<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.form.fields().iter().position(|f| f.name() == name) {
+            Some(index) => self.field_tuple(py)?.get_item(index).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Every problem of the schema that leaves the form usable (an unknown keyword, a
+    /// `required` name without a property…), in `check_schema`'s order; empty for a
+    /// well-formed schema. The same tuple on each access.
+    #[getter]
+    fn problems<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let found = self.problems.get_or_try_init(py, || {
+            PyTuple::new(py, problems(self.form.problems())).map(Bound::unbind)
+        })?;
+        Ok(found.bind(py).clone())
+    }
+
+    /// The schema as it was given (a new `dict` on each access).
+    #[getter]
+    fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        map_to_python(py, &self.schema)
+    }
+
+    /// Every way `content` breaks the form, as `validate_content` gives them.
+    #[pyo3(signature = (content, *, allow_unknown = false, limits = None))]
+    fn validate<'py>(
+        &self,
+        content: &Bound<'py, PyAny>,
+        allow_unknown: bool,
+        limits: Option<&Bound<'py, PyLimits>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = content.py();
+        let content = read_json(content, &PyLimits::or_default(limits)).or_raise(py)?;
+        violation_list(
+            py,
+            &self
+                .form
+                .validate(&content, &content_options(allow_unknown)),
+        )
+    }
+
+    /// What a host sends back on accept, as `prepare_content` gives it: the content with
+    /// defaults filled in, or `InvalidContentError` raised with every violation.
+    #[pyo3(signature = (content, *, allow_unknown = false, limits = None))]
+    fn prepare<'py>(
+        &self,
+        content: &Bound<'py, PyAny>,
+        allow_unknown: bool,
+        limits: Option<&Bound<'py, PyLimits>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = content.py();
+        let content = read_json(content, &PyLimits::or_default(limits)).or_raise(py)?;
+        prepared(
+            py,
+            self.form.prepare(&content, &content_options(allow_unknown)),
+        )
+    }
+
+    /// `content` (a JSON object) with every absent property filled from its `default`, as
+    /// `apply_defaults` gives it.
+    #[pyo3(signature = (content, *, limits = None))]
+    fn apply_defaults<'py>(
+        &self,
+        content: &Bound<'py, PyAny>,
+        limits: Option<&Bound<'py, PyLimits>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = content.py();
+        let content = read_content_object(content, &PyLimits::or_default(limits)).or_raise(py)?;
+        map_to_python(py, &self.form.apply_defaults(&content))
+    }
+
+    /// The `default` of every property that has one, in property order: the content a form
+    /// starts from (a new `dict` on each access).
+    #[getter]
+    fn defaults<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        map_to_python(py, &self.form.defaults())
+    }
+
+    /// What a person typed into the field `field_name`, as `parse_field_input` reads it; a
+    /// name the form does not have raises `UnknownFieldError` at `/<name>`.
+    fn parse<'py>(
+        &self,
+        field_name: &Bound<'py, PyAny>,
+        text: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = text.py();
+        let name = read_str(field_name, "field_name").or_raise(py)?;
+        let text = read_str(text, "text").or_raise(py)?;
+        optional_value(py, self.form.parse(&name, &text).or_raise(py)?)
+    }
+
+    /// The fields that seem to ask for a secret, in schema order.
+    fn sensitive_fields(&self) -> Vec<PySensitiveField> {
+        sensitive_list(&self.form.sensitive_fields())
+    }
+
+    /// The reject-secrets policy: `None`, or `SensitiveFieldError` at the first field that
+    /// seems to ask for a secret (`/properties/<name>`).
+    fn reject_secrets(&self, py: Python<'_>) -> PyResult<()> {
+        self.form.reject_secrets().or_raise(py)
+    }
+
+    fn __len__(&self) -> usize {
+        self.form.fields().len()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let names: Vec<&str> = self.form.fields().iter().map(FormField::name).collect();
+        Ok(Repr::new("Form").field("fields", names, py)?.finish())
+    }
+
+    /// Pickles as `Form(schema)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, pyo3::types::PyType>, (Bound<'py, PyDict>,))> {
+        Ok((
+            slf.get_type(),
+            (map_to_python(slf.py(), &slf.get().schema)?,),
+        ))
+    }
+}
+
+/// `Some(value)` as Python, `None` as `None`.
+fn optional_value<'py>(py: Python<'py>, value: Option<Value>) -> PyResult<Bound<'py, PyAny>> {
+    match value {
+        Some(value) => to_python(py, &value),
+        None => Ok(py.None().into_bound(py)),
+    }
+}
 
 /// The fields of `schema`'s form, in the order of its properties.
 ///
 /// `schema` is a `dict` or JSON text; one the core cannot read as a `requestedSchema` raises
-/// (run `check_schema` first to list every problem).
+/// (run `check_schema` first to list every problem). `Form(schema).fields` is the same, made
+/// once.
 #[pyfunction]
 #[pyo3(signature = (schema, *, limits = None))]
 pub(crate) fn form_fields(
@@ -37,8 +241,9 @@ pub(crate) fn form_fields(
 /// Returns the typed value (a `str`, `int`, `Number`, `bool` or list of `str`), or `None` for
 /// blank text in a field that is optional or has a default (leave it out of the content).
 /// Raises `MissingFieldError` for blank text in a required field without a default, and
-/// `InvalidValueError` for text the field refuses; either's `path` is the field's pointer
-/// (`/age`) and its `message` is meant to be shown next to the field.
+/// `InvalidValueError` for text the field refuses; either's `pointer` is the field's pointer
+/// (`/age`) and its `message` is meant to be shown next to the field. The field keeps what
+/// it was made from: nothing is read again.
 #[pyfunction]
 pub(crate) fn parse_field_input<'py>(
     field: &Bound<'py, PyFormField>,
@@ -46,22 +251,30 @@ pub(crate) fn parse_field_input<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = field.py();
     let text = read_str(text, "text").or_raise(py)?;
-    match form::parse_field_input(&field.get().0, &text).or_raise(py)? {
-        Some(value) => to_python(py, &value),
-        None => Ok(py.None().into_bound(py)),
-    }
+    optional_value(
+        py,
+        form::parse_field_input(&field.get().0, &text).or_raise(py)?,
+    )
 }
 
-/// One field of a form, ready for a UI: made by `form_fields`.
+/// One field of a form, ready for a UI: from `Form.fields` or `form_fields`.
 ///
 /// `widget` names the control to show: `"text"`, `"email"`, `"uri"`, `"date"`, `"date-time"`,
-/// `"number"`, `"integer"`, `"toggle"`, `"single-select"` or `"multi-select"`.
+/// `"number"`, `"integer"`, `"toggle"`, `"single-select"` or `"multi-select"` (see
+/// `WIDGETS`).
 #[pyclass(frozen, eq, module = "toolnexus", name = "FormField")]
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyFormField(FormField);
 
 #[pymethods]
 impl PyFormField {
+    /// The name of every widget, in the core's order.
+    #[classattr]
+    #[pyo3(name = "WIDGETS")]
+    fn widgets(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+        PyTuple::new(py, Widget::ALL.map(Widget::as_str))
+    }
+
     /// The property's name: its key in content.
     #[getter]
     fn name(&self) -> &str {
@@ -111,16 +324,19 @@ impl PyFormField {
     /// The value to start from, as content would hold it, or `None` without a `default`.
     #[getter]
     fn default<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match self.0.default_value() {
-            Some(value) => to_python(py, &value),
-            None => Ok(py.None().into_bound(py)),
-        }
+        optional_value(py, self.0.default_value())
     }
 
     /// Whether the field seems to ask for a secret, which servers must not do in a form.
     #[getter]
     fn sensitive(&self) -> bool {
         self.0.sensitive()
+    }
+
+    /// The kind of secret the field seems to ask for (see `SensitiveField.KINDS`), or `None`.
+    #[getter]
+    fn secret_kind(&self) -> Option<&'static str> {
+        self.0.secret_kind().map(|kind| kind.as_str())
     }
 
     /// The field as the core's JSON object: `{"name", "label", "description"?, "required",
@@ -151,10 +367,12 @@ impl PyFormField {
 }
 
 /// One choice of a select field: the `value` content holds and the `label` to show.
-#[pyclass(frozen, eq, hash, module = "toolnexus", name = "FieldOption")]
+#[pyclass(frozen, eq, hash, get_all, module = "toolnexus", name = "FieldOption")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PyFieldOption {
+    /// What content holds when this option is chosen.
     value: String,
+    /// What to show: the option's title, or else its value.
     label: String,
 }
 
@@ -167,43 +385,14 @@ impl PyFieldOption {
     }
 }
 
-#[pymethods]
-impl PyFieldOption {
+plain_data! {
+    PyFieldOption as "FieldOption",
+    fields = [value, label],
+    args = [value, label];
+
     #[new]
     fn new(value: String, label: String) -> PyFieldOption {
         PyFieldOption { value, label }
-    }
-
-    /// What content holds when this option is chosen.
-    #[getter]
-    fn value(&self) -> &str {
-        &self.value
-    }
-
-    /// What to show: the option's title, or else its value.
-    #[getter]
-    fn label(&self) -> &str {
-        &self.label
-    }
-
-    /// The option as the JSON object `{"value", "label"}`.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("value", &self.value)?;
-        dict.set_item("label", &self.label)?;
-        Ok(dict)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(Repr::new("FieldOption")
-            .field("value", &self.value, py)?
-            .field("label", &self.label, py)?
-            .finish())
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, String)) {
-        let this = slf.get();
-        (slf.get_type(), (this.value.clone(), this.label.clone()))
     }
 }
 

@@ -15,6 +15,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod classes;
 mod content;
 mod contract;
 mod convert;
@@ -58,7 +59,9 @@ mod native {
         PySchemaProblem, apply_defaults, check_schema, prepare_content, validate_content,
     };
     #[pymodule_export]
-    use crate::form::{PyConstraints, PyFieldOption, PyFormField, form_fields, parse_field_input};
+    use crate::form::{
+        PyConstraints, PyFieldOption, PyForm, PyFormField, form_fields, parse_field_input,
+    };
     #[pymodule_export]
     use crate::json_text::{from_json, to_json};
     #[pymodule_export]

@@ -30,7 +30,7 @@ pub(crate) fn elicitation_to_request(
         Some(id) => toolnexus_core::elicitation_into_request(params, id),
         None => toolnexus_core::elicitation_into_request(params, &id::next_id()),
     };
-    request.or_raise(py).map(PyRequest)
+    request.or_raise(py).map(PyRequest::new)
 }
 
 /// Maps a resolved `Answer` (or its `dict` or JSON text) onto MCP's `ElicitResult`.

@@ -8,14 +8,14 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple, PyType};
-use toolnexus_core::Request;
+use pyo3::types::{PyDict, PyList, PyTuple};
 use toolnexus_core::wire::mrtr::{
     ClientRequest, InputRequest, InputRequired, InputRound, ServerResult,
 };
+use toolnexus_core::{Error, Request, Value};
 
+use crate::classes::{JsonClass, json_class, read_argument};
 use crate::contract::{PyElicitResult, PyRequest};
-use crate::contract::{read_dict, read_json_text};
 use crate::convert::{Reader, map_to_python};
 use crate::errors::OrRaise;
 use crate::input::read_json;
@@ -24,64 +24,33 @@ use crate::repr::Repr;
 use crate::session::{read_answer, result_pairs};
 use crate::wire::{ModesArg, Shared, pairs, rpc_id_from_python, rpc_id_to_python, session_options};
 
-/// Reads a request argument: the class, JSON text or a `dict`.
-fn read_client_request(
-    request: &Bound<'_, PyAny>,
-    limits: Option<&Bound<'_, PyLimits>>,
-) -> PyResult<ClientRequest> {
-    if let Ok(ready) = request.cast::<PyClientRequest>() {
-        return Ok(ready.get().0.clone());
-    }
-    let py = request.py();
-    let value = read_json(request, &PyLimits::or_default(limits)).or_raise(py)?;
-    ClientRequest::from_value(value).or_raise(py)
-}
-
-/// Reads an input-required argument: the class, JSON text or a `dict`.
-fn read_input_required(
-    response: &Bound<'_, PyAny>,
-    limits: Option<&Bound<'_, PyLimits>>,
-) -> PyResult<InputRequired> {
-    if let Ok(ready) = response.cast::<PyInputRequired>() {
-        return Ok(ready.get().0.clone());
-    }
-    let py = response.py();
-    let value = read_json(response, &PyLimits::or_default(limits)).or_raise(py)?;
-    InputRequired::from_value(value).or_raise(py)
-}
-
 /// A JSON-RPC request the client sends, every member kept as received: in its order, with
 /// numbers as spelt. Read with `from_json` or `from_dict`.
 #[pyclass(frozen, eq, module = "toolnexus", name = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyClientRequest(ClientRequest);
 
-#[pymethods]
-impl PyClientRequest {
-    /// Reads a request from JSON text within `limits`. Raises for a `jsonrpc` other than
-    /// `"2.0"`, an `id` that is absent or not a string or an integer, an absent or empty
-    /// `method`, `params` that is not an object, or a `params._meta` (or the capabilities in
-    /// it) that is not an object.
-    #[classmethod]
-    #[pyo3(signature = (text, *, limits = None))]
-    fn from_json(
-        _class: &Bound<'_, PyType>,
-        text: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyClientRequest> {
-        read_json_text(text, limits, ClientRequest::from_value).map(PyClientRequest)
+impl JsonClass for PyClientRequest {
+    type Core = ClientRequest;
+
+    /// Raises for a `jsonrpc` other than `"2.0"`, an `id` that is absent or not a string or an
+    /// integer, an absent or empty `method`, `params` that is not an object, or a
+    /// `params._meta` (or the capabilities in it) that is not an object.
+    fn read(value: Value) -> Result<ClientRequest, Error> {
+        ClientRequest::from_value(value)
     }
 
-    /// Reads a request from a `dict`, as `from_json` does.
-    #[classmethod]
-    #[pyo3(signature = (value, *, limits = None))]
-    fn from_dict(
-        _class: &Bound<'_, PyType>,
-        value: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyClientRequest> {
-        read_dict(value, limits, ClientRequest::from_value).map(PyClientRequest)
+    fn from_core(core: ClientRequest) -> PyClientRequest {
+        PyClientRequest(core)
     }
+
+    fn core(&self) -> &ClientRequest {
+        &self.0
+    }
+}
+
+json_class! {
+    PyClientRequest;
 
     /// The JSON-RPC id, as received (`str`, `int`, or a `Number` for an integer spelt
     /// otherwise).
@@ -104,9 +73,13 @@ impl PyClientRequest {
 
     /// The request with `params._meta["io.modelcontextprotocol/clientCapabilities"]
     /// .elicitation` set for `modes` (removed for none), everything else kept in its place.
-    #[pyo3(signature = (*, modes = ModesArg::ALL))]
-    fn with_client_capabilities(&self, modes: ModesArg) -> PyClientRequest {
-        PyClientRequest(self.0.clone().with_client_capabilities(modes.0))
+    #[pyo3(signature = (*, modes = None))]
+    fn with_client_capabilities(&self, modes: Option<ModesArg>) -> PyClientRequest {
+        PyClientRequest(
+            self.0
+                .clone()
+                .with_client_capabilities(ModesArg::or_default(modes)),
+        )
     }
 
     /// The request as compact JSON, members in the order received.
@@ -174,31 +147,27 @@ fn input_request_list<'py>(
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyInputRequired(InputRequired);
 
-#[pymethods]
-impl PyInputRequired {
-    /// Reads an input-required result from JSON text within `limits`. A result of any other
-    /// `resultType` (or none, which means complete) raises `InvalidValueError` at its
-    /// `resultType`; use `classify_result` to tell the kinds apart without an error.
-    #[classmethod]
-    #[pyo3(signature = (text, *, limits = None))]
-    fn from_json(
-        _class: &Bound<'_, PyType>,
-        text: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyInputRequired> {
-        read_json_text(text, limits, InputRequired::from_value).map(PyInputRequired)
+impl JsonClass for PyInputRequired {
+    type Core = InputRequired;
+
+    /// A result of any other `resultType` (or none, which means complete) raises
+    /// `InvalidValueError` at its `resultType`; use `classify_result` to tell the kinds apart
+    /// without an error.
+    fn read(value: Value) -> Result<InputRequired, Error> {
+        InputRequired::from_value(value)
     }
 
-    /// Reads an input-required result from a `dict`, as `from_json` does.
-    #[classmethod]
-    #[pyo3(signature = (value, *, limits = None))]
-    fn from_dict(
-        _class: &Bound<'_, PyType>,
-        value: &Bound<'_, PyAny>,
-        limits: Option<&Bound<'_, PyLimits>>,
-    ) -> PyResult<PyInputRequired> {
-        read_dict(value, limits, InputRequired::from_value).map(PyInputRequired)
+    fn from_core(core: InputRequired) -> PyInputRequired {
+        PyInputRequired(core)
     }
+
+    fn core(&self) -> &InputRequired {
+        &self.0
+    }
+}
+
+json_class! {
+    PyInputRequired;
 
     /// The input requests, in the order the server gave them.
     #[getter]
@@ -312,14 +281,16 @@ pub(crate) fn classify_result(
 /// `params._meta["io.modelcontextprotocol/clientCapabilities"].elicitation` set (removed when
 /// no mode is given) and everything else kept in its place.
 #[pyfunction]
-#[pyo3(signature = (request, *, modes = ModesArg::ALL, limits = None))]
+#[pyo3(signature = (request, *, modes = None, limits = None))]
 pub(crate) fn with_client_capabilities(
     request: &Bound<'_, PyAny>,
-    modes: ModesArg,
+    modes: Option<ModesArg>,
     limits: Option<&Bound<'_, PyLimits>>,
 ) -> PyResult<String> {
-    let request = read_client_request(request, limits)?;
-    Ok(request.with_client_capabilities(modes.0).to_json())
+    let request = read_argument::<PyClientRequest>(request, limits)?.into_owned();
+    Ok(request
+        .with_client_capabilities(ModesArg::or_default(modes))
+        .to_json())
 }
 
 /// `(key, Request)` pairs for Python.
@@ -328,7 +299,7 @@ fn keyed_requests<'py>(
     requests: Vec<(String, Request)>,
 ) -> PyResult<Bound<'py, PyList>> {
     pairs(py, requests, |request| {
-        Ok(Bound::new(py, PyRequest(request))?.into_any())
+        Ok(Bound::new(py, PyRequest::new(request))?.into_any())
     })
 }
 
@@ -379,12 +350,12 @@ impl PyInputRound {
         response,
         now_ms,
         *,
-        modes = ModesArg::ALL,
-        max_pending = 64,
+        modes = None,
+        max_pending = None,
         ttl_ms = None,
-        apply_defaults = false,
-        allow_unknown = false,
-        reject_secrets = false,
+        apply_defaults = None,
+        allow_unknown = None,
+        reject_secrets = None,
         limits = None,
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -393,12 +364,12 @@ impl PyInputRound {
         request: &Bound<'py, PyAny>,
         response: &Bound<'py, PyAny>,
         now_ms: u64,
-        modes: ModesArg,
-        max_pending: usize,
+        modes: Option<ModesArg>,
+        max_pending: Option<usize>,
         ttl_ms: Option<u64>,
-        apply_defaults: bool,
-        allow_unknown: bool,
-        reject_secrets: bool,
+        apply_defaults: Option<bool>,
+        allow_unknown: Option<bool>,
+        reject_secrets: Option<bool>,
         limits: Option<&Bound<'py, PyLimits>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let options = session_options(
@@ -409,8 +380,8 @@ impl PyInputRound {
             allow_unknown,
             reject_secrets,
         );
-        let request = read_client_request(request, limits)?;
-        let input = read_input_required(response, limits)?;
+        let request = read_argument::<PyClientRequest>(request, limits)?.into_owned();
+        let input = read_argument::<PyInputRequired>(response, limits)?.into_owned();
         let started = InputRound::start(request, input, options, now_ms).or_raise(py)?;
         begun(py, started)
     }
@@ -426,7 +397,7 @@ impl PyInputRound {
         now_ms: u64,
         limits: Option<&Bound<'py, PyLimits>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let input = read_input_required(response, limits)?;
+        let input = read_argument::<PyInputRequired>(response, limits)?.into_owned();
         let next = self
             .inner
             .with(py, |round| round.next_round(input, now_ms))

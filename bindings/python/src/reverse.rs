@@ -1,8 +1,11 @@
 //! `toolnexus.ReverseBridge` and `toolnexus.Incoming`: the MCP 2025-06-18 / 2025-11-25 wire,
 //! where the server sends `elicitation/create` and the client answers with a JSON-RPC response.
 
+use std::sync::Arc;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use toolnexus_core::form::Form;
 use toolnexus_core::wire::reverse::{Incoming, ReverseBridge};
 use toolnexus_core::wire::rpc::RpcId;
 
@@ -29,14 +32,18 @@ use crate::wire::{
 ///   `"unknown_elicitation"`, `"unknown_request"`, `"malformed_notification"`).
 #[pyclass(frozen, eq, module = "toolnexus", name = "Incoming")]
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PyIncoming(Incoming);
+pub(crate) struct PyIncoming {
+    incoming: Incoming,
+    /// For `"elicit"` in form mode: the form the bridge's session prepared.
+    form: Option<Arc<Form>>,
+}
 
 #[pymethods]
 impl PyIncoming {
     /// `"elicit"`, `"reply"`, `"completed"`, `"withdrawn"` or `"ignored"`.
     #[getter(r#type)]
     fn kind(&self) -> &'static str {
-        match &self.0 {
+        match &self.incoming {
             Incoming::Elicit { .. } => "elicit",
             Incoming::Reply(_) => "reply",
             Incoming::Completed { .. } => "completed",
@@ -49,7 +56,7 @@ impl PyIncoming {
     /// spelt otherwise, such as `1.0`).
     #[getter]
     fn rpc_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match &self.0 {
+        match &self.incoming {
             Incoming::Elicit { rpc_id, .. } => rpc_id_to_python(py, rpc_id).map(Some),
             _ => Ok(None),
         }
@@ -58,8 +65,10 @@ impl PyIncoming {
     /// For `"elicit"`: the `Request` to show.
     #[getter]
     fn request(&self) -> Option<PyRequest> {
-        match &self.0 {
-            Incoming::Elicit { request, .. } => Some(PyRequest(request.clone())),
+        match &self.incoming {
+            Incoming::Elicit { request, .. } => {
+                Some(PyRequest::prepared(request.clone(), self.form.clone()))
+            }
             _ => None,
         }
     }
@@ -67,7 +76,7 @@ impl PyIncoming {
     /// For `"reply"`, and for `"completed"` when there is one: the JSON-RPC text to send.
     #[getter]
     fn reply(&self) -> Option<&str> {
-        match &self.0 {
+        match &self.incoming {
             Incoming::Reply(text) => Some(text),
             Incoming::Completed { reply, .. } => reply.as_deref(),
             _ => None,
@@ -77,7 +86,7 @@ impl PyIncoming {
     /// For `"completed"` and `"withdrawn"`: the id of the request it ends.
     #[getter]
     fn request_id(&self) -> Option<&str> {
-        match &self.0 {
+        match &self.incoming {
             Incoming::Completed { request_id, .. } | Incoming::Withdrawn { request_id } => {
                 Some(request_id)
             }
@@ -88,7 +97,7 @@ impl PyIncoming {
     /// For `"ignored"`: why, as a stable snake_case name.
     #[getter]
     fn reason(&self) -> Option<&'static str> {
-        match &self.0 {
+        match &self.incoming {
             Incoming::Ignored { why } => Some(why.as_str()),
             _ => None,
         }
@@ -133,20 +142,20 @@ impl PyReverseBridge {
     #[new]
     #[pyo3(signature = (
         *,
-        modes = ModesArg::ALL,
-        max_pending = 64,
+        modes = None,
+        max_pending = None,
         ttl_ms = None,
-        apply_defaults = false,
-        allow_unknown = false,
-        reject_secrets = false,
+        apply_defaults = None,
+        allow_unknown = None,
+        reject_secrets = None,
     ))]
     fn new(
-        modes: ModesArg,
-        max_pending: usize,
+        modes: Option<ModesArg>,
+        max_pending: Option<usize>,
         ttl_ms: Option<u64>,
-        apply_defaults: bool,
-        allow_unknown: bool,
-        reject_secrets: bool,
+        apply_defaults: Option<bool>,
+        allow_unknown: Option<bool>,
+        reject_secrets: Option<bool>,
     ) -> PyReverseBridge {
         let options = session_options(
             modes,
@@ -175,10 +184,16 @@ impl PyReverseBridge {
     ) -> PyResult<PyIncoming> {
         let bytes = message_bytes(message, "a message")?;
         let limits = PyLimits::or_default(limits);
-        let incoming = self
-            .inner
-            .with(py, |bridge| bridge.receive(&bytes, now_ms, &limits));
-        Ok(PyIncoming(incoming))
+        Ok(self.inner.with(py, |bridge| {
+            let incoming = bridge.receive(&bytes, now_ms, &limits);
+            let form = match &incoming {
+                Incoming::Elicit { request, .. } => {
+                    bridge.session().form(request.id()).cloned().map(Arc::new)
+                }
+                _ => None,
+            };
+            PyIncoming { incoming, form }
+        }))
     }
 
     /// Answers the pending request named by `answer` (an `Answer`, its `dict` or JSON text)

@@ -2,13 +2,13 @@
 //! reject policy `reject_secrets`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyType};
-use toolnexus_core::form::secrets;
+use pyo3::types::PyTuple;
+use toolnexus_core::form::secrets::{self, SecretKind, SensitiveField};
 
+use crate::classes::plain_data;
 use crate::content::read_schema;
-use crate::errors::OrRaise;
+use crate::errors::{OrRaise, named};
 use crate::limits::PyLimits;
-use crate::repr::Repr;
 
 /// Every property of `schema` that seems to ask for a secret, in schema order.
 ///
@@ -22,13 +22,18 @@ pub(crate) fn sensitive_fields(
 ) -> PyResult<Vec<PySensitiveField>> {
     let py = schema.py();
     let schema = read_schema(schema, &PyLimits::or_default(limits)).or_raise(py)?;
-    Ok(secrets::sensitive_fields(&schema)
+    Ok(sensitive_list(&secrets::sensitive_fields(&schema)))
+}
+
+/// `found` as `SensitiveField`s.
+pub(crate) fn sensitive_list(found: &[SensitiveField]) -> Vec<PySensitiveField> {
+    found
         .iter()
         .map(|f| PySensitiveField {
             name: f.name().to_owned(),
-            kind: f.kind().as_str().to_owned(),
+            kind: f.kind().as_str(),
         })
-        .collect())
+        .collect()
 }
 
 /// The reject policy, for a host that refuses forms asking for secrets outright: returns
@@ -47,50 +52,43 @@ pub(crate) fn reject_secrets(
 
 /// A field that seems to ask for a secret: its `name` and the `kind` of secret
 /// (`"password"`, `"pin"`, `"api_key"`, `"token"`, `"secret"`, `"private_key"`,
-/// `"card_number"`, `"card_security_code"`, `"ssn"` or `"bank_account"`).
-#[pyclass(frozen, eq, hash, module = "toolnexus", name = "SensitiveField")]
+/// `"card_number"`, `"card_security_code"`, `"ssn"` or `"bank_account"`; see `KINDS`).
+#[pyclass(
+    frozen,
+    eq,
+    hash,
+    get_all,
+    module = "toolnexus",
+    name = "SensitiveField"
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PySensitiveField {
+    /// The property's name.
     name: String,
-    kind: String,
+    /// What kind of secret it seems to ask for.
+    kind: &'static str,
 }
 
-#[pymethods]
-impl PySensitiveField {
+plain_data! {
+    PySensitiveField as "SensitiveField",
+    fields = [name, kind],
+    args = [name, kind];
+
+    /// A field `name` asking for a secret of `kind`, which must be one the core reports (see
+    /// `KINDS`).
     #[new]
-    fn new(name: String, kind: String) -> PySensitiveField {
-        PySensitiveField { name, kind }
+    fn new(py: Python<'_>, name: String, kind: &str) -> PyResult<PySensitiveField> {
+        let kind = named(py, kind, SecretKind::from_name, "a kind of secret")?;
+        Ok(PySensitiveField {
+            name,
+            kind: kind.as_str(),
+        })
     }
 
-    /// The property's name.
-    #[getter]
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// What kind of secret it seems to ask for.
-    #[getter]
-    fn kind(&self) -> &str {
-        &self.kind
-    }
-
-    /// The field as the JSON object `{"name", "kind"}`.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("name", &self.name)?;
-        dict.set_item("kind", &self.kind)?;
-        Ok(dict)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(Repr::new("SensitiveField")
-            .field("name", &self.name, py)?
-            .field("kind", &self.kind, py)?
-            .finish())
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, String)) {
-        let this = slf.get();
-        (slf.get_type(), (this.name.clone(), this.kind.clone()))
+    /// The name of every kind of secret, in the core's order.
+    #[classattr]
+    #[pyo3(name = "KINDS")]
+    fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+        PyTuple::new(py, SecretKind::ALL.map(SecretKind::as_str))
     }
 }

@@ -2,15 +2,18 @@
 //! under the core's rules, safe to share between threads.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use toolnexus_core::session::Session;
-use toolnexus_core::{Answer, ElicitRequestParams, ElicitResult, Request, id};
+use toolnexus_core::{Answer, ElicitRequestParams, ElicitResult, Error, Request, id};
 
+use crate::classes::read_argument;
 use crate::contract::{PyAnswer, PyElicitResult, PyRequest};
 use crate::errors::OrRaise;
-use crate::input::{read_json, read_model_or_json};
+use crate::form::PyForm;
+use crate::input::read_model_or_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
 use crate::wire::{ModesArg, Shared, modes_tuple, pairs, session_options};
@@ -39,12 +42,20 @@ pub(crate) fn read_answer<'a>(
     answer: &'a Bound<'_, PyAny>,
     limits: Option<&Bound<'_, PyLimits>>,
 ) -> PyResult<Cow<'a, Answer>> {
-    let py = answer.py();
-    if let Ok(ready) = answer.cast::<PyAnswer>() {
-        return Ok(Cow::Borrowed(&ready.get().0));
-    }
-    let value = read_json(answer, &PyLimits::or_default(limits)).or_raise(py)?;
-    Answer::from_value(value).or_raise(py).map(Cow::Owned)
+    read_argument::<PyAnswer>(answer, limits)
+}
+
+/// The request `id` of `session` with the form it prepared for it, for Python.
+pub(crate) fn prepared_request(session: &Session, request: Request) -> PyRequest {
+    let form = session.form(request.id()).cloned().map(Arc::new);
+    PyRequest::prepared(request, form)
+}
+
+/// The form of the pending form-mode request `id` of `session`, with its schema.
+pub(crate) fn session_form(session: &Session, id: &str) -> Option<PyForm> {
+    let form = session.form(id)?.clone();
+    let schema = session.get(id)?.schema()?.clone();
+    Some(PyForm::new(Arc::new(form), schema))
 }
 
 /// `requests` as a list of `Request`.
@@ -52,7 +63,7 @@ pub(crate) fn request_list<'py>(
     py: Python<'py>,
     requests: Vec<Request>,
 ) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(py, requests.into_iter().map(PyRequest))
+    PyList::new(py, requests.into_iter().map(PyRequest::new))
 }
 
 /// `(id, result)` pairs as a list of tuples.
@@ -70,20 +81,20 @@ impl PySession {
     #[new]
     #[pyo3(signature = (
         *,
-        modes = ModesArg::ALL,
-        max_pending = 64,
+        modes = None,
+        max_pending = None,
         ttl_ms = None,
-        apply_defaults = false,
-        allow_unknown = false,
-        reject_secrets = false,
+        apply_defaults = None,
+        allow_unknown = None,
+        reject_secrets = None,
     ))]
     fn new(
-        modes: ModesArg,
-        max_pending: usize,
+        modes: Option<ModesArg>,
+        max_pending: Option<usize>,
         ttl_ms: Option<u64>,
-        apply_defaults: bool,
-        allow_unknown: bool,
-        reject_secrets: bool,
+        apply_defaults: Option<bool>,
+        allow_unknown: Option<bool>,
+        reject_secrets: Option<bool>,
     ) -> PySession {
         let options = session_options(
             modes,
@@ -117,9 +128,18 @@ impl PySession {
         let params = ElicitRequestParams::from_value(value).or_raise(py)?;
         let id = id.map_or_else(id::next_id, str::to_owned);
         self.inner
-            .with(py, |session| session.begin(&params, &id, now_ms))
+            .with(py, |session| -> Result<PyRequest, Error> {
+                let request = session.begin(&params, &id, now_ms)?;
+                Ok(prepared_request(session, request))
+            })
             .or_raise(py)
-            .map(PyRequest)
+    }
+
+    /// The `Form` the session prepared for the pending form-mode request `request_id` when it
+    /// began (the one `request.form` gives), or `None`.
+    fn form(&self, py: Python<'_>, request_id: &str) -> Option<PyForm> {
+        self.inner
+            .with(py, |session| session_form(session, request_id))
     }
 
     /// Resolves a pending request with the host's `answer` (an `Answer`, its `dict` or JSON
@@ -151,11 +171,12 @@ impl PySession {
         request_list(py, requests)
     }
 
-    /// The pending request `id`, or `None`.
+    /// The pending request `id` (with its form), or `None`.
     fn get(&self, py: Python<'_>, id: &str) -> Option<PyRequest> {
-        self.inner
-            .with(py, |session| session.get(id).cloned())
-            .map(PyRequest)
+        self.inner.with(py, |session| {
+            let request = session.get(id)?.clone();
+            Some(prepared_request(session, request))
+        })
     }
 
     /// Whether the request `id` is waiting for an answer.

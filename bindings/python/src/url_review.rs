@@ -2,13 +2,12 @@
 //! before they consent to open a link.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::types::PyTuple;
 use toolnexus_core::url_review::{self, FindingCode, UrlReview};
-use toolnexus_core::{Error, ErrorKind};
 
-use crate::contract::hash_json;
+use crate::classes::{hash_json, plain_data};
 use crate::convert::to_python;
-use crate::errors::{OrRaise, to_py_err};
+use crate::errors::{OrRaise, named};
 use crate::repr::Repr;
 use crate::text::read_str;
 
@@ -79,10 +78,7 @@ impl PyUrlReview {
         self.0
             .findings()
             .iter()
-            .map(|f| PyUrlFinding {
-                code: f.code(),
-                message: f.message().to_owned(),
-            })
+            .map(|f| PyUrlFinding::of(f.code(), f.message().to_owned()))
             .collect()
     }
 
@@ -125,29 +121,37 @@ impl PyUrlReview {
 /// `"userinfo"`, `"not_https"`, `"ip_literal"`, `"local_host"`, `"punycode_host"`,
 /// `"mixed_script_host"`), its `severity` (`"warn"` or `"reject"`, fixed per code) and a
 /// `message` for people, which may change: match on the code.
-#[pyclass(frozen, eq, hash, module = "toolnexus", name = "UrlFinding")]
+#[pyclass(frozen, eq, hash, get_all, module = "toolnexus", name = "UrlFinding")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PyUrlFinding {
-    code: FindingCode,
+    /// What the finding is about (see `CODES`).
+    code: &'static str,
+    /// How serious it is: `"warn"` (the person may still consent) or `"reject"`.
+    severity: &'static str,
+    /// What was found, in words a person can read.
     message: String,
 }
 
-#[pymethods]
 impl PyUrlFinding {
+    fn of(code: FindingCode, message: String) -> PyUrlFinding {
+        PyUrlFinding {
+            code: code.as_str(),
+            severity: code.severity().as_str(),
+            message,
+        }
+    }
+}
+
+plain_data! {
+    PyUrlFinding as "UrlFinding",
+    fields = [code, severity, message],
+    args = [code, message];
+
     /// A finding of `code` (one the core reports, see `CODES`); its severity follows from it.
     #[new]
     fn new(py: Python<'_>, code: &str, message: String) -> PyResult<PyUrlFinding> {
-        match FindingCode::from_name(code) {
-            Some(code) => Ok(PyUrlFinding { code, message }),
-            None => Err(to_py_err(
-                py,
-                &Error::new(
-                    ErrorKind::InvalidValue,
-                    "",
-                    format!("{code:?} is not a code of a URL finding"),
-                ),
-            )),
-        }
+        let code = named(py, code, FindingCode::from_name, "a code of a URL finding")?;
+        Ok(PyUrlFinding::of(code, message))
     }
 
     /// The code of every finding, in the order a review reports them.
@@ -155,45 +159,5 @@ impl PyUrlFinding {
     #[pyo3(name = "CODES")]
     fn codes(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
         PyTuple::new(py, FindingCode::ALL.map(FindingCode::as_str))
-    }
-
-    /// What the finding is about.
-    #[getter]
-    fn code(&self) -> &'static str {
-        self.code.as_str()
-    }
-
-    /// How serious it is: `"warn"` (the person may still consent) or `"reject"`.
-    #[getter]
-    fn severity(&self) -> &'static str {
-        self.code.severity().as_str()
-    }
-
-    /// What was found, in words a person can read.
-    #[getter]
-    fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The finding as the JSON object `{"code", "severity", "message"}`.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("code", self.code.as_str())?;
-        dict.set_item("severity", self.code.severity().as_str())?;
-        dict.set_item("message", &self.message)?;
-        Ok(dict)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(Repr::new("UrlFinding")
-            .field("code", self.code.as_str(), py)?
-            .field("severity", self.code.severity().as_str(), py)?
-            .field("message", &self.message, py)?
-            .finish())
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (&'static str, String)) {
-        let this = slf.get();
-        (slf.get_type(), (this.code.as_str(), this.message.clone()))
     }
 }

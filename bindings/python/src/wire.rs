@@ -18,7 +18,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use toolnexus_core::content::ContentOptions;
 use toolnexus_core::session::SessionOptions;
 use toolnexus_core::wire::rpc::RpcId;
-use toolnexus_core::{Error, ErrorKind, Limits, Modes, Value};
+use toolnexus_core::{Error, ErrorKind, Limits, Mode, Modes, Value};
 
 use crate::convert::{Reader, to_python};
 use crate::errors::OrRaise;
@@ -43,13 +43,16 @@ impl<T> Shared<T> {
     }
 }
 
-/// The `modes` argument: an iterable of `"form"` and `"url"` (a single string names one mode).
+/// The `modes` argument: a name the core knows (`"form"`, `"url"`, `"all"`), or an iterable
+/// of such names.
 #[derive(Clone, Copy)]
 pub(crate) struct ModesArg(pub(crate) Modes);
 
 impl ModesArg {
-    /// Both modes, the default.
-    pub(crate) const ALL: ModesArg = ModesArg(Modes::ALL);
+    /// The modes of `modes`, or the core's default (both).
+    pub(crate) fn or_default(modes: Option<ModesArg>) -> Modes {
+        modes.map_or(SessionOptions::DEFAULT.modes(), |m| m.0)
+    }
 }
 
 impl<'a, 'py> FromPyObject<'a, 'py> for ModesArg {
@@ -57,69 +60,66 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ModesArg {
 
     fn extract(object: Borrowed<'a, 'py, PyAny>) -> PyResult<ModesArg> {
         let py = object.py();
-        let names: Vec<String> = if let Ok(one) = object.cast::<PyString>() {
-            vec![one.to_cow()?.into_owned()]
-        } else {
-            let mut names = Vec::new();
-            for item in object.try_iter()? {
-                let item = item?;
-                let Ok(name) = item.cast::<PyString>() else {
-                    return Err(PyTypeError::new_err(format!(
-                        "modes are named by str (\"form\", \"url\"), not {}",
-                        item.get_type().name()?
-                    )));
-                };
-                names.push(name.to_cow()?.into_owned());
-            }
-            names
-        };
-        let (mut form, mut url) = (false, false);
-        for name in &names {
-            match name.as_str() {
-                "form" => form = true,
-                "url" => url = true,
-                other => {
-                    return Err(Error::new(
-                        ErrorKind::InvalidValue,
-                        "",
-                        format!("{other:?} is not an elicitation mode (\"form\" or \"url\")"),
-                    ))
-                    .or_raise(py);
+        if let Ok(one) = object.cast::<PyString>() {
+            return Modes::from_name(&one.to_cow()?).or_raise(py).map(ModesArg);
+        }
+        let mut modes = Modes::new(false, false);
+        for item in object.try_iter()? {
+            let item = item?;
+            let Ok(name) = item.cast::<PyString>() else {
+                return Err(PyTypeError::new_err(format!(
+                    "modes are named by str (\"form\", \"url\"), not {}",
+                    item.get_type().name()?
+                )));
+            };
+            let named = Modes::from_name(&name.to_cow()?).or_raise(py)?;
+            for mode in Mode::ALL {
+                if named.supports(mode) {
+                    modes = modes.with(mode);
                 }
             }
         }
-        Ok(ModesArg(Modes::new(form, url)))
+        Ok(ModesArg(modes))
     }
 }
 
-/// `modes` as the tuple of their names, form first.
+/// `modes` as the tuple of their names, in the core's order (form first).
 pub(crate) fn modes_tuple<'py>(py: Python<'py>, modes: Modes) -> PyResult<Bound<'py, PyTuple>> {
-    let mut names = Vec::with_capacity(2);
-    if modes.form() {
-        names.push("form");
-    }
-    if modes.url() {
-        names.push("url");
-    }
+    let names = Mode::ALL
+        .into_iter()
+        .filter(|mode| modes.supports(*mode))
+        .map(Mode::as_str)
+        .collect::<Vec<_>>();
     PyTuple::new(py, names)
 }
 
-/// The options every session-holding class takes, by keyword.
+/// The options every session-holding class takes, by keyword: each one not given (`None`)
+/// is the core's default (`SessionOptions::DEFAULT`).
 pub(crate) fn session_options(
-    modes: ModesArg,
-    max_pending: usize,
+    modes: Option<ModesArg>,
+    max_pending: Option<usize>,
     ttl_ms: Option<u64>,
-    apply_defaults: bool,
-    allow_unknown: bool,
-    reject_secrets: bool,
+    apply_defaults: Option<bool>,
+    allow_unknown: Option<bool>,
+    reject_secrets: Option<bool>,
 ) -> SessionOptions {
-    SessionOptions::DEFAULT
-        .with_modes(modes.0)
-        .with_max_pending(max_pending)
-        .with_ttl_ms(ttl_ms)
-        .with_apply_defaults(apply_defaults)
-        .with_content_options(ContentOptions::STRICT.allow_unknown(allow_unknown))
-        .with_reject_secrets(reject_secrets)
+    let mut options = SessionOptions::DEFAULT.with_modes(ModesArg::or_default(modes));
+    if let Some(max) = max_pending {
+        options = options.with_max_pending(max);
+    }
+    if ttl_ms.is_some() {
+        options = options.with_ttl_ms(ttl_ms);
+    }
+    if let Some(apply) = apply_defaults {
+        options = options.with_apply_defaults(apply);
+    }
+    if let Some(allow) = allow_unknown {
+        options = options.with_content_options(ContentOptions::STRICT.allow_unknown(allow));
+    }
+    if let Some(reject) = reject_secrets {
+        options = options.with_reject_secrets(reject);
+    }
+    options
 }
 
 /// A JSON-RPC id for Python: a `str`, an `int`, or a `toolnexus.Number` for an integer spelt

@@ -1,5 +1,7 @@
 """Runners for the content, form, secret and URL-review operations of the conformance suite.
 
+The ``form`` operation prepares one ``toolnexus.Form`` and runs each of its calls on it.
+
 Each runs one operation through the public API and writes its output with ``toolnexus.to_json``
 (or a ``to_json()`` of the result), so numbers keep their spelling. Inputs that hold both a
 schema and content are read with ``toolnexus.from_json``; their parts then go in as Python
@@ -9,10 +11,11 @@ of passing an argument are held to the exact outputs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import toolnexus
 from conformance_common import Runner, Text, violations
+from conformance_wire import outcome
 
 
 def _argument(value: Any, text: Text, limits: toolnexus.Limits) -> Any:
@@ -36,7 +39,7 @@ def _schema_and_content(text: Text, limits: toolnexus.Limits) -> tuple[Any, Any]
 
 def check_schema(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
     problems = toolnexus.check_schema(text, limits=limits)
-    return toolnexus.to_json([{"kind": p.kind, "pointer": p.path} for p in problems])
+    return toolnexus.to_json([{"kind": p.kind, "pointer": p.pointer} for p in problems])
 
 
 def validate_content(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
@@ -51,17 +54,24 @@ def apply_defaults(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -
     return toolnexus.to_json(toolnexus.apply_defaults(schema, content, limits=limits))
 
 
-def prepare_content(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
-    schema, content = _schema_and_content(text, limits)
-    allow_unknown = case.get("args", {}).get("allowUnknown", False)
+def _prepared(prepare: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``{"content", "violations"}`` of a ``prepare_content`` or ``Form.prepare`` call."""
     try:
-        prepared: dict[str, Any] | None = toolnexus.prepare_content(
-            schema, content, allow_unknown=allow_unknown, limits=limits
-        )
+        prepared: dict[str, Any] | None = prepare()
         broken: list[toolnexus.Violation] = []
     except toolnexus.InvalidContentError as error:
         prepared, broken = None, error.violations
-    return toolnexus.to_json({"content": prepared, "violations": violations(broken)})
+    return {"content": prepared, "violations": violations(broken)}
+
+
+def prepare_content(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    schema, content = _schema_and_content(text, limits)
+    allow_unknown = case.get("args", {}).get("allowUnknown", False)
+    return toolnexus.to_json(
+        _prepared(
+            lambda: toolnexus.prepare_content(schema, content, allow_unknown=allow_unknown, limits=limits)
+        )
+    )
 
 
 def form_fields(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
@@ -96,6 +106,34 @@ def review_url(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> st
     return toolnexus.to_json(review)
 
 
+def form(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    whole = toolnexus.from_json(text, limits=limits)
+    assert isinstance(whole, dict) and {"schema", "calls"} <= whole.keys(), (
+        "the input must be an object with `schema` and `calls`"
+    )
+    prepared = toolnexus.Form(_argument(whole["schema"], text, limits), limits=limits)
+    return toolnexus.to_json([_form_call(prepared, call, text, limits) for call in whole["calls"]])
+
+
+def _form_call(form: toolnexus.Form, call: dict[str, Any], text: Text, limits: toolnexus.Limits) -> dict[str, Any]:
+    """One call on the form, ``{"ok": ...}`` or ``{"error": ...}``, through the public API."""
+    allow_unknown = call.get("allowUnknown", False)
+    [(name, arg)] = [(k, v) for k, v in call.items() if k != "allowUnknown"]
+    content = _argument(arg, text, limits)
+    calls: dict[str, Callable[[], Any]] = {
+        "fields": lambda: [field.to_dict() for field in form.fields],
+        "problems": lambda: [{"kind": p.kind, "pointer": p.pointer} for p in form.problems],
+        "validate": lambda: violations(form.validate(content, allow_unknown=allow_unknown, limits=limits)),
+        "prepare": lambda: _prepared(lambda: form.prepare(content, allow_unknown=allow_unknown, limits=limits)),
+        "applyDefaults": lambda: form.apply_defaults(content, limits=limits),
+        "defaults": lambda: form.defaults,
+        "parse": lambda: form.parse(arg["field"], arg["text"]),
+        "sensitiveFields": lambda: [field.to_dict() for field in form.sensitive_fields()],
+        "rejectSecrets": form.reject_secrets,
+    }
+    return outcome(calls[name])
+
+
 CONTENT_RUNNERS: dict[str, Runner] = {
     "check_schema": check_schema,
     "validate_content": validate_content,
@@ -106,5 +144,6 @@ CONTENT_RUNNERS: dict[str, Runner] = {
     "sensitive_fields": sensitive_fields,
     "reject_secrets": reject_secrets,
     "review_url": review_url,
+    "form": form,
 }
 """The operations this module runs, by name."""

@@ -57,7 +57,7 @@ def ok(value: Any) -> dict[str, Any]:
 
 def failed(error: toolnexus.Error) -> dict[str, Any]:
     """The outcome of a step that raised."""
-    described: dict[str, Any] = {"kind": error.kind, "pointer": error.path}
+    described: dict[str, Any] = {"kind": error.kind, "pointer": error.pointer}
     if error.violations:
         described["violations"] = violations(error.violations)
     return {"error": described}

@@ -2,7 +2,7 @@
 
 Each case's input goes in as JSON text, as ``str`` and again as ``bytes`` (bytes that are not
 UTF-8 only as bytes); the output must be the exact text the case gives, errors must have its
-kind and path. Every operation of the suite has a runner: an operation without one, or a runner
+kind and pointer. Every operation of the suite has a runner: an operation without one, or a runner
 for an operation the suite does not hold, fails, so nothing is skipped unnoticed.
 """
 
@@ -116,10 +116,10 @@ def check(case: dict[str, Any]) -> str | None:
             if "error" not in expect:
                 return f"({shown}) expected output {expect['output']}\n    got {error!r}: {error}"
             want = expect["error"]
-            if (error.kind, error.path) != (want["kind"], want["pointer"]):
+            if (error.kind, error.pointer) != (want["kind"], want["pointer"]):
                 return (
                     f"({shown}) expected error {want['kind']} at {want['pointer']!r}\n"
-                    f"    got {error.kind} at {error.path!r}: {error.message}"
+                    f"    got {error.kind} at {error.pointer!r}: {error.message}"
                 )
             continue
         if "output" not in expect:

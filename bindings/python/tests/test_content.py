@@ -39,14 +39,14 @@ def test_a_well_formed_schema_has_no_problems() -> None:
         assert toolnexus.check_schema(schema) == []
 
 
-def test_problems_come_with_kind_path_and_message_in_the_cores_order() -> None:
+def test_problems_come_with_kind_pointer_and_message_in_the_cores_order() -> None:
     schema = {
         "type": "object",
         "properties": {"age": {"type": "integer", "minimum": 18, "maximum": 12}},
         "required": ["name"],
     }
     problems = toolnexus.check_schema(schema)
-    assert [(p.kind, p.path) for p in problems] == [
+    assert [(p.kind, p.pointer) for p in problems] == [
         ("unknown_required", "/required/0"),
         ("contradictory_bounds", "/properties/age/minimum"),
     ]
@@ -62,7 +62,7 @@ def test_a_schema_that_is_not_an_object_is_a_problem_not_an_exception() -> None:
     not_objects: list[Any] = [[], 5, None, '"form"']
     for schema in not_objects:
         (problem,) = toolnexus.check_schema(schema)
-        assert (problem.kind, problem.path) == ("wrong_type", "")
+        assert (problem.kind, problem.pointer) == ("wrong_type", "")
 
 
 def test_check_schema_raises_only_for_unreadable_input() -> None:
@@ -70,7 +70,7 @@ def test_check_schema_raises_only_for_unreadable_input() -> None:
         toolnexus.check_schema("{")
     with pytest.raises(toolnexus.DuplicateKeyError) as caught:
         toolnexus.check_schema('{"type":"object","type":"object"}')
-    assert caught.value.path == "/type"
+    assert caught.value.pointer == "/type"
     with pytest.raises(toolnexus.TooDeepError):
         toolnexus.check_schema({"a": {"b": {}}}, limits=toolnexus.Limits(max_depth=2))
     with pytest.raises(toolnexus.WrongTypeError):
@@ -79,12 +79,12 @@ def test_check_schema_raises_only_for_unreadable_input() -> None:
 
 def test_schema_problem_is_a_frozen_value() -> None:
     problem = SchemaProblem("empty_enum", "/properties/a/enum", "no options")
-    assert (problem.kind, problem.path, problem.message) == ("empty_enum", "/properties/a/enum", "no options")
+    assert (problem.kind, problem.pointer, problem.message) == ("empty_enum", "/properties/a/enum", "no options")
     assert problem == SchemaProblem("empty_enum", "/properties/a/enum", "no options")
     assert problem != SchemaProblem("empty_enum", "/properties/b/enum", "no options")
     assert hash(problem) == hash(SchemaProblem("empty_enum", "/properties/a/enum", "no options"))
     assert pickle.loads(pickle.dumps(problem)) == problem
-    assert repr(problem) == "SchemaProblem(kind='empty_enum', path='/properties/a/enum', message='no options')"
+    assert repr(problem) == "SchemaProblem(kind='empty_enum', pointer='/properties/a/enum', message='no options')"
     assert type(problem).__module__ == "toolnexus"
     with pytest.raises(AttributeError):
         problem.kind = "x"  # type: ignore[misc]
@@ -109,7 +109,7 @@ def test_valid_content_has_no_violations() -> None:
 
 def test_every_violation_in_the_cores_order() -> None:
     found = toolnexus.validate_content(SCHEMA, {"age": Number("17.5"), "nickname": "ada"})
-    assert [(v.path, v.keyword) for v in found] == [
+    assert [(v.pointer, v.keyword) for v in found] == [
         ("/email", "required"),
         ("/age", "type"),
         ("/age", "minimum"),
@@ -123,23 +123,23 @@ def test_allow_unknown_accepts_undeclared_members_of_a_content_type() -> None:
     content = {"email": "ada@example.org", "nickname": "ada"}
     assert toolnexus.validate_content(SCHEMA, content, allow_unknown=True) == []
     found = toolnexus.validate_content(SCHEMA, {"email": "a@b.c", "x": {"y": 1}}, allow_unknown=True)
-    assert [(v.path, v.keyword) for v in found] == [("/x", "type")]
+    assert [(v.pointer, v.keyword) for v in found] == [("/x", "type")]
 
 
 def test_content_that_is_not_an_object_is_one_type_violation() -> None:
     not_objects: list[Any] = [[], "[]", 5, None]
     for content in not_objects:
         found = toolnexus.validate_content(SCHEMA, content)
-        assert [(v.path, v.keyword) for v in found] == [("", "type")]
+        assert [(v.pointer, v.keyword) for v in found] == [("", "type")]
 
 
 def test_a_schema_the_core_cannot_read_raises() -> None:
     with pytest.raises(toolnexus.InvalidValueError) as caught:
         toolnexus.validate_content({"type": "array"}, {})
-    assert caught.value.path == "/type"
+    assert caught.value.pointer == "/type"
     with pytest.raises(toolnexus.MissingFieldError) as missing:
         toolnexus.validate_content({"type": "object"}, {})
-    assert missing.value.path == "/properties"
+    assert missing.value.pointer == "/properties"
     with pytest.raises(toolnexus.WrongTypeError):
         toolnexus.validate_content([], {})  # type: ignore[arg-type]
 
@@ -152,7 +152,7 @@ def test_content_is_read_within_the_limits() -> None:
         toolnexus.validate_content(SCHEMA, "{")
     with pytest.raises(toolnexus.LoneSurrogateError) as caught:
         toolnexus.validate_content(SCHEMA, {"email": "\udc00"})
-    assert caught.value.path == "/email"
+    assert caught.value.pointer == "/email"
 
 
 # apply_defaults.
@@ -176,7 +176,7 @@ def test_defaults_need_object_content() -> None:
     for content in not_objects:
         with pytest.raises(toolnexus.WrongTypeError) as caught:
             toolnexus.apply_defaults(SCHEMA, content)
-        assert caught.value.path == ""
+        assert caught.value.pointer == ""
         assert "must be a JSON object" in caught.value.message
 
 
@@ -197,8 +197,8 @@ def test_prepare_raises_invalid_content_with_every_violation() -> None:
     with pytest.raises(toolnexus.InvalidContentError) as caught:
         toolnexus.prepare_content(SCHEMA, {"age": 3, "x": 1})
     error = caught.value
-    assert error.kind == "invalid_content" and error.path == ""
-    assert [(v.path, v.keyword) for v in error.violations] == [
+    assert error.kind == "invalid_content" and error.pointer == ""
+    assert [(v.pointer, v.keyword) for v in error.violations] == [
         ("/email", "required"),
         ("/age", "minimum"),
         ("/x", "additionalProperties"),
@@ -221,7 +221,7 @@ def test_prepare_allow_unknown_keeps_undeclared_members() -> None:
 def test_prepare_content_that_is_not_an_object() -> None:
     with pytest.raises(toolnexus.InvalidContentError) as caught:
         toolnexus.prepare_content(SCHEMA, [1])
-    assert [(v.path, v.keyword) for v in caught.value.violations] == [("", "type")]
+    assert [(v.pointer, v.keyword) for v in caught.value.violations] == [("", "type")]
 
 
 # Whatever comes in: a value or a toolnexus.Error.

@@ -81,7 +81,7 @@ def test_request_refuses_what_the_core_refuses(
 ) -> None:
     with pytest.raises(error) as caught:
         make()
-    assert caught.value.path == path
+    assert caught.value.pointer == path
 
 
 def test_from_json_takes_only_text() -> None:
@@ -124,7 +124,7 @@ def test_answer_refuses_what_the_core_refuses(
 ) -> None:
     with pytest.raises(error) as caught:
         make()
-    assert caught.value.path == path
+    assert caught.value.pointer == path
 
 
 # ElicitResult.
@@ -158,7 +158,7 @@ def test_elicit_result_refuses_what_the_core_refuses(
 ) -> None:
     with pytest.raises(error) as caught:
         make()
-    assert caught.value.path == path
+    assert caught.value.pointer == path
 
 
 # What the three have in common.
@@ -225,9 +225,9 @@ def test_the_classes_are_final_and_public() -> None:
 
 def test_violation() -> None:
     violation = toolnexus.Violation("/email", "format", "not an email address")
-    assert (violation.path, violation.keyword, violation.message) == ("/email", "format", "not an email address")
+    assert (violation.pointer, violation.keyword, violation.message) == ("/email", "format", "not an email address")
     assert violation.to_dict() == {"pointer": "/email", "keyword": "format", "message": "not an email address"}
-    assert repr(violation) == "Violation(path='/email', keyword='format', message='not an email address')"
+    assert repr(violation) == "Violation(pointer='/email', keyword='format', message='not an email address')"
     assert violation == toolnexus.Violation("/email", "format", "not an email address")
     assert hash(violation) == hash(toolnexus.Violation("/email", "format", "not an email address"))
     assert violation != toolnexus.Violation("/email", "required", "not an email address")

@@ -31,7 +31,7 @@ def test_one_key_twice_is_refused_whichever_comes_first(members: list[tuple[str,
     assert len(twice) == len(members)
     with pytest.raises(toolnexus.DuplicateKeyError) as caught:
         toolnexus.to_json({"outer": twice})
-    assert caught.value.path == "/outer/a"
+    assert caught.value.pointer == "/outer/a"
 
 
 def test_distinct_subclass_keys_are_read_in_order() -> None:

@@ -31,7 +31,7 @@ def test_each_kind_has_a_public_class_named_after_it(kind: str) -> None:
     assert issubclass(cls, toolnexus.Error) and issubclass(cls, ValueError)
     error = _errors._from_native(kind, "/a~1b", "what went wrong", [])
     assert type(error) is cls
-    assert (error.kind, error.path, error.message, error.violations) == (kind, "/a~1b", "what went wrong", [])
+    assert (error.kind, error.pointer, error.message, error.violations) == (kind, "/a~1b", "what went wrong", [])
     assert str(error) == f"{kind} at /a~1b: what went wrong"
     assert error.args == ("what went wrong",)
 
@@ -44,8 +44,8 @@ def test_a_kind_this_version_does_not_know_is_a_plain_error() -> None:
 
 
 def test_hosts_can_raise_the_subclasses() -> None:
-    error = toolnexus.InvalidValueError("bad date", path="/when")
-    assert (error.kind, error.path, error.violations) == ("invalid_value", "/when", [])
+    error = toolnexus.InvalidValueError("bad date", pointer="/when")
+    assert (error.kind, error.pointer, error.violations) == ("invalid_value", "/when", [])
     with pytest.raises(TypeError):
         toolnexus.Error("a kind is needed")
     assert toolnexus.Error("x", kind="custom").kind == "custom"
@@ -66,7 +66,7 @@ def test_errors_pickle(kind: str) -> None:
     error = _errors._from_native(kind, "/x", "m", [toolnexus.Violation("/x", "type", "m")])
     copy = pickle.loads(pickle.dumps(error))
     assert type(copy) is type(error)
-    assert (copy.kind, copy.path, copy.message, copy.violations) == (error.kind, error.path, error.message, error.violations)
+    assert (copy.kind, copy.pointer, copy.message, copy.violations) == (error.kind, error.pointer, error.message, error.violations)
 
 
 def test_errors_raised_by_the_core_are_the_subclass_of_their_kind() -> None:

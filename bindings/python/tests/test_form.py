@@ -145,7 +145,7 @@ def test_field_option_is_a_frozen_value() -> None:
 def test_a_schema_the_core_cannot_read_raises() -> None:
     with pytest.raises(toolnexus.InvalidValueError) as caught:
         toolnexus.form_fields({"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object"}}}})
-    assert caught.value.path == "/properties/a/items/type"
+    assert caught.value.pointer == "/properties/a/items/type"
     with pytest.raises(toolnexus.InvalidJsonError):
         toolnexus.form_fields("{")
 
@@ -188,7 +188,7 @@ def test_blank_text_in_an_optional_field_or_one_with_a_default_is_none() -> None
 def test_blank_text_in_a_required_field_is_missing() -> None:
     with pytest.raises(toolnexus.MissingFieldError) as caught:
         toolnexus.parse_field_input(fields()["age"], "  ")
-    assert (caught.value.path, caught.value.message) == ("/age", "Age is required")
+    assert (caught.value.pointer, caught.value.message) == ("/age", "Age is required")
 
 
 @pytest.mark.parametrize(
@@ -206,7 +206,7 @@ def test_blank_text_in_a_required_field_is_missing() -> None:
 def test_text_the_field_refuses_is_an_invalid_value(name: str, text: str, message: str | None) -> None:
     with pytest.raises(toolnexus.InvalidValueError) as caught:
         toolnexus.parse_field_input(fields()[name], text)
-    assert caught.value.path == f"/{name}"
+    assert caught.value.pointer == f"/{name}"
     assert caught.value.message
     if message is not None:
         assert caught.value.message == message

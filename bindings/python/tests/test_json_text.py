@@ -50,7 +50,7 @@ def test_to_json_refuses_what_json_cannot_hold() -> None:
         toolnexus.to_json(float("nan"))
     with pytest.raises(toolnexus.WrongTypeError) as caught:
         toolnexus.to_json({"a": [object()]})
-    assert caught.value.path == "/a/0"
+    assert caught.value.pointer == "/a/0"
     with pytest.raises(toolnexus.WrongTypeError):
         toolnexus.to_json({1: "x"})
     with pytest.raises(toolnexus.LoneSurrogateError):
@@ -68,7 +68,7 @@ def test_from_json_refuses_what_the_core_refuses() -> None:
         toolnexus.from_json("")
     with pytest.raises(toolnexus.DuplicateKeyError) as caught:
         toolnexus.from_json('{"a":1,"a":2}')
-    assert caught.value.path == "/a"
+    assert caught.value.pointer == "/a"
     with pytest.raises(toolnexus.InvalidUtf8Error):
         toolnexus.from_json(b'"\xff"')
     with pytest.raises(toolnexus.LoneSurrogateError):

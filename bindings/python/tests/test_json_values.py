@@ -76,7 +76,7 @@ def test_an_integer_too_long_for_python_stays_a_number() -> None:
 def test_an_int_too_long_for_python_to_write_is_refused() -> None:
     with pytest.raises(toolnexus.InvalidValueError) as caught:
         toolnexus.Answer("a", True, {"x": 10 ** (int_digit_limit() + 1)})
-    assert caught.value.path == "/data/x"
+    assert caught.value.pointer == "/data/x"
 
 
 # Python to core.
@@ -130,13 +130,13 @@ def test_subclasses_of_the_json_types_are_read_as_their_base() -> None:
 def test_non_finite_floats_are_refused(bad: float) -> None:
     with pytest.raises(toolnexus.InvalidValueError) as caught:
         toolnexus.Answer("a", True, {"list": [1, {"x": bad}]})
-    assert caught.value.path == "/data/list/1/x"
+    assert caught.value.pointer == "/data/list/1/x"
 
 
 def test_keys_must_be_str() -> None:
     with pytest.raises(toolnexus.WrongTypeError) as caught:
         toolnexus.Answer.from_dict({"id": "a", "ok": True, "data": {"inner": {1: "x"}}})
-    assert caught.value.path == "/data/inner"
+    assert caught.value.pointer == "/data/inner"
     assert "int" in caught.value.message
 
 
@@ -144,23 +144,23 @@ def test_keys_must_be_str() -> None:
 def test_values_without_a_json_form_are_refused(bad: object) -> None:
     with pytest.raises(toolnexus.WrongTypeError) as caught:
         toolnexus.Answer("a", True, {"a/b~c": [bad]})
-    assert caught.value.path == "/data/a~1b~0c/0"
+    assert caught.value.pointer == "/data/a~1b~0c/0"
     assert type(bad).__name__ in caught.value.message
 
 
 def test_lone_surrogates_in_strings_and_keys_are_refused() -> None:
     with pytest.raises(toolnexus.LoneSurrogateError) as caught:
         toolnexus.Answer("a", True, {"s": "ok \ud800"})
-    assert caught.value.path == "/data/s"
+    assert caught.value.pointer == "/data/s"
     with pytest.raises(toolnexus.LoneSurrogateError) as caught:
         toolnexus.Answer("a", True, {"o": {"\udc00": 1}})
-    assert caught.value.path == "/data/o"
+    assert caught.value.pointer == "/data/o"
 
 
 def test_pointers_escape_tilde_and_slash() -> None:
     with pytest.raises(toolnexus.InvalidValueError) as caught:
         toolnexus.Answer("a", True, {"~/": {"/": float("nan")}})
-    assert caught.value.path == "/data/~0~1/~1"
+    assert caught.value.pointer == "/data/~0~1/~1"
 
 
 # Bounds.
@@ -178,11 +178,11 @@ def test_depth_is_bounded_like_json_text() -> None:
     toolnexus.Answer("a", True, {"x": nested_lists(62)})
     with pytest.raises(toolnexus.TooDeepError) as caught:
         toolnexus.Answer("a", True, {"x": nested_lists(63)})
-    assert caught.value.path == "/data/x" + "/0" * 62
+    assert caught.value.pointer == "/data/x" + "/0" * 62
     text = '{"id":"a","ok":true,"data":{"x":' + "[" * 63 + "]" * 63 + "}}"
     with pytest.raises(toolnexus.TooDeepError) as from_text:
         toolnexus.Answer.from_json(text)
-    assert from_text.value.path == caught.value.path
+    assert from_text.value.pointer == caught.value.pointer
 
 
 def test_a_dict_that_contains_itself_is_too_deep() -> None:
@@ -190,7 +190,7 @@ def test_a_dict_that_contains_itself_is_too_deep() -> None:
     loop["again"] = loop
     with pytest.raises(toolnexus.TooDeepError) as caught:
         toolnexus.Answer.from_dict({"id": "a", "ok": True, "data": loop})
-    assert caught.value.path == "/data" + "/again" * 63
+    assert caught.value.pointer == "/data" + "/again" * 63
 
 
 def test_a_list_that_contains_itself_is_too_deep() -> None:
@@ -209,7 +209,7 @@ def test_members_and_items_are_bounded() -> None:
     toolnexus.Answer.from_dict({"id": "a", "ok": True, "data": {"x": [1, 2]}}, limits=limits)
     with pytest.raises(toolnexus.TooManyMembersError) as members:
         toolnexus.Answer.from_dict({"id": "a", "ok": True, "data": {"a": 1, "b": 2, "c": 3, "d": 4}}, limits=limits)
-    assert members.value.path == "/data"
+    assert members.value.pointer == "/data"
     with pytest.raises(toolnexus.TooManyItemsError) as items:
         toolnexus.Answer.from_dict({"id": "a", "ok": True, "data": {"x": (1, 2, 3)}}, limits=limits)
-    assert items.value.path == "/data/x"
+    assert items.value.pointer == "/data/x"

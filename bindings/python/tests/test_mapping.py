@@ -68,7 +68,7 @@ def test_a_model_dump_that_is_not_an_object_is_refused() -> None:
         toolnexus.elicitation_to_request(Model(["x"]))
     with pytest.raises(toolnexus.WrongTypeError) as caught:
         toolnexus.elicitation_to_request(Model({"message": {1, 2}, "requestedSchema": {}}))
-    assert caught.value.path == "/message"
+    assert caught.value.pointer == "/message"
 
 
 def test_a_dict_is_never_taken_for_a_model() -> None:
@@ -110,7 +110,7 @@ def test_elicitation_to_request_refuses_what_the_core_refuses(
 ) -> None:
     with pytest.raises(error) as caught:
         toolnexus.elicitation_to_request(params, id=id)
-    assert caught.value.path == path
+    assert caught.value.pointer == path
 
 
 def test_unknown_params_keys_are_ignored() -> None:
@@ -177,13 +177,13 @@ def test_accepted_data_must_be_content() -> None:
     for given in (answer, answer.to_dict(), answer.to_json()):
         with pytest.raises(toolnexus.WrongTypeError) as caught:
             toolnexus.answer_to_elicit_result(given)
-        assert caught.value.path == "/data/nested"
+        assert caught.value.pointer == "/data/nested"
 
 
 def test_answer_errors_point_into_the_answer() -> None:
     with pytest.raises(toolnexus.MissingFieldError) as caught:
         toolnexus.answer_to_elicit_result({"id": "r"})
-    assert caught.value.path == "/ok"
+    assert caught.value.pointer == "/ok"
     with pytest.raises(toolnexus.TooDeepError):
         toolnexus.answer_to_elicit_result('{"id":"r","ok":true,"data":{"a":[[]]}}', limits=toolnexus.Limits(max_depth=3))
 

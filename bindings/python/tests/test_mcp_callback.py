@@ -125,7 +125,7 @@ async def test_invalid_then_corrected(context: ClientRequestContext) -> None:
     assert result == types.ElicitResult(action="accept", content=VALID)
     [(first, none), (again, violations)] = host.asked
     assert first == again and none == ()
-    assert [(v.path, v.keyword) for v in violations] == [("/email", "format"), ("/age", "minimum"), ("/plan", "oneOf")]
+    assert [(v.pointer, v.keyword) for v in violations] == [("/email", "format"), ("/age", "minimum"), ("/plan", "oneOf")]
 
 
 async def test_invalid_every_time_is_an_error_after_the_bound(context: ClientRequestContext) -> None:
@@ -136,9 +136,10 @@ async def test_invalid_every_time_is_an_error_after_the_bound(context: ClientReq
     assert isinstance(result, types.ErrorData)
     assert result.code == types.INTERNAL_ERROR == -32603
     assert result.message == "the host gave no valid answer to the form in 2 attempts"
-    assert result.data == {
-        "violations": [{"path": "/email", "keyword": "required"}, {"path": "/plan", "keyword": "required"}]
-    }
+    # Each violation as Violation.to_dict() writes it: the same shape everywhere.
+    sent = result.data["violations"]
+    assert [(v["pointer"], v["keyword"]) for v in sent] == [("/email", "required"), ("/plan", "required")]
+    assert all(list(v) == ["pointer", "keyword", "message"] and v["message"] for v in sent)
     assert len(host.asked) == 2 and len(callback.session) == 0
 
 
@@ -236,7 +237,7 @@ async def test_the_session_sets_the_rules(context: ClientRequestContext) -> None
     result = await forms_only(context, URL)
     assert isinstance(result, types.ErrorData)
     assert result.code == types.INVALID_PARAMS == -32602
-    assert result.data == {"kind": "mode_not_supported", "path": "/mode"}
+    assert result.data == {"kind": "mode_not_supported", "pointer": "/mode"}
 
     secret = types.ElicitRequestFormParams(
         message="Key?", requested_schema={"type": "object", "properties": {"api_key": {"type": "string"}}}
@@ -249,7 +250,7 @@ async def test_the_session_sets_the_rules(context: ClientRequestContext) -> None
     broken = types.ElicitRequestFormParams(message="?", requested_schema={"type": "object", "properties": 3})
     unreadable = await toolnexus.mcp.elicitation_callback(accept())(context, broken)
     assert isinstance(unreadable, types.ErrorData)
-    assert unreadable.data == {"kind": "wrong_type", "path": "/requestedSchema/properties"}
+    assert unreadable.data == {"kind": "wrong_type", "pointer": "/requestedSchema/properties"}
 
     defaults = toolnexus.mcp.elicitation_callback(
         accept({"email": "a@b.co", "age": 20, "plan": "free"}), session=Session(apply_defaults=True)

@@ -180,7 +180,7 @@ async def test_invalid_then_corrected(legacy: Connection) -> None:
     assert await legacy.call("register") == {"action": "accept", "content": VALID}
     [(first, none), (again, violations)] = legacy.host.asked
     assert first == again and none == ()
-    assert [(v.path, v.keyword) for v in violations] == [
+    assert [(v.pointer, v.keyword) for v in violations] == [
         ("/email", "format"),
         ("/age", "type"),
         ("/age", "maximum"),
@@ -192,13 +192,11 @@ async def test_invalid_then_corrected(legacy: Connection) -> None:
 async def test_invalid_every_time(legacy: Connection) -> None:
     legacy.host.script(accept(INVALID), accept(INVALID), accept({"email": "a@b.co"}))
     received = await legacy.call("register")
-    assert received == {
-        "error": {
-            "code": -32603,
-            "message": "the host gave no valid answer to the form in 3 attempts",
-            "data": {"violations": [{"path": "/age", "keyword": "required"}, {"path": "/plan", "keyword": "required"}]},
-        }
-    }
+    error = received["error"]
+    assert (error["code"], error["message"]) == (-32603, "the host gave no valid answer to the form in 3 attempts")
+    sent = error["data"]["violations"]
+    assert [(v["pointer"], v["keyword"]) for v in sent] == [("/age", "required"), ("/plan", "required")]
+    assert all(list(v) == ["pointer", "keyword", "message"] and v["message"] for v in sent)
     assert len(legacy.host.asked) == 3
 
 

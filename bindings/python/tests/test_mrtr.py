@@ -93,7 +93,7 @@ def test_a_url_round_and_a_second_round() -> None:
     assert '"inputResponses":{"region":{"action":"decline"}},"requestState":"st-2"' in final
     with pytest.raises(toolnexus.InvalidValueError) as wrong_id:
         second.next_round(input_required(99, region=REGION), 0)
-    assert wrong_id.value.path == "/id"
+    assert wrong_id.value.pointer == "/id"
 
 
 def test_unhandled_requests_are_supplied_by_the_host() -> None:
@@ -129,10 +129,10 @@ def test_expire_and_cancel_pending() -> None:
 def test_start_errors_point_into_their_text() -> None:
     with pytest.raises(toolnexus.ModeNotSupportedError) as mode:
         InputRound.start(CALL, input_required(login=LOGIN), 0, modes="form")
-    assert mode.value.path == "/result/inputRequests/login/params/mode"
+    assert mode.value.pointer == "/result/inputRequests/login/params/mode"
     with pytest.raises(toolnexus.InvalidValueError) as other:
         InputRound.start(CALL, input_required(7, region=REGION), 0)
-    assert other.value.path == "/id"
+    assert other.value.pointer == "/id"
     with pytest.raises(toolnexus.SensitiveFieldError):
         secret = {"method": "elicitation/create", "params": {"message": "k", "requestedSchema": {
             "type": "object", "properties": {"password": {"type": "string"}}}}}
@@ -141,7 +141,7 @@ def test_start_errors_point_into_their_text() -> None:
         InputRound.start(CALL, input_required(a=REGION, b=REGION), 0, max_pending=1)
     with pytest.raises(toolnexus.InvalidValueError) as complete:
         InputRequired.from_json('{"resultType":"complete"}')
-    assert complete.value.path == "/resultType"
+    assert complete.value.pointer == "/resultType"
     with pytest.raises(toolnexus.MissingFieldError):
         ClientRequest.from_json('{"jsonrpc":"2.0","method":"x"}')
     with pytest.raises(toolnexus.InvalidJsonError):
@@ -150,7 +150,7 @@ def test_start_errors_point_into_their_text() -> None:
         InputRound.start(CALL, input_required(region=REGION), 0, limits=toolnexus.Limits(max_input_bytes=100))
     with pytest.raises(toolnexus.WrongTypeError) as number:
         InputRound.start(CALL, 3, 0)  # type: ignore[arg-type]
-    assert number.value.path == ""
+    assert number.value.pointer == ""
 
 
 def test_retry_ids() -> None:
@@ -195,7 +195,7 @@ def test_classify_result() -> None:
     assert (unknown.type, unknown.result_type, unknown.result) == ("unknown", "later", {"resultType": "later", "x": 1})
     with pytest.raises(toolnexus.InvalidValueError) as error:
         toolnexus.classify_result('{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"m"}}')
-    assert error.value.path == "/error"
+    assert error.value.pointer == "/error"
     with pytest.raises(toolnexus.LoneSurrogateError):
         toolnexus.classify_result('{"result":{"x":"\ud800"}}')
     assert repr(unknown) == "ServerResult(type='unknown', result_type='later')"

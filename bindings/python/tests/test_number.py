@@ -57,7 +57,7 @@ def test_the_core_checks_the_spelling_again() -> None:
 
     with pytest.raises(toolnexus.InvalidValueError) as caught:
         toolnexus.Answer("a", True, {"x": Sneaky("1")})
-    assert caught.value.path == "/data/x"
+    assert caught.value.pointer == "/data/x"
 
 
 def test_a_subclass_that_changes_the_dict_being_read_is_harmless() -> None:

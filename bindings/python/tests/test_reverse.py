@@ -199,7 +199,7 @@ def test_url_required_errors_begin_nothing() -> None:
     for text, error, path in cases:
         with pytest.raises(error) as raised:
             bridge.url_required(text, 0)
-        assert raised.value.path == path, text
+        assert raised.value.pointer == path, text
     assert bridge.pending() == []
     with pytest.raises(toolnexus.ModeNotSupportedError):
         ReverseBridge(modes="form").url_required(url_required(URL), 0)

@@ -42,11 +42,11 @@ def test_reject_secrets_raises_at_the_first_sensitive_field() -> None:
     with pytest.raises(toolnexus.SensitiveFieldError) as caught:
         toolnexus.reject_secrets(SCHEMA)
     error = caught.value
-    assert (error.kind, error.path, error.violations) == ("sensitive_field", "/properties/password", [])
+    assert (error.kind, error.pointer, error.violations) == ("sensitive_field", "/properties/password", [])
     assert "password" in error.message
     with pytest.raises(toolnexus.SensitiveFieldError) as escaped:
         toolnexus.reject_secrets('{"type":"object","properties":{"api/key":{"type":"string"}}}')
-    assert escaped.value.path == "/properties/api~1key"
+    assert escaped.value.pointer == "/properties/api~1key"
 
 
 def test_the_form_field_says_whether_it_is_sensitive() -> None:

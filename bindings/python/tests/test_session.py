@@ -47,8 +47,8 @@ def test_a_form_conversation() -> None:
     with pytest.raises(toolnexus.InvalidContentError) as raised:
         session.resolve(Answer("q1", True, {"age": 17}), 1)
     error = raised.value
-    assert (error.kind, error.path) == ("invalid_content", "/data")
-    assert [(v.path, v.keyword) for v in error.violations] == [("/age", "minimum"), ("/plan", "required")]
+    assert (error.kind, error.pointer) == ("invalid_content", "/data")
+    assert [(v.pointer, v.keyword) for v in error.violations] == [("/age", "minimum"), ("/plan", "required")]
     assert "q1" in session, "invalid content leaves the request pending"
 
     result = session.resolve({"id": "q1", "ok": True, "data": {"age": 18, "plan": "pro"}}, 2)
@@ -58,7 +58,7 @@ def test_a_form_conversation() -> None:
 
     with pytest.raises(toolnexus.UnknownRequestError) as again:
         session.resolve('{"id":"q1","ok":true,"data":{"age":18,"plan":"pro"}}', 3)
-    assert again.value.path == "/id"
+    assert again.value.pointer == "/id"
 
 
 def test_numbers_keep_their_spelling() -> None:
@@ -145,13 +145,13 @@ def test_begin_errors_change_nothing() -> None:
     assert session.modes == ("form",) and session.max_pending == 2
     with pytest.raises(toolnexus.ModeNotSupportedError) as mode:
         session.begin(LOGIN, "u", 0)
-    assert mode.value.path == "/mode"
+    assert mode.value.pointer == "/mode"
     with pytest.raises(toolnexus.SensitiveFieldError) as secret:
         session.begin(SECRET, "s", 0)
-    assert secret.value.path.startswith("/requestedSchema")
+    assert secret.value.pointer.startswith("/requestedSchema")
     with pytest.raises(toolnexus.WrongTypeError) as schema:
         session.begin({"message": "x", "requestedSchema": {"type": "object", "properties": 3}}, "x", 0)
-    assert schema.value.path == "/requestedSchema/properties"
+    assert schema.value.pointer == "/requestedSchema/properties"
     session.begin(AGE, "a", 0)
     with pytest.raises(toolnexus.DuplicateRequestError):
         session.begin(AGE, "a", 0)

@@ -16,7 +16,7 @@ Every decision is made by the Rust core, so this package answers exactly as the 
 bindings do. JSON keeps its member order and the spelling of its numbers: integers arrive as
 ``int``, other numbers as ``toolnexus.Number`` (a ``float`` that remembers its spelling). Input
 is untrusted and read within ``Limits``; whatever is wrong with it raises a ``toolnexus.Error``
-subclass with a ``kind``, a JSON pointer ``path`` and a ``message``.
+subclass with a ``kind``, a JSON ``pointer`` and a ``message``.
 """
 
 from ._errors import (
@@ -56,6 +56,7 @@ from ._native import (
 from ._native import (
     Constraints,
     FieldOption,
+    Form,
     FormField,
     SchemaProblem,
     SensitiveField,
@@ -110,6 +111,7 @@ __all__ = [
     "apply_defaults",
     "prepare_content",
     # Forms and secrets.
+    "Form",
     "form_fields",
     "parse_field_input",
     "FormField",

@@ -1,7 +1,7 @@
 """The exceptions of toolnexus: one class per kind of error the core reports.
 
 Every error is a ``toolnexus.Error`` (a ``ValueError``) with ``kind`` (the core's stable
-snake_case name), ``path`` (an RFC 6901 JSON pointer into the input; ``""`` is the whole
+snake_case name), ``pointer`` (an RFC 6901 JSON pointer into the input; ``""`` is the whole
 input), ``message`` (for people; it may change) and ``violations`` (for ``invalid_content``,
 every way the content breaks its schema; empty otherwise). Catch ``toolnexus.Error`` for all of
 them, or one subclass for one kind.
@@ -39,7 +39,7 @@ __all__ = [
 
 
 class Error(ValueError):
-    """An input toolnexus refuses, or a call it cannot make: a kind, a path and a message.
+    """An input toolnexus refuses, or a call it cannot make: a kind, a pointer and a message.
 
     The subclass names the kind; a kind this version does not know yet (from a newer core)
     arrives as a plain ``Error`` with its ``kind`` set.
@@ -50,7 +50,7 @@ class Error(ValueError):
 
     kind: str
     """The stable snake_case name of what went wrong (``"invalid_json"``, ``"wrong_type"``…)."""
-    path: str
+    pointer: str
     """Where: an RFC 6901 JSON pointer into the input (``""`` is the whole input)."""
     message: str
     """What went wrong, in words; for people, and free to change."""
@@ -62,7 +62,7 @@ class Error(ValueError):
         message: str,
         *,
         kind: str | None = None,
-        path: str = "",
+        pointer: str = "",
         violations: Iterable[Violation] = (),
     ) -> None:
         kind = kind if kind is not None else type(self).KIND
@@ -70,13 +70,13 @@ class Error(ValueError):
             raise TypeError("toolnexus.Error needs a kind; raise one of its subclasses")
         super().__init__(message)
         self.kind = kind
-        self.path = path
+        self.pointer = pointer
         self.message = message
         self.violations = list(violations)
 
     def __str__(self) -> str:
-        if self.path:
-            return f"{self.kind} at {self.path}: {self.message}"
+        if self.pointer:
+            return f"{self.kind} at {self.pointer}: {self.message}"
         return f"{self.kind}: {self.message}"
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -103,7 +103,7 @@ class LoneSurrogateError(Error):
 
 
 class DuplicateKeyError(Error):
-    """An object names the same key twice; ``path`` is the second one."""
+    """An object names the same key twice; ``pointer`` is the second one."""
 
     KIND = "duplicate_key"
 
@@ -215,7 +215,7 @@ def _restore(cls: type[Error], message: str, kind: str) -> Error:
     return cls(message, kind=kind)
 
 
-def _from_native(kind: str, path: str, message: str, violations: list[Violation]) -> Error:
+def _from_native(kind: str, pointer: str, message: str, violations: list[Violation]) -> Error:
     """The exception for an error of the core (called by ``toolnexus._native``)."""
     cls = _BY_KIND.get(kind, Error)
-    return cls(message, kind=kind, path=path, violations=violations)
+    return cls(message, kind=kind, pointer=pointer, violations=violations)

@@ -23,6 +23,7 @@ __all__ = [
     # Schemas, content, forms, secrets and URL review.
     "Constraints",
     "FieldOption",
+    "Form",
     "FormField",
     "SchemaProblem",
     "SensitiveField",
@@ -98,9 +99,9 @@ class Limits:
 class Violation:
     """One way content breaks its form's schema."""
 
-    def __new__(cls, path: str, keyword: str, message: str) -> Violation: ...
+    def __new__(cls, pointer: str, keyword: str, message: str) -> Violation: ...
     @property
-    def path(self) -> str: ...
+    def pointer(self) -> str: ...
     @property
     def keyword(self) -> str: ...
     @property
@@ -141,6 +142,8 @@ class Request:
     def expires_at(self) -> str | None: ...
     @property
     def schema(self) -> _JsonObject | None: ...
+    @property
+    def form(self) -> Form | None: ...
     def to_dict(self) -> _JsonObject: ...
     def to_json(self) -> str: ...
     def __eq__(self, value: object, /) -> bool: ...
@@ -237,11 +240,11 @@ class SchemaProblem:
     """One problem with a schema: a stable kind, a JSON pointer into the schema, a message."""
 
     KINDS: ClassVar[tuple[str, ...]]
-    def __new__(cls, kind: str, path: str, message: str) -> SchemaProblem: ...
+    def __new__(cls, kind: str, pointer: str, message: str) -> SchemaProblem: ...
     @property
     def kind(self) -> str: ...
     @property
-    def path(self) -> str: ...
+    def pointer(self) -> str: ...
     @property
     def message(self) -> str: ...
     def to_dict(self) -> dict[str, str]: ...
@@ -312,8 +315,9 @@ class Constraints:
 
 @final
 class FormField:
-    """One field of a form, ready for a UI; made by ``form_fields``."""
+    """One field of a form, ready for a UI; from ``Form.fields`` or ``form_fields``."""
 
+    WIDGETS: ClassVar[tuple[_Widget, ...]]
     @property
     def name(self) -> str: ...
     @property
@@ -332,10 +336,42 @@ class FormField:
     def default(self) -> Any: ...
     @property
     def sensitive(self) -> bool: ...
+    @property
+    def secret_kind(self) -> str | None: ...
     def to_dict(self) -> _JsonObject: ...
     def to_json(self) -> str: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+@final
+class Form:
+    """A ``requestedSchema`` prepared once: its fields, its problems, and what is done with
+    content, none of which reads the schema again."""
+
+    def __new__(cls, schema: _Schema, *, limits: Limits | None = None) -> Form: ...
+    @property
+    def fields(self) -> tuple[FormField, ...]: ...
+    def field(self, name: str) -> FormField | None: ...
+    @property
+    def problems(self) -> tuple[SchemaProblem, ...]: ...
+    @property
+    def schema(self) -> _JsonObject: ...
+    def validate(
+        self, content: Any, *, allow_unknown: bool = False, limits: Limits | None = None
+    ) -> list[Violation]: ...
+    def prepare(
+        self, content: Any, *, allow_unknown: bool = False, limits: Limits | None = None
+    ) -> _JsonObject: ...
+    def apply_defaults(
+        self, content: _JsonObject | _JsonText, *, limits: Limits | None = None
+    ) -> _JsonObject: ...
+    @property
+    def defaults(self) -> _JsonObject: ...
+    def parse(self, field_name: str, text: str) -> Any: ...
+    def sensitive_fields(self) -> list[SensitiveField]: ...
+    def reject_secrets(self) -> None: ...
+    def __len__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Form], tuple[_JsonObject]]: ...
 
 def form_fields(schema: _Schema, *, limits: Limits | None = None) -> list[FormField]:
     """The fields of ``schema``'s form, in the order of its properties."""
@@ -347,6 +383,7 @@ def parse_field_input(field: FormField, text: str) -> Any:
 class SensitiveField:
     """A field that seems to ask for a secret: its name and the kind of secret."""
 
+    KINDS: ClassVar[tuple[str, ...]]
     def __new__(cls, name: str, kind: str) -> SensitiveField: ...
     @property
     def name(self) -> str: ...
@@ -416,7 +453,12 @@ def to_json(value: Any, *, limits: Limits | None = None) -> str:
 # The session and the two wires.
 
 _Modes: TypeAlias = str | Iterable[str]
-"""Elicitation modes by name: ``"form"``, ``"url"``, or an iterable of them."""
+"""Elicitation modes by name: ``"form"``, ``"url"``, ``"all"``, or an iterable of them."""
+
+# The session options (``modes``, ``max_pending``, ``ttl_ms``, ``apply_defaults``,
+# ``allow_unknown``, ``reject_secrets``): each one left ``None`` is the core's default (both
+# modes, 64 pending requests, no time to live, no defaults filled in, no unknown members, forms
+# asking for secrets allowed).
 
 _RpcId: TypeAlias = str | int | _RpcNumber
 """A JSON-RPC id: a ``str`` or an ``int`` (a ``Number`` for an integer spelt otherwise)."""
@@ -432,12 +474,12 @@ class Session:
     def __new__(
         cls,
         *,
-        modes: _Modes = ...,  # both modes
-        max_pending: int = 64,
+        modes: _Modes | None = None,
+        max_pending: int | None = None,
         ttl_ms: int | None = None,
-        apply_defaults: bool = False,
-        allow_unknown: bool = False,
-        reject_secrets: bool = False,
+        apply_defaults: bool | None = None,
+        allow_unknown: bool | None = None,
+        reject_secrets: bool | None = None,
     ) -> Session: ...
     def begin(
         self,
@@ -452,6 +494,7 @@ class Session:
     ) -> ElicitResult: ...
     def pending(self) -> list[Request]: ...
     def get(self, id: str) -> Request | None: ...
+    def form(self, request_id: str) -> Form | None: ...
     def __contains__(self, id: str, /) -> bool: ...
     def __len__(self) -> int: ...
     def awaiting_completion(self) -> list[tuple[str, str]]: ...
@@ -502,12 +545,12 @@ class ReverseBridge:
     def __new__(
         cls,
         *,
-        modes: _Modes = ...,  # both modes
-        max_pending: int = 64,
+        modes: _Modes | None = None,
+        max_pending: int | None = None,
         ttl_ms: int | None = None,
-        apply_defaults: bool = False,
-        allow_unknown: bool = False,
-        reject_secrets: bool = False,
+        apply_defaults: bool | None = None,
+        allow_unknown: bool | None = None,
+        reject_secrets: bool | None = None,
     ) -> ReverseBridge: ...
     def receive(
         self, message: _JsonText, now_ms: int, *, limits: Limits | None = None
@@ -542,7 +585,7 @@ class ClientRequest:
     def method(self) -> str: ...
     @property
     def params(self) -> _JsonObject | None: ...
-    def with_client_capabilities(self, *, modes: _Modes = ...) -> ClientRequest: ...
+    def with_client_capabilities(self, *, modes: _Modes | None = None) -> ClientRequest: ...
     def to_json(self) -> str: ...
     def __eq__(self, value: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
@@ -604,12 +647,12 @@ class InputRound:
         response: InputRequired | _JsonObject | _JsonText,
         now_ms: int,
         *,
-        modes: _Modes = ...,  # both modes
-        max_pending: int = 64,
+        modes: _Modes | None = None,
+        max_pending: int | None = None,
         ttl_ms: int | None = None,
-        apply_defaults: bool = False,
-        allow_unknown: bool = False,
-        reject_secrets: bool = False,
+        apply_defaults: bool | None = None,
+        allow_unknown: bool | None = None,
+        reject_secrets: bool | None = None,
         limits: Limits | None = None,
     ) -> tuple[InputRound, list[tuple[str, Request]]]: ...
     def next_round(
@@ -644,7 +687,7 @@ def classify_result(
 def with_client_capabilities(
     request: ClientRequest | _JsonObject | _JsonText,
     *,
-    modes: _Modes = ...,  # both modes
+    modes: _Modes | None = None,
     limits: Limits | None = None,
 ) -> str:
     """Stamps the ``elicitation`` capability for ``modes`` onto a JSON-RPC request."""

@@ -24,7 +24,8 @@ What reaches the server:
   breaks the schema, ``wait_for`` is asked again with the same ``Request`` and the violations
   (if it takes a second positional parameter), up to ``max_attempts`` asks in all; after the
   last invalid answer the server gets a JSON-RPC error ``-32603`` (internal error) whose
-  ``data`` lists the ``path`` and ``keyword`` of each violation. Nothing half-valid is sent.
+  ``data`` lists each violation as ``Violation.to_dict()`` writes it (``pointer``, ``keyword``,
+  ``message``). Nothing half-valid is sent.
 - A URL request accepted is consent to open it: the result never carries content.
 - Decline and cancel carry no content.
 - A ``wait_for`` that raises, returns something other than an ``Answer``, or answers another
@@ -32,7 +33,7 @@ What reaches the server:
   is logged on the ``toolnexus.mcp`` logger and never sent, since it may hold host details.
 - Params the session refuses (a mode it does not support, a schema it cannot read, a form that
   asks for a secret under ``reject_secrets``) give ``-32602`` (invalid params) with the core's
-  message and ``data`` ``{"kind", "path"}``; a full session gives ``-32603``.
+  message and ``data`` ``{"kind", "pointer"}``; a full session gives ``-32603``.
 - With a session time to live, a request not answered in time is cancelled.
 
 The 2026-07-28 multi round-trip needs nothing more: ``mcp.Client`` sends each elicitation of
@@ -197,7 +198,7 @@ class ElicitationCallback:
         return types.ErrorData(
             code=types.INTERNAL_ERROR,
             message=f"the host gave no valid answer to the form in {attempts}",
-            data={"violations": [{"path": v.path, "keyword": v.keyword} for v in violations]},
+            data={"violations": [v.to_dict() for v in violations]},
         )
 
     async def _wait(self, request: Request, violations: Sequence[Violation]) -> object:
@@ -267,7 +268,7 @@ def _is_async(function: Callable[..., Any]) -> bool:
 def _refusal(error: Error) -> types.ErrorData:
     """The error for params the session will not begin."""
     code = types.INTERNAL_ERROR if error.kind in ("too_many_pending", "duplicate_request") else types.INVALID_PARAMS
-    return types.ErrorData(code=code, message=str(error), data={"kind": error.kind, "path": error.path})
+    return types.ErrorData(code=code, message=str(error), data={"kind": error.kind, "pointer": error.pointer})
 
 
 def _host_failure(message: str) -> types.ErrorData:
