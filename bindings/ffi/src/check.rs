@@ -3,7 +3,6 @@
 use toolnexus_core as core;
 use toolnexus_core::SchemaProblemKind as CoreKind;
 use toolnexus_core::schema;
-use toolnexus_core::{Map, Value};
 
 use crate::error::ToolnexusError;
 use crate::json_text;
@@ -81,22 +80,33 @@ pub(crate) fn problems(found: &[core::SchemaProblem]) -> Vec<SchemaProblem> {
 /// Problems as the core writes them: `[{"kind", "pointer", "message"}]`, compact.
 #[uniffi::export]
 pub fn schema_problems_to_json(problems: &[SchemaProblem]) -> String {
-    let list = problems
-        .iter()
-        .map(|p| {
-            let mut map = Map::new();
-            map.insert("kind", Value::from(p.kind.core_name()));
-            map.insert("pointer", Value::from(p.pointer.as_str()));
-            map.insert("message", Value::from(p.message.as_str()));
-            Value::Object(map)
-        })
-        .collect();
-    Value::Array(list).to_json()
+    json_text::string_objects(problems, |p| {
+        [
+            ("kind", p.kind.core_name()),
+            ("pointer", p.pointer.as_str()),
+            ("message", p.message.as_str()),
+        ]
+    })
+    .to_json()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The records' JSON is the core's for the same problems.
+    #[test]
+    fn problems_are_written_as_the_core_writes_them() {
+        let schema = r#"{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":1},"p":{"type":"string","pattern":"a"}},"required":["r"]}"#;
+        let found = schema::check_schema(&json_text::parse(schema, None).unwrap());
+        assert_eq!(found.len(), 3);
+        let core_json =
+            core::json::Value::Array(found.iter().map(core::SchemaProblem::to_value).collect());
+        assert_eq!(
+            schema_problems_to_json(&problems(&found)),
+            core_json.to_json()
+        );
+    }
 
     #[test]
     fn every_core_kind_has_its_case() {

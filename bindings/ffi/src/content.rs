@@ -29,8 +29,12 @@ pub fn validate_content(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<Vec<Violation>, ToolnexusError> {
-    let form = read_form(&schema_json, limits)?;
-    Ok(validate_text(&form, &content_json, allow_unknown, limits)?)
+    validate_text(
+        &read_form(&schema_json, limits)?,
+        &content_json,
+        allow_unknown,
+        limits,
+    )
 }
 
 /// [`validate_content`] for typed content, as a form screen holds it.
@@ -43,8 +47,7 @@ pub fn validate_content_entries(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<Vec<Violation>, ToolnexusError> {
-    let form = read_form(&schema_json, limits)?;
-    Ok(validate_typed(&form, &content, allow_unknown)?)
+    validate_typed(&read_form(&schema_json, limits)?, &content, allow_unknown)
 }
 
 /// `content_json` (a JSON object) with every absent property filled from its `default`, in
@@ -57,8 +60,7 @@ pub fn apply_defaults(
     content_json: String,
     limits: Option<Limits>,
 ) -> Result<String, ToolnexusError> {
-    let form = read_form(&schema_json, limits)?;
-    Ok(fill_text(&form, &content_json, limits)?)
+    fill_text(&read_form(&schema_json, limits)?, &content_json, limits)
 }
 
 /// [`apply_defaults`] for typed content: the entries given, then one for each default filled
@@ -69,8 +71,7 @@ pub fn apply_defaults_entries(
     content: Vec<ContentEntry>,
     limits: Option<Limits>,
 ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-    let form = read_form(&schema_json, limits)?;
-    Ok(fill_typed(&form, &content)?)
+    fill_typed(&read_form(&schema_json, limits)?, &content)
 }
 
 /// What a host sends back on accept: `content_json` with defaults filled in, then validated.
@@ -85,8 +86,12 @@ pub fn prepare_content(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<String, ToolnexusError> {
-    let form = read_form(&schema_json, limits)?;
-    Ok(prepare_text(&form, &content_json, allow_unknown, limits)?)
+    prepare_text(
+        &read_form(&schema_json, limits)?,
+        &content_json,
+        allow_unknown,
+        limits,
+    )
 }
 
 /// [`prepare_content`] for typed content: the completed entries.
@@ -97,8 +102,7 @@ pub fn prepare_content_entries(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-    let form = read_form(&schema_json, limits)?;
-    Ok(prepare_typed(&form, &content, allow_unknown)?)
+    prepare_typed(&read_form(&schema_json, limits)?, &content, allow_unknown)
 }
 
 // What the free functions above and the `Form` object share: the core's form does the work.
@@ -108,7 +112,7 @@ pub(crate) fn validate_text(
     content_json: &str,
     allow_unknown: bool,
     limits: Option<Limits>,
-) -> Result<Vec<Violation>, core::Error> {
+) -> Result<Vec<Violation>, ToolnexusError> {
     let content = json_text::parse(content_json, limits)?;
     Ok(violations(
         &form.validate(&content, &content_options(allow_unknown)),
@@ -119,7 +123,7 @@ pub(crate) fn validate_typed(
     form: &CoreForm,
     content: &[ContentEntry],
     allow_unknown: bool,
-) -> Result<Vec<Violation>, core::Error> {
+) -> Result<Vec<Violation>, ToolnexusError> {
     let content = Value::Object(entries_to_map(content)?);
     Ok(violations(
         &form.validate(&content, &content_options(allow_unknown)),
@@ -130,7 +134,7 @@ pub(crate) fn fill_text(
     form: &CoreForm,
     content_json: &str,
     limits: Option<Limits>,
-) -> Result<String, core::Error> {
+) -> Result<String, ToolnexusError> {
     let content = json_text::read_object(content_json, limits, "the content")?;
     Ok(form.apply_defaults(&content).to_json())
 }
@@ -138,8 +142,10 @@ pub(crate) fn fill_text(
 pub(crate) fn fill_typed(
     form: &CoreForm,
     content: &[ContentEntry],
-) -> Result<Vec<ContentEntry>, core::Error> {
-    entries_from_map(form.apply_defaults(&entries_to_map(content)?))
+) -> Result<Vec<ContentEntry>, ToolnexusError> {
+    Ok(entries_from_map(
+        form.apply_defaults(&entries_to_map(content)?),
+    )?)
 }
 
 pub(crate) fn prepare_text(
@@ -147,7 +153,7 @@ pub(crate) fn prepare_text(
     content_json: &str,
     allow_unknown: bool,
     limits: Option<Limits>,
-) -> Result<String, core::Error> {
+) -> Result<String, ToolnexusError> {
     let content = json_text::parse(content_json, limits)?;
     Ok(prepare(form, &content, allow_unknown)?.to_json())
 }
@@ -156,9 +162,9 @@ pub(crate) fn prepare_typed(
     form: &CoreForm,
     content: &[ContentEntry],
     allow_unknown: bool,
-) -> Result<Vec<ContentEntry>, core::Error> {
+) -> Result<Vec<ContentEntry>, ToolnexusError> {
     let content = Value::Object(entries_to_map(content)?);
-    entries_from_map(prepare(form, &content, allow_unknown)?)
+    Ok(entries_from_map(prepare(form, &content, allow_unknown)?)?)
 }
 
 fn prepare(form: &CoreForm, content: &Value, allow_unknown: bool) -> Result<Map, core::Error> {
@@ -173,17 +179,14 @@ fn violations(found: &[core::Violation]) -> Vec<Violation> {
 /// Violations as the core writes them: `[{"pointer", "keyword", "message"}]`, compact.
 #[uniffi::export]
 pub fn violations_to_json(violations: &[Violation]) -> String {
-    let list = violations
-        .iter()
-        .map(|v| {
-            let mut map = Map::new();
-            map.insert("pointer", Value::from(v.pointer.as_str()));
-            map.insert("keyword", Value::from(v.keyword.as_str()));
-            map.insert("message", Value::from(v.message.as_str()));
-            Value::Object(map)
-        })
-        .collect();
-    Value::Array(list).to_json()
+    json_text::string_objects(violations, |v| {
+        [
+            ("pointer", v.pointer.as_str()),
+            ("keyword", v.keyword.as_str()),
+            ("message", v.message.as_str()),
+        ]
+    })
+    .to_json()
 }
 
 /// Content as the compact JSON object `content` is on the wire, entries in their order.
@@ -222,4 +225,21 @@ pub fn content_value_from_json(
     Ok(ContentValue::from_core(core::ContentValue::from_value(
         &value,
     )?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The records' JSON is the core's for the same violations.
+    #[test]
+    fn violations_are_written_as_the_core_writes_them() {
+        let schema = r#"{"type":"object","properties":{"n":{"type":"integer","minimum":5},"s":{"type":"string","format":"email"}},"required":["r"]}"#;
+        let form = read_form(schema, None).unwrap();
+        let content = json_text::parse(r#"{"n":1,"s":"x","z":true}"#, None).unwrap();
+        let found = form.validate(&content, &content_options(false));
+        assert_eq!(found.len(), 4);
+        let core_json = Value::Array(found.iter().map(core::Violation::to_value).collect());
+        assert_eq!(violations_to_json(&violations(&found)), core_json.to_json());
+    }
 }

@@ -197,12 +197,7 @@ impl Form {
         allow_unknown: bool,
         limits: Option<Limits>,
     ) -> Result<Vec<Violation>, ToolnexusError> {
-        Ok(content::validate_text(
-            &self.inner,
-            &content_json,
-            allow_unknown,
-            limits,
-        )?)
+        content::validate_text(&self.inner, &content_json, allow_unknown, limits)
     }
 
     /// [`Form::validate`] for typed content, as a screen holds it. A number whose spelling is
@@ -213,11 +208,7 @@ impl Form {
         content: Vec<ContentEntry>,
         allow_unknown: bool,
     ) -> Result<Vec<Violation>, ToolnexusError> {
-        Ok(content::validate_typed(
-            &self.inner,
-            &content,
-            allow_unknown,
-        )?)
+        content::validate_typed(&self.inner, &content, allow_unknown)
     }
 
     /// `content_json` (a JSON object) with every absent property filled from its `default`,
@@ -228,7 +219,7 @@ impl Form {
         content_json: String,
         limits: Option<Limits>,
     ) -> Result<String, ToolnexusError> {
-        Ok(content::fill_text(&self.inner, &content_json, limits)?)
+        content::fill_text(&self.inner, &content_json, limits)
     }
 
     /// [`Form::apply_defaults`] for typed content: the entries given, then one for each
@@ -237,7 +228,7 @@ impl Form {
         &self,
         content: Vec<ContentEntry>,
     ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-        Ok(content::fill_typed(&self.inner, &content)?)
+        content::fill_typed(&self.inner, &content)
     }
 
     /// What a host sends back on accept: `content_json` with defaults filled in, then
@@ -250,12 +241,7 @@ impl Form {
         allow_unknown: bool,
         limits: Option<Limits>,
     ) -> Result<String, ToolnexusError> {
-        Ok(content::prepare_text(
-            &self.inner,
-            &content_json,
-            allow_unknown,
-            limits,
-        )?)
+        content::prepare_text(&self.inner, &content_json, allow_unknown, limits)
     }
 
     /// [`Form::prepare`] for typed content: the completed entries.
@@ -265,11 +251,7 @@ impl Form {
         content: Vec<ContentEntry>,
         allow_unknown: bool,
     ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-        Ok(content::prepare_typed(
-            &self.inner,
-            &content,
-            allow_unknown,
-        )?)
+        content::prepare_typed(&self.inner, &content, allow_unknown)
     }
 
     /// The `default` of every property that has one, in property order: the content a

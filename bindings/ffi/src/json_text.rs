@@ -66,6 +66,22 @@ fn read_object_within(
     }
 }
 
+/// An array of one object per item, each holding the string members `members` gives, in
+/// their order: how the core writes its lists of violations, problems and findings.
+pub(crate) fn string_objects<T, const N: usize>(
+    items: &[T],
+    members: impl Fn(&T) -> [(&'static str, &str); N],
+) -> Value {
+    let objects = items.iter().map(|item| {
+        let map = members(item)
+            .into_iter()
+            .map(|(key, text)| (String::from(key), Value::from(text)))
+            .collect();
+        Value::Object(map)
+    });
+    Value::Array(objects.collect())
+}
+
 /// The number `spelling` spells; a spelling that is not a JSON number is an `InvalidValue`
 /// error at `""`.
 pub(crate) fn json_number(spelling: &str) -> Result<Number, core::Error> {

@@ -5,6 +5,7 @@ use toolnexus_core::url_review::{
 };
 use toolnexus_core::{Map, Number, Value};
 
+use crate::json_text::string_objects;
 use crate::mirror::mirror_enum;
 
 mirror_enum! {
@@ -127,18 +128,14 @@ pub fn url_review_to_json(review: &UrlReview) -> String {
         map.insert("port", Value::Number(Number::from(u64::from(port))));
     }
     map.insert("verdict", Value::from(review.verdict.core_name()));
-    let findings = review
-        .findings
-        .iter()
-        .map(|f| {
-            let mut finding = Map::new();
-            finding.insert("code", Value::from(f.code.core_name()));
-            finding.insert("severity", Value::from(f.severity.core_name()));
-            finding.insert("message", Value::from(f.message.as_str()));
-            Value::Object(finding)
-        })
-        .collect();
-    map.insert("findings", Value::Array(findings));
+    let findings = string_objects(&review.findings, |f| {
+        [
+            ("code", f.code.core_name()),
+            ("severity", f.severity.core_name()),
+            ("message", f.message.as_str()),
+        ]
+    });
+    map.insert("findings", findings);
     Value::Object(map).to_json()
 }
 
