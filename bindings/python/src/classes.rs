@@ -131,6 +131,28 @@ pub(crate) fn reduce_to_json<'py>(
     PyTuple::new(py, [from_json, PyTuple::new(py, [json])?.into_any()])
 }
 
+/// [`JsonClass`] for `$ty`, a newtype of the core's `$core`, read by its `from_value`.
+macro_rules! wraps {
+    ($ty:ident($core:ty)) => {
+        impl $crate::classes::JsonClass for $ty {
+            type Core = $core;
+
+            fn read(value: toolnexus_core::Value) -> Result<$core, toolnexus_core::Error> {
+                <$core>::from_value(value)
+            }
+
+            fn from_core(core: $core) -> $ty {
+                $ty(core)
+            }
+
+            fn core(&self) -> &$core {
+                &self.0
+            }
+        }
+    };
+}
+pub(crate) use wraps;
+
 /// The `#[pymethods]` of a plain data class: the methods given, then `to_dict` (every field
 /// by name), `__repr__` (every field) and `__reduce__` (the constructor with `args`).
 macro_rules! plain_data {

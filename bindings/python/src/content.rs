@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use toolnexus_core::content::{self, ContentOptions, Violation};
+use toolnexus_core::form::Form;
 use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::schema::{self, SchemaProblemKind};
 use toolnexus_core::{Error, ErrorKind, Limits, Map, Value};
@@ -29,10 +30,7 @@ pub(crate) fn read_schema(
 }
 
 /// Content given as a `dict` or JSON text, which must be a JSON object.
-pub(crate) fn read_content_object(
-    content: &Bound<'_, PyAny>,
-    limits: &Limits,
-) -> Result<Map, Fault> {
+fn read_content_object(content: &Bound<'_, PyAny>, limits: &Limits) -> Result<Map, Fault> {
     match read_json(content, limits)? {
         Value::Object(map) => Ok(map),
         other => Err(Fault::Invalid(Error::new(
@@ -46,15 +44,88 @@ pub(crate) fn read_content_object(
     }
 }
 
-pub(crate) fn content_options(allow_unknown: bool) -> ContentOptions {
+/// What content is checked against: a schema read for one call (the free functions) or a
+/// prepared `Form`. Each Python operation on content is written once, over either.
+pub(crate) trait Checks {
+    /// Every violation of `content`.
+    fn violations(&self, content: &Value, options: &ContentOptions) -> Vec<Violation>;
+    /// `content` with absent properties filled from their defaults.
+    fn filled(&self, content: &Map) -> Map;
+    /// The completed content, or every violation of it.
+    fn prepared(&self, content: &Value, options: &ContentOptions) -> Result<Map, Vec<Violation>>;
+}
+
+impl Checks for RequestedSchema {
+    fn violations(&self, content: &Value, options: &ContentOptions) -> Vec<Violation> {
+        content::validate_content(self, content, options)
+    }
+
+    fn filled(&self, content: &Map) -> Map {
+        content::apply_defaults(self, content)
+    }
+
+    fn prepared(&self, content: &Value, options: &ContentOptions) -> Result<Map, Vec<Violation>> {
+        content::prepare_content(self, content, options)
+    }
+}
+
+impl Checks for Form {
+    fn violations(&self, content: &Value, options: &ContentOptions) -> Vec<Violation> {
+        self.validate(content, options)
+    }
+
+    fn filled(&self, content: &Map) -> Map {
+        self.apply_defaults(content)
+    }
+
+    fn prepared(&self, content: &Value, options: &ContentOptions) -> Result<Map, Vec<Violation>> {
+        self.prepare(content, options)
+    }
+}
+
+fn content_options(allow_unknown: bool) -> ContentOptions {
     ContentOptions::STRICT.allow_unknown(allow_unknown)
 }
 
-pub(crate) fn violation_list<'py>(
-    py: Python<'py>,
-    found: &[Violation],
+/// `validate_content` and `Form.validate`: the violations of `content` as a list.
+pub(crate) fn validate_with<'py>(
+    checks: &impl Checks,
+    content: &Bound<'py, PyAny>,
+    allow_unknown: bool,
+    limits: &Limits,
 ) -> PyResult<Bound<'py, PyList>> {
+    let py = content.py();
+    let content = read_json(content, limits).or_raise(py)?;
+    let found = checks.violations(&content, &content_options(allow_unknown));
     PyList::new(py, found.iter().map(PyViolation::from_core))
+}
+
+/// `apply_defaults` and `Form.apply_defaults`: `content`, an object, filled in.
+pub(crate) fn fill_with<'py>(
+    checks: &impl Checks,
+    content: &Bound<'py, PyAny>,
+    limits: &Limits,
+) -> PyResult<Bound<'py, PyDict>> {
+    let py = content.py();
+    let content = read_content_object(content, limits).or_raise(py)?;
+    map_to_python(py, &checks.filled(&content))
+}
+
+/// `prepare_content` and `Form.prepare`: the completed content, or `InvalidContentError`
+/// raised with every violation.
+pub(crate) fn prepare_with<'py>(
+    checks: &impl Checks,
+    content: &Bound<'py, PyAny>,
+    allow_unknown: bool,
+    limits: &Limits,
+) -> PyResult<Bound<'py, PyDict>> {
+    let py = content.py();
+    let content = read_json(content, limits).or_raise(py)?;
+    checks
+        .prepared(&content, &content_options(allow_unknown))
+        .map_err(|violations| Error::invalid_content("", violations))
+        .or_raise(py)
+        .and_then(|filled| map_to_python(py, &filled))
 }
 
 /// Every problem with `schema` as an MCP `requestedSchema`, in the core's fixed order; an
@@ -93,12 +164,9 @@ pub(crate) fn validate_content<'py>(
     allow_unknown: bool,
     limits: Option<&Bound<'py, PyLimits>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let py = schema.py();
     let limits = PyLimits::or_default(limits);
-    let schema = read_schema(schema, &limits).or_raise(py)?;
-    let content = read_json(content, &limits).or_raise(py)?;
-    let found = content::validate_content(&schema, &content, &content_options(allow_unknown));
-    violation_list(py, &found)
+    let schema = read_schema(schema, &limits).or_raise(schema.py())?;
+    validate_with(&schema, content, allow_unknown, &limits)
 }
 
 /// `content` (a JSON object) with every absent property filled from its `default`, in schema
@@ -111,11 +179,9 @@ pub(crate) fn apply_defaults<'py>(
     content: &Bound<'py, PyAny>,
     limits: Option<&Bound<'py, PyLimits>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let py = schema.py();
     let limits = PyLimits::or_default(limits);
-    let schema = read_schema(schema, &limits).or_raise(py)?;
-    let content = read_content_object(content, &limits).or_raise(py)?;
-    map_to_python(py, &content::apply_defaults(&schema, &content))
+    let schema = read_schema(schema, &limits).or_raise(schema.py())?;
+    fill_with(&schema, content, &limits)
 }
 
 /// What a host sends back on accept: `content` with defaults filled in, then validated.
@@ -130,26 +196,9 @@ pub(crate) fn prepare_content<'py>(
     allow_unknown: bool,
     limits: Option<&Bound<'py, PyLimits>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let py = schema.py();
     let limits = PyLimits::or_default(limits);
-    let schema = read_schema(schema, &limits).or_raise(py)?;
-    let content = read_json(content, &limits).or_raise(py)?;
-    prepared(
-        py,
-        content::prepare_content(&schema, &content, &content_options(allow_unknown)),
-    )
-}
-
-/// What `prepare_content` returns: the completed content, or `InvalidContentError` raised with
-/// every violation.
-pub(crate) fn prepared<'py>(
-    py: Python<'py>,
-    outcome: Result<Map, Vec<Violation>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    outcome
-        .map_err(|violations| Error::invalid_content("", violations))
-        .or_raise(py)
-        .and_then(|filled| map_to_python(py, &filled))
+    let schema = read_schema(schema, &limits).or_raise(schema.py())?;
+    prepare_with(&schema, content, allow_unknown, &limits)
 }
 
 /// One problem with a schema: what is wrong (`kind`, a stable snake_case name such as

@@ -14,7 +14,7 @@ use pyo3::types::PyDict;
 use toolnexus_core::form::Form;
 use toolnexus_core::{Answer, ElicitResult, Error, Limits, Map, Request, Value};
 
-use crate::classes::{JsonClass, JsonText, Members, json_class};
+use crate::classes::{JsonClass, JsonText, Members, json_class, wraps};
 use crate::convert::{Reader, map_to_python};
 use crate::errors::OrRaise;
 use crate::form::PyForm;
@@ -269,21 +269,7 @@ json_class! {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyAnswer(pub(crate) Answer);
 
-impl JsonClass for PyAnswer {
-    type Core = Answer;
-
-    fn read(value: Value) -> Result<Answer, Error> {
-        Answer::from_value(value)
-    }
-
-    fn from_core(core: Answer) -> PyAnswer {
-        PyAnswer(core)
-    }
-
-    fn core(&self) -> &Answer {
-        &self.0
-    }
-}
+wraps!(PyAnswer(Answer));
 
 impl JsonText for PyAnswer {
     fn json(&self) -> String {
@@ -356,21 +342,7 @@ json_class! {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyElicitResult(pub(crate) ElicitResult);
 
-impl JsonClass for PyElicitResult {
-    type Core = ElicitResult;
-
-    fn read(value: Value) -> Result<ElicitResult, Error> {
-        ElicitResult::from_value(value)
-    }
-
-    fn from_core(core: ElicitResult) -> PyElicitResult {
-        PyElicitResult(core)
-    }
-
-    fn core(&self) -> &ElicitResult {
-        &self.0
-    }
-}
+wraps!(PyElicitResult(ElicitResult));
 
 impl JsonText for PyElicitResult {
     fn json(&self) -> String {

@@ -10,9 +10,7 @@ use toolnexus_core::form::{self, Constraints, FieldOption, Form, FormField, Widg
 use toolnexus_core::{Limits, Map, Value};
 
 use crate::classes::{hash_json, plain_data};
-use crate::content::{
-    content_options, prepared, problems, read_content_object, read_schema, violation_list,
-};
+use crate::content::{fill_with, prepare_with, problems, read_schema, validate_with};
 use crate::convert::{map_to_python, to_python};
 use crate::errors::{Fault, OrRaise};
 use crate::input::read_json;
@@ -118,13 +116,11 @@ impl PyForm {
         allow_unknown: bool,
         limits: Option<&Bound<'py, PyLimits>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let py = content.py();
-        let content = read_json(content, &PyLimits::or_default(limits)).or_raise(py)?;
-        violation_list(
-            py,
-            &self
-                .form
-                .validate(&content, &content_options(allow_unknown)),
+        validate_with(
+            &*self.form,
+            content,
+            allow_unknown,
+            &PyLimits::or_default(limits),
         )
     }
 
@@ -137,11 +133,11 @@ impl PyForm {
         allow_unknown: bool,
         limits: Option<&Bound<'py, PyLimits>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let py = content.py();
-        let content = read_json(content, &PyLimits::or_default(limits)).or_raise(py)?;
-        prepared(
-            py,
-            self.form.prepare(&content, &content_options(allow_unknown)),
+        prepare_with(
+            &*self.form,
+            content,
+            allow_unknown,
+            &PyLimits::or_default(limits),
         )
     }
 
@@ -153,9 +149,7 @@ impl PyForm {
         content: &Bound<'py, PyAny>,
         limits: Option<&Bound<'py, PyLimits>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let py = content.py();
-        let content = read_content_object(content, &PyLimits::or_default(limits)).or_raise(py)?;
-        map_to_python(py, &self.form.apply_defaults(&content))
+        fill_with(&*self.form, content, &PyLimits::or_default(limits))
     }
 
     /// The `default` of every property that has one, in property order: the content a form

@@ -9,12 +9,12 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use toolnexus_core::Request;
 use toolnexus_core::wire::mrtr::{
     ClientRequest, InputRequest, InputRequired, InputRound, ServerResult,
 };
-use toolnexus_core::{Error, Request, Value};
 
-use crate::classes::{JsonClass, json_class, read_argument};
+use crate::classes::{json_class, read_argument, wraps};
 use crate::contract::{PyElicitResult, PyRequest};
 use crate::convert::{Reader, map_to_python};
 use crate::errors::OrRaise;
@@ -25,29 +25,15 @@ use crate::session::{read_answer, result_pairs};
 use crate::wire::{ModesArg, Shared, pairs, rpc_id_from_python, rpc_id_to_python, session_options};
 
 /// A JSON-RPC request the client sends, every member kept as received: in its order, with
-/// numbers as spelt. Read with `from_json` or `from_dict`.
+/// numbers as spelt. Read with `from_json` or `from_dict`, which raise for a `jsonrpc` other
+/// than `"2.0"`, an `id` that is absent or not a string or an integer, an absent or empty
+/// `method`, `params` that is not an object, or a `params._meta` (or the capabilities in it)
+/// that is not an object.
 #[pyclass(frozen, eq, module = "toolnexus", name = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyClientRequest(ClientRequest);
 
-impl JsonClass for PyClientRequest {
-    type Core = ClientRequest;
-
-    /// Raises for a `jsonrpc` other than `"2.0"`, an `id` that is absent or not a string or an
-    /// integer, an absent or empty `method`, `params` that is not an object, or a
-    /// `params._meta` (or the capabilities in it) that is not an object.
-    fn read(value: Value) -> Result<ClientRequest, Error> {
-        ClientRequest::from_value(value)
-    }
-
-    fn from_core(core: ClientRequest) -> PyClientRequest {
-        PyClientRequest(core)
-    }
-
-    fn core(&self) -> &ClientRequest {
-        &self.0
-    }
-}
+wraps!(PyClientRequest(ClientRequest));
 
 json_class! {
     PyClientRequest;
@@ -142,29 +128,15 @@ fn input_request_list<'py>(
 }
 
 /// A result with `resultType: "input_required"`: the input requests, in the server's order,
-/// and the opaque `requestState`. Read from the whole JSON-RPC response or the result alone.
+/// and the opaque `requestState`. Read from the whole JSON-RPC response or the result alone,
+/// with `from_json` or `from_dict`; a result of any other `resultType` (or none, which means
+/// complete) raises `InvalidValueError` at its `resultType` (`classify_result` tells the kinds
+/// apart without an error).
 #[pyclass(frozen, eq, module = "toolnexus", name = "InputRequired")]
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyInputRequired(InputRequired);
 
-impl JsonClass for PyInputRequired {
-    type Core = InputRequired;
-
-    /// A result of any other `resultType` (or none, which means complete) raises
-    /// `InvalidValueError` at its `resultType`; use `classify_result` to tell the kinds apart
-    /// without an error.
-    fn read(value: Value) -> Result<InputRequired, Error> {
-        InputRequired::from_value(value)
-    }
-
-    fn from_core(core: InputRequired) -> PyInputRequired {
-        PyInputRequired(core)
-    }
-
-    fn core(&self) -> &InputRequired {
-        &self.0
-    }
-}
+wraps!(PyInputRequired(InputRequired));
 
 json_class! {
     PyInputRequired;

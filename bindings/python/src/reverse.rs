@@ -14,9 +14,9 @@ use crate::convert::map_to_python;
 use crate::errors::OrRaise;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
-use crate::session::{read_answer, request_list};
+use crate::session::{Snapshot, read_answer, request_list};
 use crate::wire::{
-    ModesArg, Shared, message_bytes, modes_tuple, pairs, rpc_id_to_python, session_options,
+    ModesArg, Shared, message_bytes, modes_tuple, rpc_id_to_python, session_options,
 };
 
 /// What a message from the server asks of the host; `type` says which, and only the fields
@@ -269,29 +269,19 @@ impl PyReverseBridge {
 
     /// The requests waiting for the host's answer, in the order they began.
     fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let requests = self.inner.with(py, |bridge| {
-            bridge
-                .session()
-                .pending()
-                .into_iter()
-                .cloned()
-                .collect::<Vec<_>>()
-        });
-        request_list(py, requests)
+        let snapshot = self
+            .inner
+            .with(py, |bridge| Snapshot::pending(bridge.session()));
+        snapshot.pending_list(py)
     }
 
     /// The URL requests accepted and waiting for the server's completion notification, as
     /// `(request_id, elicitation_id)` pairs.
     fn awaiting_completion<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let awaiting = self.inner.with(py, |bridge| {
-            bridge
-                .session()
-                .awaiting_completion()
-                .iter()
-                .map(|a| (a.request_id().to_owned(), a.elicitation_id().to_owned()))
-                .collect::<Vec<_>>()
-        });
-        pairs(py, awaiting, |eid| Ok(eid.into_pyobject(py)?.into_any()))
+        let snapshot = self
+            .inner
+            .with(py, |bridge| Snapshot::awaiting(bridge.session()));
+        snapshot.awaiting_list(py)
     }
 
     /// The server's JSON-RPC id for the pending request `request_id`, or `None` (not pending,
@@ -317,15 +307,9 @@ impl PyReverseBridge {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let (modes, pending) = self.inner.with(py, |bridge| {
-            (
-                bridge.session().options().modes(),
-                bridge.session().pending().len(),
-            )
-        });
-        Ok(Repr::new("ReverseBridge")
-            .field("modes", modes_tuple(py, modes)?, py)?
-            .field("pending", pending, py)?
-            .finish())
+        let snapshot = self
+            .inner
+            .with(py, |bridge| Snapshot::pending(bridge.session()));
+        snapshot.repr(py, "ReverseBridge")
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use toolnexus_core::session::Session;
-use toolnexus_core::{Answer, ElicitRequestParams, ElicitResult, Error, Request, id};
+use toolnexus_core::{Answer, ElicitRequestParams, ElicitResult, Error, Modes, Request, id};
 
 use crate::classes::read_argument;
 use crate::contract::{PyAnswer, PyElicitResult, PyRequest};
@@ -64,6 +64,57 @@ pub(crate) fn request_list<'py>(
     requests: Vec<Request>,
 ) -> PyResult<Bound<'py, PyList>> {
     PyList::new(py, requests.into_iter().map(PyRequest::new))
+}
+
+/// What `Session` and `ReverseBridge` tell of their session, read under the lock.
+pub(crate) struct Snapshot {
+    pending: Vec<Request>,
+    awaiting: Vec<(String, String)>,
+    modes: Modes,
+}
+
+impl Snapshot {
+    /// The pending requests of `session` (only they are copied).
+    pub(crate) fn pending(session: &Session) -> Snapshot {
+        Snapshot {
+            pending: session.pending().into_iter().cloned().collect(),
+            awaiting: Vec::new(),
+            modes: session.options().modes(),
+        }
+    }
+
+    /// The URL requests of `session` awaiting completion.
+    pub(crate) fn awaiting(session: &Session) -> Snapshot {
+        Snapshot {
+            pending: Vec::new(),
+            awaiting: session
+                .awaiting_completion()
+                .iter()
+                .map(|a| (a.request_id().to_owned(), a.elicitation_id().to_owned()))
+                .collect(),
+            modes: session.options().modes(),
+        }
+    }
+
+    /// The pending requests, as a list of `Request`.
+    pub(crate) fn pending_list<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        request_list(py, self.pending)
+    }
+
+    /// `(request_id, elicitation_id)` pairs.
+    pub(crate) fn awaiting_list<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        pairs(py, self.awaiting, |eid| {
+            Ok(eid.into_pyobject(py)?.into_any())
+        })
+    }
+
+    /// `name(modes=(…), pending=n)`.
+    pub(crate) fn repr(self, py: Python<'_>, name: &str) -> PyResult<String> {
+        Ok(Repr::new(name)
+            .field("modes", modes_tuple(py, self.modes)?, py)?
+            .field("pending", self.pending.len(), py)?
+            .finish())
+    }
 }
 
 /// `(id, result)` pairs as a list of tuples.
@@ -165,10 +216,9 @@ impl PySession {
 
     /// The requests waiting for an answer, in the order they began.
     fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let requests = self.inner.with(py, |session| {
-            session.pending().into_iter().cloned().collect::<Vec<_>>()
-        });
-        request_list(py, requests)
+        self.inner
+            .with(py, |s| Snapshot::pending(s))
+            .pending_list(py)
     }
 
     /// The pending request `id` (with its form), or `None`.
@@ -192,14 +242,9 @@ impl PySession {
     /// The URL requests accepted and waiting for the server's completion notification, as
     /// `(request_id, elicitation_id)` pairs.
     fn awaiting_completion<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let awaiting = self.inner.with(py, |session| {
-            session
-                .awaiting_completion()
-                .iter()
-                .map(|a| (a.request_id().to_owned(), a.elicitation_id().to_owned()))
-                .collect::<Vec<_>>()
-        });
-        pairs(py, awaiting, |eid| Ok(eid.into_pyobject(py)?.into_any()))
+        self.inner
+            .with(py, |s| Snapshot::awaiting(s))
+            .awaiting_list(py)
     }
 
     /// Takes the server's `notifications/elicitation/complete` for `elicitation_id`: the id of
@@ -245,12 +290,8 @@ impl PySession {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let (modes, pending) = self.inner.with(py, |session| {
-            (session.options().modes(), session.pending().len())
-        });
-        Ok(Repr::new("Session")
-            .field("modes", modes_tuple(py, modes)?, py)?
-            .field("pending", pending, py)?
-            .finish())
+        self.inner
+            .with(py, |s| Snapshot::pending(s))
+            .repr(py, "Session")
     }
 }
