@@ -1,0 +1,175 @@
+//! Who answers: a person at the terminal, or a script's list of answers. Both are an
+//! [`Asker`]; the elicit command does not know which.
+
+use toolnexus_core::form::Form;
+use toolnexus_core::{Error, ErrorKind, Map, Request, UrlReview, Value};
+
+use crate::report::Reporter;
+
+/// What is asked: the request, who asks (when known) and its place among the requests of one
+/// elicitation.
+#[derive(Debug, Clone, Copy)]
+pub struct Ask<'a> {
+    /// The request to resolve.
+    pub request: &'a Request,
+    /// The server that asks, when known.
+    pub who: Option<&'a str>,
+    /// Its key among several input requests (2026-07-28), if it has one.
+    pub key: Option<&'a str>,
+    /// Which request this is, from 1, and how many there are.
+    pub position: (usize, usize),
+}
+
+/// An answer in the contract's shape, before it is given the request's id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// Accepted (`true`) or not.
+    pub ok: bool,
+    /// The content of an accepted form.
+    pub data: Option<Map>,
+    /// Why not: `"declined"` declines, anything else (or nothing) cancels.
+    pub reason: Option<String>,
+}
+
+impl Reply {
+    /// An accept, with the form's content (none for a URL consent).
+    pub fn accept(data: Option<Map>) -> Reply {
+        Reply {
+            ok: true,
+            data,
+            reason: None,
+        }
+    }
+
+    /// A decline.
+    pub fn decline() -> Reply {
+        Reply {
+            ok: false,
+            data: None,
+            reason: Some(String::from("declined")),
+        }
+    }
+
+    /// A cancel, saying why.
+    pub fn cancel(reason: &str) -> Reply {
+        Reply {
+            ok: false,
+            data: None,
+            reason: Some(String::from(reason)),
+        }
+    }
+}
+
+/// Answers requests. `None` means there is nothing more to answer with (a script's answers
+/// ran out): the request is then cancelled and the command fails.
+pub trait Asker {
+    /// Answers a form-mode request. `refused` is the error the last answer got (invalid
+    /// content), to show before asking again.
+    fn form(&mut self, ask: &Ask<'_>, form: &Form, refused: Option<&Error>) -> Option<Reply>;
+
+    /// Answers a URL-mode request after its review. An accept for a URL whose verdict is
+    /// `reject` is refused by the caller.
+    fn url(&mut self, ask: &Ask<'_>, review: &UrlReview, refused: Option<&Error>) -> Option<Reply>;
+}
+
+/// The answers of `--answers`: a JSON array of `{"ok", "data"?, "reason"?}`, used in order,
+/// one per ask.
+#[derive(Debug)]
+pub struct Scripted {
+    answers: std::vec::IntoIter<Reply>,
+    used: usize,
+    reporter: Reporter,
+}
+
+impl Scripted {
+    /// Reads the list; an item that is not an answer without `id` is an error pointing at it.
+    pub fn from_value(value: Value) -> Result<Scripted, Error> {
+        let Value::Array(items) = value else {
+            return Err(Error::new(
+                ErrorKind::WrongType,
+                "",
+                format!(
+                    "--answers must be a JSON array of answers such as [{{\"ok\":true,\"data\":{{...}}}}], not {}",
+                    value.type_name()
+                ),
+            ));
+        };
+        let mut answers = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            let at = format!("/{i}");
+            answers.push(reply_of(item).map_err(|e| e.within(&at))?);
+        }
+        Ok(Scripted {
+            answers: answers.into_iter(),
+            used: 0,
+            reporter: Reporter::new(false),
+        })
+    }
+
+    /// These answers, explaining refusals with `reporter`.
+    pub fn reporting(self, reporter: Reporter) -> Scripted {
+        Scripted { reporter, ..self }
+    }
+
+    /// The next answer, after saying why the last one was refused; `None`, said on standard
+    /// error, when there are no more.
+    fn next(&mut self, ask: &Ask<'_>, refused: Option<&Error>) -> Option<Reply> {
+        if let Some(error) = refused {
+            eprintln!(
+                "toolnexus: answer {} was refused for request {}; using the next one:",
+                self.used,
+                ask.request.id()
+            );
+            self.reporter.error(error);
+        }
+        let Some(reply) = self.answers.next() else {
+            eprintln!(
+                "toolnexus: the answers ran out ({} used) before request {} was answered: it is \
+                 cancelled, and nothing invalid is sent",
+                self.used,
+                ask.request.id()
+            );
+            return None;
+        };
+        self.used += 1;
+        Some(reply)
+    }
+}
+
+/// One item of `--answers`, read with the contract's own rules (an `id` is added to check it).
+fn reply_of(item: Value) -> Result<Reply, Error> {
+    let Value::Object(mut map) = item else {
+        return Err(Error::new(
+            ErrorKind::WrongType,
+            "",
+            format!(
+                "an answer is an object {{\"ok\", \"data\"?, \"reason\"?}}, not {}",
+                item.type_name()
+            ),
+        ));
+    };
+    if map.get("id").is_some() {
+        return Err(Error::new(
+            ErrorKind::UnknownField,
+            "/id",
+            "answers in --answers have no `id`: each is given the id of the request it answers",
+        ));
+    }
+    map.insert("id", Value::from("answer"));
+    let answer = toolnexus_core::Answer::from_value(Value::Object(map))?;
+    Ok(Reply {
+        ok: answer.ok(),
+        data: answer.data().cloned(),
+        reason: answer.reason().map(|r| String::from(r.as_str())),
+    })
+}
+
+impl Asker for Scripted {
+    fn form(&mut self, ask: &Ask<'_>, _: &Form, refused: Option<&Error>) -> Option<Reply> {
+        self.next(ask, refused)
+    }
+
+    fn url(&mut self, ask: &Ask<'_>, _: &UrlReview, refused: Option<&Error>) -> Option<Reply> {
+        self.next(ask, refused)
+    }
+}

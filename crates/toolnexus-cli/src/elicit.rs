@@ -1,0 +1,198 @@
+//! `toolnexus elicit`: one elicitation, in whatever shape it came, answered by an [`Asker`]
+//! and replied to in the matching shape.
+//!
+//! Every answer goes through the core: a [`Session`] for bare parameters, a
+//! [`ReverseBridge`] for a JSON-RPC request, an [`InputRound`] for an `input_required`
+//! result. So what is sent has its defaults filled and is validated, and an answer the core
+//! refuses is explained and asked again, never sent.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use toolnexus_core::form::Form;
+use toolnexus_core::url_review::Verdict;
+use toolnexus_core::wire::mrtr::InputRound;
+use toolnexus_core::wire::reverse::Incoming;
+use toolnexus_core::{
+    Answer, Error, ErrorKind, Limits, Reason, Request, ReverseBridge, Session, SessionOptions,
+    Value, id, review_url,
+};
+
+use crate::ask::{Ask, Asker, Reply};
+use crate::input::Elicitation;
+use crate::report::{Exit, Failure};
+
+/// What the command prints on standard output, and how it ends.
+#[derive(Debug)]
+pub struct Finished {
+    /// The reply, in the shape of the elicitation.
+    pub reply: String,
+    /// [`Exit::Done`], or [`Exit::Refused`] when an answer was missing (answers ran out, an
+    /// input request of another method could not be answered).
+    pub exit: Exit,
+}
+
+/// Answers `elicitation` with `asker`; `who` names the server when it is known.
+pub fn run(
+    elicitation: Elicitation,
+    asker: &mut dyn Asker,
+    who: Option<&str>,
+    limits: &Limits,
+) -> Result<Finished, Failure> {
+    let options = SessionOptions::DEFAULT.with_apply_defaults(true);
+    let now = now_ms();
+    match elicitation {
+        Elicitation::Params(params) => {
+            let mut session = Session::new(options);
+            let request = session.begin(&params, &id::next_id(), now)?;
+            let ask = Ask {
+                request: &request,
+                who,
+                key: None,
+                position: (1, 1),
+            };
+            let form = session.form(request.id()).cloned();
+            let (result, exhausted) =
+                answer_one(&ask, form.as_ref(), asker, |a| session.resolve(a, now_ms()))?;
+            Ok(Finished {
+                reply: result.to_json(),
+                exit: exit_of(exhausted),
+            })
+        }
+        Elicitation::Rpc(bytes) => {
+            let mut bridge = ReverseBridge::new(options);
+            match bridge.receive(&bytes, now, limits) {
+                Incoming::Elicit { request, .. } => {
+                    let ask = Ask {
+                        request: &request,
+                        who,
+                        key: None,
+                        position: (1, 1),
+                    };
+                    let form = bridge.session().form(request.id()).cloned();
+                    let (reply, exhausted) =
+                        answer_one(&ask, form.as_ref(), asker, |a| bridge.respond(a, now_ms()))?;
+                    Ok(Finished {
+                        reply: reply.unwrap_or_default(),
+                        exit: exit_of(exhausted),
+                    })
+                }
+                // The request cannot be shown: its error response is the reply.
+                Incoming::Reply(response) => {
+                    eprintln!(
+                        "toolnexus: the request cannot be shown; the reply is the error the \
+                         server gets"
+                    );
+                    Ok(Finished {
+                        reply: response,
+                        exit: Exit::Refused,
+                    })
+                }
+                Incoming::Completed { .. }
+                | Incoming::Withdrawn { .. }
+                | Incoming::Ignored { .. } => Err(Failure::refused(Error::new(
+                    ErrorKind::InvalidValue,
+                    "/method",
+                    "this message asks nothing: give an elicitation/create request",
+                ))),
+            }
+        }
+        Elicitation::InputRequired(input) => {
+            let (mut round, requests) = InputRound::for_result(input, options, now)?;
+            let unhandled: Vec<(String, String)> = round
+                .unhandled()
+                .iter()
+                .map(|r| (String::from(r.key()), String::from(r.method())))
+                .collect();
+            for (key, method) in &unhandled {
+                eprintln!(
+                    "toolnexus: input request {key:?} asks for {method}, which is not an \
+                     elicitation: toolnexus elicit answers elicitation/create only, so the reply \
+                     leaves it out"
+                );
+            }
+            let mut exhausted = false;
+            let count = requests.len();
+            for (n, (key, request)) in requests.iter().enumerate() {
+                let ask = Ask {
+                    request,
+                    who,
+                    key: Some(key),
+                    position: (n + 1, count),
+                };
+                let form = round.session().form(request.id()).cloned();
+                let (_, ran_out) =
+                    answer_one(&ask, form.as_ref(), asker, |a| round.resolve(a, now_ms()))?;
+                exhausted |= ran_out;
+            }
+            let responses = round.input_responses(!unhandled.is_empty())?;
+            Ok(Finished {
+                reply: Value::Object(responses).to_json(),
+                exit: exit_of(exhausted || !unhandled.is_empty()),
+            })
+        }
+    }
+}
+
+fn exit_of(failed: bool) -> Exit {
+    if failed { Exit::Refused } else { Exit::Done }
+}
+
+/// Asks until the core takes an answer: its result, and whether the answers ran out (the
+/// request was then cancelled).
+fn answer_one<R>(
+    ask: &Ask<'_>,
+    form: Option<&Form>,
+    asker: &mut dyn Asker,
+    mut resolve: impl FnMut(&Answer) -> Result<R, Error>,
+) -> Result<(R, bool), Error> {
+    let request = ask.request;
+    let review = request.url().map(review_url);
+    let mut refused: Option<Error> = None;
+    loop {
+        let reply = match (form, &review) {
+            (Some(form), _) => asker.form(ask, form, refused.as_ref()),
+            (None, Some(review)) => asker.url(ask, review, refused.as_ref()),
+            (None, None) => Some(Reply::cancel("unsupported")),
+        };
+        let Some(reply) = reply else {
+            let cancel = Answer::refuse(request.id(), Reason::parse("cancelled"))?;
+            return Ok((resolve(&cancel)?, true));
+        };
+        if reply.ok
+            && review
+                .as_ref()
+                .is_some_and(|r| r.verdict() == Verdict::Reject)
+        {
+            refused = Some(Error::new(
+                ErrorKind::InvalidValue,
+                "",
+                "the URL's review says reject, so it cannot be consented to: decline or cancel",
+            ));
+            continue;
+        }
+        let answer = answer_of(request, reply)?;
+        match resolve(&answer) {
+            Ok(result) => return Ok((result, false)),
+            Err(e) if e.kind() == ErrorKind::InvalidContent => refused = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn answer_of(request: &Request, reply: Reply) -> Result<Answer, Error> {
+    let mut answer = Answer::new(request.id(), reply.ok)?;
+    if let Some(data) = reply.data {
+        answer = answer.with_data(data);
+    }
+    if let Some(reason) = reply.reason {
+        answer = answer.with_reason(Reason::parse(&reason));
+    }
+    Ok(answer)
+}
+
+/// Milliseconds since 1970, for request ids and expiry; 0 if the clock is before 1970.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}

@@ -1,0 +1,149 @@
+//! The JSON tools for scripts: each reads JSON, runs one function of the core and prints one
+//! line of JSON on standard output.
+
+use std::path::PathBuf;
+
+use toolnexus_conformance::{check, load_suite, suite_dir};
+use toolnexus_core::form::Form;
+use toolnexus_core::url_review::Verdict;
+use toolnexus_core::{
+    Answer, ContentOptions, ElicitRequestParams, Limits, Value, answer_to_elicit_result,
+    check_schema, elicitation_to_request, id, review_url,
+};
+
+use crate::input::Source;
+use crate::report::{Exit, Failure};
+
+/// What a tool prints and how it ends.
+pub type Printed = Result<(String, Exit), Failure>;
+
+fn done(text: String) -> Printed {
+    Ok((text, Exit::Done))
+}
+
+/// `map`: `ElicitRequestParams` to a `Request`, with `id` or a fresh one.
+pub fn map(source: &Source, request_id: Option<&str>, limits: &Limits) -> Printed {
+    let params = ElicitRequestParams::from_value(source.json(limits)?)?;
+    let request_id = request_id.map_or_else(id::next_id, String::from);
+    done(elicitation_to_request(&params, &request_id)?.to_json())
+}
+
+/// `answer`: an `Answer` to an `ElicitResult`.
+pub fn answer(source: &Source, limits: &Limits) -> Printed {
+    let answer = Answer::from_value(source.json(limits)?)?;
+    done(answer_to_elicit_result(&answer)?.to_json())
+}
+
+/// `check-schema`: every problem, `[{kind, pointer, message}]`; refused when there is any.
+pub fn check_schema_tool(source: &Source, limits: &Limits) -> Printed {
+    let problems = check_schema(&source.json(limits)?);
+    let exit = if problems.is_empty() {
+        Exit::Done
+    } else {
+        Exit::Refused
+    };
+    let list = Value::Array(problems.iter().map(|p| p.to_value()).collect());
+    Ok((list.to_json(), exit))
+}
+
+/// `validate`: every violation of `content` against `schema`, `[{pointer, keyword,
+/// message}]`; refused when there is any.
+pub fn validate(
+    schema: &Source,
+    content: &Source,
+    allow_unknown: bool,
+    limits: &Limits,
+) -> Printed {
+    if schema == &Source::Stdin && content == &Source::Stdin {
+        return Err(Failure::usage(
+            "SCHEMA and CONTENT cannot both be standard input: give one of them as a file",
+        ));
+    }
+    let form = Form::new(&schema.json(limits)?)?;
+    let options = ContentOptions::STRICT.allow_unknown(allow_unknown);
+    let violations = form.validate(&content.json(limits)?, &options);
+    let exit = if violations.is_empty() {
+        Exit::Done
+    } else {
+        Exit::Refused
+    };
+    let list = Value::Array(violations.iter().map(|v| v.to_value()).collect());
+    Ok((list.to_json(), exit))
+}
+
+/// `fields`: the form model, as the fields a UI renders.
+pub fn fields(source: &Source, limits: &Limits) -> Printed {
+    let form = Form::new(&source.json(limits)?)?;
+    done(Value::Array(form.fields().iter().map(|f| f.to_value()).collect()).to_json())
+}
+
+/// `review-url`: the review of a URL; refused when its verdict is `reject`.
+pub fn review(url: &str) -> Printed {
+    let review = review_url(url);
+    let exit = if review.verdict() == Verdict::Reject {
+        Exit::Refused
+    } else {
+        Exit::Done
+    };
+    Ok((review.to_json(), exit))
+}
+
+/// `conformance`: the shared suite through the core, a line per area with its counts, then
+/// `N passed, N failed`; each failure is named on standard error.
+pub fn conformance(dir: Option<PathBuf>) -> Printed {
+    let dir = dir.unwrap_or_else(suite_dir);
+    let files = load_suite(&dir)
+        .map_err(|e| Failure::usage(format!("cannot load the suite in {}: {e}", dir.display())))?;
+    let mut areas: Vec<(String, usize, usize)> = Vec::new();
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for loaded in &files {
+        let area = loaded
+            .path
+            .split('/')
+            .next()
+            .unwrap_or(&loaded.path)
+            .to_owned();
+        let index = match areas.iter().position(|(a, _, _)| *a == area) {
+            Some(i) => i,
+            None => {
+                areas.push((area, 0, 0));
+                areas.len() - 1
+            }
+        };
+        for case in &loaded.file.cases {
+            let ok = match check(case) {
+                Ok(()) => true,
+                Err(why) => {
+                    eprintln!(
+                        "FAIL #{} {} ({})\n    {why}",
+                        case.id, case.description, loaded.path
+                    );
+                    false
+                }
+            };
+            if let Some(row) = areas.get_mut(index) {
+                if ok {
+                    row.1 += 1;
+                } else {
+                    row.2 += 1;
+                }
+            }
+            if ok {
+                passed += 1;
+            } else {
+                failed += 1;
+            }
+        }
+    }
+    let mut out = format!("{:<12} {:>7} {:>7}\n", "area", "passed", "failed");
+    for (area, p, f) in &areas {
+        out.push_str(&format!("{area:<12} {p:>7} {f:>7}\n"));
+    }
+    out.push_str(&format!("{passed} passed, {failed} failed"));
+    let exit = if failed == 0 && passed > 0 {
+        Exit::Done
+    } else {
+        Exit::Refused
+    };
+    Ok((out, exit))
+}
