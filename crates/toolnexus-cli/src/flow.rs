@@ -196,7 +196,7 @@ fn range_hint(widget: Widget, c: &Constraints) -> Option<String> {
             (None, None) => None,
         },
         _ => match (c.min_length(), c.max_length()) {
-            (Some(lo), Some(hi)) if lo == hi => Some(format!("{}", characters(lo))),
+            (Some(lo), Some(hi)) if lo == hi => Some(characters(lo)),
             (Some(lo), Some(hi)) => Some(format!("{lo}–{}", characters(hi))),
             (Some(lo), None) => Some(format!("at least {}", characters(lo))),
             (None, Some(hi)) => Some(format!("at most {}", characters(hi))),
@@ -321,8 +321,8 @@ mod tests {
 
     #[test]
     fn hints_say_the_constraints() {
-        let form = form(CONTACT);
-        let hints: Vec<_> = form.fields().iter().map(hint).collect();
+        let contact = form(CONTACT);
+        let hints: Vec<_> = contact.fields().iter().map(hint).collect();
         assert_eq!(
             hints,
             [
@@ -331,11 +331,14 @@ mod tests {
                 Some(String::from("choose up to 3")),
             ]
         );
-        let form = form(
+        let other = form(
             r#"{"type":"object","properties":{"e":{"type":"string","format":"email"},"m":{"type":"array","minItems":1,"maxItems":2,"items":{"enum":["a","b"]}}}}"#,
         );
-        assert_eq!(hint(&form.fields()[0]).as_deref(), Some("an email address"));
-        assert_eq!(hint(&form.fields()[1]).as_deref(), Some("choose 1–2"));
+        assert_eq!(
+            hint(&other.fields()[0]).as_deref(),
+            Some("an email address")
+        );
+        assert_eq!(hint(&other.fields()[1]).as_deref(), Some("choose 1–2"));
     }
 
     #[test]
