@@ -71,4 +71,4 @@ def test_sensitive_field_is_a_frozen_value() -> None:
     assert repr(field) == "SensitiveField(name='pin', kind='pin')"
     assert type(field).__module__ == "toolnexus"
     with pytest.raises(AttributeError):
-        field.kind = "x"  # type: ignore[misc]
+        field.kind = "pin"  # type: ignore[misc]

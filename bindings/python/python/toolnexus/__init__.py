@@ -86,7 +86,7 @@ from ._native import (
     classify_result,
     with_client_capabilities,
 )
-from ._literals import Severity, Verdict, Widget
+from ._literals import SecretKind, Severity, Verdict, Widget
 from ._number import Number
 
 __all__ = [
@@ -121,6 +121,7 @@ __all__ = [
     "sensitive_fields",
     "reject_secrets",
     "SensitiveField",
+    "SecretKind",
     # URL mode.
     "review_url",
     "UrlReview",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["Severity", "Verdict", "Widget"]
+__all__ = ["SecretKind", "Severity", "Verdict", "Widget"]
 
 Widget = Literal[
     "text",
@@ -18,7 +18,22 @@ Widget = Literal[
     "single-select",
     "multi-select",
 ]
-"""The control a form field shows (``FormField.widget``)."""
+"""The control a form field shows (``FormField.widget``); the core's ``FormField.WIDGETS``."""
+
+SecretKind = Literal[
+    "password",
+    "pin",
+    "api_key",
+    "token",
+    "secret",
+    "private_key",
+    "card_number",
+    "card_security_code",
+    "ssn",
+    "bank_account",
+]
+"""The kind of secret a form field seems to ask for (``SensitiveField.kind``,
+``FormField.secret_kind``); the core's ``SensitiveField.KINDS``, in its order."""
 
 Verdict = Literal["ok", "warn", "reject"]
 """The outcome of a URL review (``UrlReview.verdict``): consent as usual, warn, or refuse."""
