@@ -71,6 +71,9 @@ enum Step {
     Doc,
     /// the no_std probe links and runs without std
     Nostd,
+    /// the toolnexus CLI: its unit tests, the JSON tools on the shared cases, and elicit
+    /// driven through a real pseudo-terminal
+    Cli,
     /// the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy
     Python,
     /// the UniFFI Kotlin bindings on the JVM: the conformance suite and the API tests
@@ -94,7 +97,14 @@ impl Step {
                 "-D",
                 "warnings",
             ])),
-            Step::Test => run(cargo().args(["test", "--workspace", "--all-features"])),
+            // The CLI's tests run in their own step.
+            Step::Test => run(cargo().args([
+                "test",
+                "--workspace",
+                "--all-features",
+                "--exclude",
+                "toolnexus-cli",
+            ])),
             // Once as a no_std user sees it, once with every feature.
             Step::Doc => ["", "--all-features"].iter().all(|features| {
                 run(cargo()
@@ -103,6 +113,7 @@ impl Step {
                     .env("RUSTDOCFLAGS", "-D warnings"))
             }),
             Step::Nostd => nostd(),
+            Step::Cli => run(cargo().args(["test", "-p", "toolnexus-cli"])),
             Step::Python => python::python(&root()),
             Step::Kotlin => kotlin::kotlin(&root()),
             Step::Swift => swift::swift(&root()),
