@@ -99,9 +99,10 @@ fn every_error_kind_is_covered() {
         }
         // Script operations report each step's error inside their output.
         if let Some(output) = &case.expect.output
-            && let Ok(value) = serde_json::from_str::<serde_json::Value>(output) {
-                collect_step_error_kinds(&value, &mut seen);
-            }
+            && let Ok(value) = serde_json::from_str::<serde_json::Value>(output)
+        {
+            collect_step_error_kinds(&value, &mut seen);
+        }
     }
     for kind in ErrorKind::ALL {
         assert!(
