@@ -56,9 +56,10 @@ fn collect_messages(value: &Json, found: &mut impl FnMut(Json)) {
     match value {
         Json::String(text) => {
             if let Ok(message @ Json::Object(_)) = serde_json::from_str::<Json>(text)
-                && message.get("jsonrpc").is_some() {
-                    found(message);
-                }
+                && message.get("jsonrpc").is_some()
+            {
+                found(message);
+            }
         }
         Json::Array(items) => items.iter().for_each(|v| collect_messages(v, found)),
         Json::Object(map) => map.values().for_each(|v| collect_messages(v, found)),

@@ -83,11 +83,17 @@ fn run_case(case: &Case) -> Option<Result<(), String>> {
     let (output, compare_messages) = match case.op {
         Op::ElicitationToRequest => {
             let id = case.args.id.clone()?;
-            (toolnexus(&["--json-errors", "map", "--id", &id, "-"], &input), true)
+            (
+                toolnexus(&["--json-errors", "map", "--id", &id, "-"], &input),
+                true,
+            )
         }
         Op::AnswerToElicitResult => (toolnexus(&["--json-errors", "answer", "-"], &input), true),
         Op::FormFields => (toolnexus(&["--json-errors", "fields", "-"], &input), true),
-        Op::CheckSchema => (toolnexus(&["--json-errors", "check-schema", "-"], &input), false),
+        Op::CheckSchema => (
+            toolnexus(&["--json-errors", "check-schema", "-"], &input),
+            false,
+        ),
         Op::ValidateContent => {
             let value = json::parse(&input, &Limits::DEFAULT).ok()?;
             let object = value.as_object()?;
@@ -107,7 +113,10 @@ fn run_case(case: &Case) -> Option<Result<(), String>> {
             if url.starts_with('-') || url.contains('\0') {
                 return None; // An option to the command line, or no argument at all.
             }
-            (toolnexus(&["--json-errors", "review-url", &url], b""), false)
+            (
+                toolnexus(&["--json-errors", "review-url", &url], b""),
+                false,
+            )
         }
         _ => return None,
     };
@@ -130,18 +139,27 @@ fn run_case(case: &Case) -> Option<Result<(), String>> {
             let line = stderr(&output);
             let first = line.lines().next().unwrap_or_default();
             let error = json::parse_str(first, &Limits::DEFAULT).ok();
-            let got_kind = error.as_ref().and_then(|e| e.as_object()?.get("kind")?.as_str());
+            let got_kind = error
+                .as_ref()
+                .and_then(|e| e.as_object()?.get("kind")?.as_str());
             let got_pointer = error
                 .as_ref()
                 .and_then(|e| e.as_object()?.get("pointer")?.as_str());
-            if got_kind == Some(kind) && got_pointer == Some(pointer) && output.status.code() == Some(1)
+            if got_kind == Some(kind)
+                && got_pointer == Some(pointer)
+                && output.status.code() == Some(1)
             {
                 Ok(())
             } else {
-                Err(format!("want {kind} at {pointer:?}, got {first} ({:?})", output.status))
+                Err(format!(
+                    "want {kind} at {pointer:?}, got {first} ({:?})",
+                    output.status
+                ))
             }
         }
-        _ => Err(String::from("a case expects exactly one of output and error")),
+        _ => Err(String::from(
+            "a case expects exactly one of output and error",
+        )),
     })
 }
 
@@ -154,11 +172,18 @@ fn the_json_tools_give_the_suite_s_exact_outputs() {
             match run_case(case) {
                 None => {}
                 Some(Ok(())) => passed += 1,
-                Some(Err(why)) => failures.push(format!("#{} {}: {why}", case.id, case.description)),
+                Some(Err(why)) => {
+                    failures.push(format!("#{} {}: {why}", case.id, case.description))
+                }
             }
         }
     }
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     // Every operation the tools cover has cases; hundreds run.
     assert!(passed > 300, "only {passed} cases ran through the binary");
     println!("cli conformance: {passed} passed, 0 failed");
@@ -175,7 +200,13 @@ fn the_seed_examples_map_through_the_binary() {
         .collect();
     assert!(seeds.len() >= 8, "the seed examples were not found");
     for case in seeds {
-        assert_eq!(run_case(case), Some(Ok(())), "#{} {}", case.id, case.description);
+        assert_eq!(
+            run_case(case),
+            Some(Ok(())),
+            "#{} {}",
+            case.id,
+            case.description
+        );
     }
 }
 
@@ -184,10 +215,16 @@ const NAME_FORM: &str = r#"{"message":"Your name?","requestedSchema":{"type":"ob
 #[test]
 fn a_refused_answer_is_explained_and_the_next_one_used() {
     let answers = temp(br#"[{"ok":true,"data":{"name":"A"}},{"ok":true,"data":{"name":"Ada"}}]"#);
-    let out = toolnexus(&["elicit", "-", "--answers", answers.to_str().unwrap()], NAME_FORM.as_bytes());
+    let out = toolnexus(
+        &["elicit", "-", "--answers", answers.to_str().unwrap()],
+        NAME_FORM.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // Defaults are filled by the session.
-    assert_eq!(stdout(&out), "{\"action\":\"accept\",\"content\":{\"name\":\"Ada\",\"n\":3}}\n");
+    assert_eq!(
+        stdout(&out),
+        "{\"action\":\"accept\",\"content\":{\"name\":\"Ada\",\"n\":3}}\n"
+    );
     let err = stderr(&out);
     assert!(err.contains("answer 1 was refused"), "{err}");
     assert!(err.contains("minLength at /name"), "{err}");
@@ -196,7 +233,10 @@ fn a_refused_answer_is_explained_and_the_next_one_used() {
 #[test]
 fn when_the_answers_run_out_nothing_invalid_is_sent() {
     let answers = temp(br#"[{"ok":true,"data":{"name":"A"}}]"#);
-    let out = toolnexus(&["elicit", "-", "--answers", answers.to_str().unwrap()], NAME_FORM.as_bytes());
+    let out = toolnexus(
+        &["elicit", "-", "--answers", answers.to_str().unwrap()],
+        NAME_FORM.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout(&out), "{\"action\":\"cancel\"}\n");
     assert!(stderr(&out).contains("the answers ran out"));
@@ -205,12 +245,21 @@ fn when_the_answers_run_out_nothing_invalid_is_sent() {
 #[test]
 fn decline_and_cancel_answers() {
     for (answers, reply) in [
-        (r#"[{"ok":false,"reason":"declined"}]"#, r#"{"action":"decline"}"#),
+        (
+            r#"[{"ok":false,"reason":"declined"}]"#,
+            r#"{"action":"decline"}"#,
+        ),
         (r#"[{"ok":false}]"#, r#"{"action":"cancel"}"#),
-        (r#"[{"ok":false,"reason":"expired"}]"#, r#"{"action":"cancel"}"#),
+        (
+            r#"[{"ok":false,"reason":"expired"}]"#,
+            r#"{"action":"cancel"}"#,
+        ),
     ] {
         let file = temp(answers.as_bytes());
-        let out = toolnexus(&["elicit", "-", "--answers", file.to_str().unwrap()], NAME_FORM.as_bytes());
+        let out = toolnexus(
+            &["elicit", "-", "--answers", file.to_str().unwrap()],
+            NAME_FORM.as_bytes(),
+        );
         assert_eq!(out.status.code(), Some(0), "{answers}");
         assert_eq!(stdout(&out), format!("{reply}\n"), "{answers}");
     }
@@ -220,7 +269,10 @@ fn decline_and_cancel_answers() {
 fn a_json_rpc_request_is_answered_with_its_id_echoed_exactly() {
     let request = r#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"elicitation/create","params":{"message":"ok?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}}"#;
     let answers = temp(br#"[{"ok":true,"data":{"ok":true}}]"#);
-    let out = toolnexus(&["elicit", "-", "--answers", answers.to_str().unwrap()], request.as_bytes());
+    let out = toolnexus(
+        &["elicit", "-", "--answers", answers.to_str().unwrap()],
+        request.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
@@ -228,7 +280,10 @@ fn a_json_rpc_request_is_answered_with_its_id_echoed_exactly() {
     );
     // A request it cannot show gets its error response, and the command fails.
     let bad = r#"{"jsonrpc":"2.0","id":"a","method":"elicitation/create","params":{"mode":"sms","message":"x"}}"#;
-    let out = toolnexus(&["elicit", "-", "--answers", answers.to_str().unwrap()], bad.as_bytes());
+    let out = toolnexus(
+        &["elicit", "-", "--answers", answers.to_str().unwrap()],
+        bad.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).starts_with(r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32602"#));
 }
@@ -237,7 +292,10 @@ fn a_json_rpc_request_is_answered_with_its_id_echoed_exactly() {
 fn an_accept_of_a_rejected_url_is_refused() {
     let params = r#"{"mode":"url","message":"Open","url":"javascript:alert(1)"}"#;
     let answers = temp(br#"[{"ok":true},{"ok":false,"reason":"declined"}]"#);
-    let out = toolnexus(&["elicit", "-", "--answers", answers.to_str().unwrap()], params.as_bytes());
+    let out = toolnexus(
+        &["elicit", "-", "--answers", answers.to_str().unwrap()],
+        params.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "{\"action\":\"decline\"}\n");
     assert!(stderr(&out).contains("says reject"));
@@ -250,7 +308,10 @@ fn input_requests_are_answered_and_other_methods_are_named() {
         "login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"}}},
         "requestState":"st-1"}}"#;
     let answers = temp(br#"[{"ok":true,"data":{"region":"eu"}},{"ok":true}]"#);
-    let out = toolnexus(&["elicit", "-", "--answers", answers.to_str().unwrap()], result.as_bytes());
+    let out = toolnexus(
+        &["elicit", "-", "--answers", answers.to_str().unwrap()],
+        result.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
@@ -258,7 +319,10 @@ fn input_requests_are_answered_and_other_methods_are_named() {
     );
     let with_sampling = r#"{"resultType":"input_required","inputRequests":{
         "llm":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}}}"#;
-    let out = toolnexus(&["elicit", "-", "--answers", answers.to_str().unwrap()], with_sampling.as_bytes());
+    let out = toolnexus(
+        &["elicit", "-", "--answers", answers.to_str().unwrap()],
+        with_sampling.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout(&out), "{\"inputResponses\":{}}\n");
     assert!(stderr(&out).contains("\"llm\" asks for sampling/createMessage"));
@@ -283,11 +347,21 @@ fn hostile_input_gets_the_core_s_typed_errors() {
     ] {
         let answers = temp(b"[]");
         let out = toolnexus(
-            &["--json-errors", "elicit", "-", "--answers", answers.to_str().unwrap()],
+            &[
+                "--json-errors",
+                "elicit",
+                "-",
+                "--answers",
+                answers.to_str().unwrap(),
+            ],
             input,
         );
         assert_eq!(out.status.code(), Some(1), "{kind}");
-        assert!(stderr(&out).contains(&format!("\"kind\":\"{kind}\"")), "{kind}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("\"kind\":\"{kind}\"")),
+            "{kind}: {}",
+            stderr(&out)
+        );
     }
 }
 

@@ -465,6 +465,12 @@ impl InputRound {
             .collect()
     }
 
+    /// The session the round's elicitations are pending in: each form's prepared
+    /// [`Form`](crate::form::Form) is [`Session::form`].
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
     /// The id of the request the server's result answered: the first request, or the retry
     /// before this round.
     pub fn answered_id(&self) -> &RpcId {
