@@ -15,9 +15,7 @@ use crate::errors::OrRaise;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
 use crate::session::{Snapshot, read_answer, request_list};
-use crate::wire::{
-    ModesArg, Shared, message_bytes, modes_tuple, rpc_id_to_python, session_options,
-};
+use crate::wire::{Shared, message_bytes, modes_tuple, rpc_id_to_python, session_class};
 
 /// What a message from the server asks of the host; `type` says which, and only the fields
 /// of that type are set (the others are `None`):
@@ -137,38 +135,8 @@ pub(crate) struct PyReverseBridge {
     inner: Shared<ReverseBridge>,
 }
 
-#[pymethods]
-impl PyReverseBridge {
-    #[new]
-    #[pyo3(signature = (
-        *,
-        modes = None,
-        max_pending = None,
-        ttl_ms = None,
-        apply_defaults = None,
-        allow_unknown = None,
-        reject_secrets = None,
-    ))]
-    fn new(
-        modes: Option<ModesArg>,
-        max_pending: Option<usize>,
-        ttl_ms: Option<u64>,
-        apply_defaults: Option<bool>,
-        allow_unknown: Option<bool>,
-        reject_secrets: Option<bool>,
-    ) -> PyReverseBridge {
-        let options = session_options(
-            modes,
-            max_pending,
-            ttl_ms,
-            apply_defaults,
-            allow_unknown,
-            reject_secrets,
-        );
-        PyReverseBridge {
-            inner: Shared::new(ReverseBridge::new(options)),
-        }
-    }
+session_class! {
+    PyReverseBridge, ReverseBridge::new;
 
     /// Takes one message from the server (JSON text: `str`, `bytes` or `bytearray`),
     /// received at `now_ms`, read within `limits`. Never raises for what the message holds:

@@ -16,7 +16,7 @@ use crate::form::PyForm;
 use crate::input::read_model_or_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
-use crate::wire::{ModesArg, Shared, modes_tuple, pairs, session_options};
+use crate::wire::{Shared, modes_tuple, pairs, session_class};
 
 /// The requests a host has been asked and not yet answered, and the rules for answering them.
 ///
@@ -127,38 +127,8 @@ pub(crate) fn result_pairs<'py>(
     })
 }
 
-#[pymethods]
-impl PySession {
-    #[new]
-    #[pyo3(signature = (
-        *,
-        modes = None,
-        max_pending = None,
-        ttl_ms = None,
-        apply_defaults = None,
-        allow_unknown = None,
-        reject_secrets = None,
-    ))]
-    fn new(
-        modes: Option<ModesArg>,
-        max_pending: Option<usize>,
-        ttl_ms: Option<u64>,
-        apply_defaults: Option<bool>,
-        allow_unknown: Option<bool>,
-        reject_secrets: Option<bool>,
-    ) -> PySession {
-        let options = session_options(
-            modes,
-            max_pending,
-            ttl_ms,
-            apply_defaults,
-            allow_unknown,
-            reject_secrets,
-        );
-        PySession {
-            inner: Shared::new(Session::new(options)),
-        }
-    }
+session_class! {
+    PySession, Session::new;
 
     /// Starts the request `id` (a fresh `elc-…` id when `None`) for `params` (a `dict`, JSON
     /// text or an `mcp` params model), received at `now_ms`: the `Request` for the host.

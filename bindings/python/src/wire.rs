@@ -122,6 +122,50 @@ pub(crate) fn session_options(
     options
 }
 
+/// The `#[pymethods]` of a class holding a session (`$ty { inner: Shared<…> }`): its
+/// constructor, taking the session options by keyword (each `None` is the core's default),
+/// then the methods given.
+macro_rules! session_class {
+    ($ty:ident, $make:path; $($methods:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            #[new]
+            #[pyo3(signature = (
+                *,
+                modes = None,
+                max_pending = None,
+                ttl_ms = None,
+                apply_defaults = None,
+                allow_unknown = None,
+                reject_secrets = None,
+            ))]
+            fn py_new(
+                modes: Option<$crate::wire::ModesArg>,
+                max_pending: Option<usize>,
+                ttl_ms: Option<u64>,
+                apply_defaults: Option<bool>,
+                allow_unknown: Option<bool>,
+                reject_secrets: Option<bool>,
+            ) -> $ty {
+                let options = $crate::wire::session_options(
+                    modes,
+                    max_pending,
+                    ttl_ms,
+                    apply_defaults,
+                    allow_unknown,
+                    reject_secrets,
+                );
+                $ty {
+                    inner: $crate::wire::Shared::new($make(options)),
+                }
+            }
+
+            $($methods)*
+        }
+    };
+}
+pub(crate) use session_class;
+
 /// A JSON-RPC id for Python: a `str`, an `int`, or a `toolnexus.Number` for an integer spelt
 /// otherwise (`1.0`, `1e2`), so it is written back as received.
 pub(crate) fn rpc_id_to_python<'py>(py: Python<'py>, id: &RpcId) -> PyResult<Bound<'py, PyAny>> {
