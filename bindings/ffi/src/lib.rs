@@ -5,7 +5,7 @@
 //! which keeps member order and number spelling exactly; elicitation content, which MCP
 //! restricts to strings, numbers, booleans and string lists, crosses as typed values.
 //!
-//! Nothing here panics on any input: the lints below hold the crate to the core's rules, and
+//! Nothing here panics on any input: the workspace lints hold the crate to the core's rules, and
 //! the objects' locks recover from poisoning instead of unwrapping it.
 
 mod check;

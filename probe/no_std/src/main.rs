@@ -14,8 +14,8 @@ use core::alloc::{GlobalAlloc, Layout};
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
-use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::content::{ContentOptions, validate_content};
+use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::{
     Answer, ElicitRequestParams, Limits, Verdict, answer_to_elicit_result, elicitation_to_request,
     review_url,
