@@ -75,7 +75,7 @@ impl Terminal {
         if !prompt.is_empty() {
             eprintln!("  {}", s.bold(prompt));
         }
-        eprintln!("  {}", s.dim("Esc or Ctrl-C cancels."));
+        eprintln!("  {}", s.dim("Esc, Ctrl-C or Ctrl-D cancels."));
     }
 
     fn refused(&self, refused: Option<&Error>) {

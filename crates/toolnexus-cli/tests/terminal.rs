@@ -17,6 +17,7 @@ const DOWN: &str = "\x1b[B";
 const ESC: &str = "\x1b";
 const CTRL_C: &str = "\x03";
 const BACKSPACE: &str = "\x7f";
+const CTRL_D: &str = "\x04";
 
 static RUNS: AtomicUsize = AtomicUsize::new(0);
 
@@ -213,6 +214,13 @@ fn ctrl_c_cancels() {
     let mut run = Run::start(Some(CONTACT));
     run.see("Name *").keys("Ada").keys(ENTER);
     run.see("Age").keys(CTRL_C);
+    assert_eq!(run.finish(), (0, String::from("{\"action\":\"cancel\"}\n")));
+}
+
+#[test]
+fn the_end_of_input_cancels() {
+    let mut run = Run::start(Some(CONTACT));
+    run.see("Name *").keys(CTRL_D);
     assert_eq!(run.finish(), (0, String::from("{\"action\":\"cancel\"}\n")));
 }
 
