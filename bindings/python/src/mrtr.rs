@@ -21,7 +21,7 @@ use crate::errors::OrRaise;
 use crate::input::read_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
-use crate::session::{read_answer, result_pairs};
+use crate::session::{prepared_request, read_answer, result_pairs};
 use crate::wire::{ModesArg, Shared, pairs, rpc_id_from_python, rpc_id_to_python, session_options};
 
 /// A JSON-RPC request the client sends, every member kept as received: in its order, with
@@ -268,11 +268,22 @@ pub(crate) fn with_client_capabilities(
 /// `(key, Request)` pairs for Python.
 fn keyed_requests<'py>(
     py: Python<'py>,
-    requests: Vec<(String, Request)>,
+    requests: Vec<(String, PyRequest)>,
 ) -> PyResult<Bound<'py, PyList>> {
     pairs(py, requests, |request| {
-        Ok(Bound::new(py, PyRequest::new(request))?.into_any())
+        Ok(Bound::new(py, request)?.into_any())
     })
+}
+
+/// `requests` of `round`, each with the form the round's session prepared for it.
+fn with_forms(
+    round: &InputRound,
+    requests: impl IntoIterator<Item = (String, Request)>,
+) -> Vec<(String, PyRequest)> {
+    requests
+        .into_iter()
+        .map(|(key, request)| (key, prepared_request(round.session(), request)))
+        .collect()
 }
 
 /// `(round, [(key, Request), …])` for Python.
@@ -280,6 +291,7 @@ fn begun<'py>(
     py: Python<'py>,
     (round, requests): (InputRound, Vec<(String, Request)>),
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let requests = with_forms(&round, requests);
     let round = Bound::new(
         py,
         PyInputRound {
@@ -436,11 +448,9 @@ impl PyInputRound {
     /// order.
     fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let requests = self.inner.with(py, |round| {
-            round
-                .pending()
-                .into_iter()
-                .map(|(key, request)| (key.to_owned(), request.clone()))
-                .collect::<Vec<_>>()
+            let pending = round.pending().into_iter();
+            let pending = pending.map(|(key, request)| (key.to_owned(), request.clone()));
+            with_forms(round, pending.collect::<Vec<_>>())
         });
         keyed_requests(py, requests)
     }

@@ -277,7 +277,7 @@ session_class! {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let snapshot = self
             .inner
-            .with(py, |bridge| Snapshot::pending(bridge.session()));
+            .with(py, |bridge| Snapshot::of(bridge.session()));
         snapshot.repr(py, "ReverseBridge")
     }
 }

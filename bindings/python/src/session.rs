@@ -68,37 +68,46 @@ pub(crate) fn request_list<'py>(
 
 /// What `Session` and `ReverseBridge` tell of their session, read under the lock.
 pub(crate) struct Snapshot {
-    pending: Vec<Request>,
+    pending: Vec<PyRequest>,
     awaiting: Vec<(String, String)>,
+    count: usize,
     modes: Modes,
 }
 
 impl Snapshot {
-    /// The pending requests of `session` (only they are copied).
-    pub(crate) fn pending(session: &Session) -> Snapshot {
+    /// How many requests of `session` are pending, and its modes.
+    pub(crate) fn of(session: &Session) -> Snapshot {
         Snapshot {
-            pending: session.pending().into_iter().cloned().collect(),
+            pending: Vec::new(),
             awaiting: Vec::new(),
+            count: session.pending().len(),
             modes: session.options().modes(),
+        }
+    }
+
+    /// The pending requests of `session`, each with the form it prepared.
+    pub(crate) fn pending(session: &Session) -> Snapshot {
+        let pending = session.pending().into_iter().cloned();
+        Snapshot {
+            pending: pending.map(|r| prepared_request(session, r)).collect(),
+            ..Snapshot::of(session)
         }
     }
 
     /// The URL requests of `session` awaiting completion.
     pub(crate) fn awaiting(session: &Session) -> Snapshot {
+        let awaiting = session.awaiting_completion().iter();
         Snapshot {
-            pending: Vec::new(),
-            awaiting: session
-                .awaiting_completion()
-                .iter()
+            awaiting: awaiting
                 .map(|a| (a.request_id().to_owned(), a.elicitation_id().to_owned()))
                 .collect(),
-            modes: session.options().modes(),
+            ..Snapshot::of(session)
         }
     }
 
     /// The pending requests, as a list of `Request`.
     pub(crate) fn pending_list<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        request_list(py, self.pending)
+        PyList::new(py, self.pending)
     }
 
     /// `(request_id, elicitation_id)` pairs.
@@ -112,7 +121,7 @@ impl Snapshot {
     pub(crate) fn repr(self, py: Python<'_>, name: &str) -> PyResult<String> {
         Ok(Repr::new(name)
             .field("modes", modes_tuple(py, self.modes)?, py)?
-            .field("pending", self.pending.len(), py)?
+            .field("pending", self.count, py)?
             .finish())
     }
 }
@@ -260,8 +269,6 @@ session_class! {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        self.inner
-            .with(py, |s| Snapshot::pending(s))
-            .repr(py, "Session")
+        self.inner.with(py, |s| Snapshot::of(s)).repr(py, "Session")
     }
 }

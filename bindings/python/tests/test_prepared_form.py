@@ -158,3 +158,32 @@ def test_modes_are_named_as_the_core_names_them() -> None:
     assert toolnexus.Session().max_pending == 64 and toolnexus.Session().ttl_ms is None
     with pytest.raises(toolnexus.InvalidValueError):
         toolnexus.Session(modes=["form", "email"])
+
+
+def test_pending_requests_come_with_their_forms() -> None:
+    session = toolnexus.Session()
+    session.begin(PARAMS, "q1", 0)
+    [pending] = session.pending()
+    assert pending.form is not None and pending.form.parse("age", "19") == 19
+    bridge = toolnexus.ReverseBridge()
+    bridge.receive(toolnexus.to_json({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": PARAMS}), 0)
+    [waiting] = bridge.pending()
+    assert waiting.form is not None and [f.name for f in waiting.form.fields] == ["name", "age", "score", "api_key"]
+
+
+def test_the_requests_of_an_input_round_come_with_their_forms() -> None:
+    call = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}'
+    response = toolnexus.to_json(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "resultType": "input_required",
+                "inputRequests": {"who": {"method": "elicitation/create", "params": PARAMS}},
+            },
+        }
+    )
+    round, [(key, request)] = toolnexus.InputRound.start(call, response, 0)
+    assert key == "who" and request.form is not None and request.form.validate({"age": 30}) == []
+    [(_, again)] = round.pending()
+    assert again.form is not None and again.form.defaults == {"name": "Ada"}
