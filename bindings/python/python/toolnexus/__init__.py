@@ -19,28 +19,8 @@ is untrusted and read within ``Limits``; whatever is wrong with it raises a ``to
 subclass with a ``kind``, a JSON ``pointer`` and a ``message``.
 """
 
-from ._errors import (
-    DuplicateKeyError,
-    DuplicateRequestError,
-    Error,
-    InvalidContentError,
-    InvalidJsonError,
-    InvalidUtf8Error,
-    InvalidValueError,
-    LoneSurrogateError,
-    MissingFieldError,
-    MissingResponsesError,
-    ModeNotSupportedError,
-    SensitiveFieldError,
-    TooDeepError,
-    TooLargeError,
-    TooManyItemsError,
-    TooManyMembersError,
-    TooManyPendingError,
-    UnknownFieldError,
-    UnknownRequestError,
-    WrongTypeError,
-)
+from . import _errors
+from ._errors import *  # noqa: F403 - Error, then one subclass per kind: _errors.__all__
 from ._native import (
     Answer,
     ElicitResult,
@@ -139,25 +119,5 @@ __all__ = [
     "ServerResult",
     "classify_result",
     "with_client_capabilities",
-    # Errors: the base class, then one per kind.
-    "Error",
-    "InvalidJsonError",
-    "InvalidUtf8Error",
-    "LoneSurrogateError",
-    "DuplicateKeyError",
-    "TooLargeError",
-    "TooDeepError",
-    "TooManyMembersError",
-    "TooManyItemsError",
-    "MissingFieldError",
-    "WrongTypeError",
-    "UnknownFieldError",
-    "InvalidValueError",
-    "SensitiveFieldError",
-    "UnknownRequestError",
-    "DuplicateRequestError",
-    "TooManyPendingError",
-    "InvalidContentError",
-    "ModeNotSupportedError",
-    "MissingResponsesError",
 ]
+__all__ += _errors.__all__  # Errors: the base class, then one per kind.
