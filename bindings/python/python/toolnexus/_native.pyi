@@ -87,6 +87,12 @@ class _JsonClass(_FromJson):
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Callable[[str], Self], tuple[str]]: ...
 
+class _Unhashable:
+    """Equal by value, and not hashable: it holds JSON as received."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
 class _PlainData:
     """A few attributes: ``to_dict`` by name, equal and hashed by value, pickled through the
     constructor."""
@@ -490,7 +496,7 @@ class Session:
     def ttl_ms(self) -> int | None: ...
 
 @final
-class Incoming:
+class Incoming(_Unhashable):
     """What a message from the server asks of the host; ``type`` says which fields are set."""
 
     @property
@@ -516,8 +522,6 @@ class Incoming:
         ]
         | None
     ): ...
-    def __eq__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
 class ReverseBridge:
@@ -553,7 +557,7 @@ class ReverseBridge:
     def modes(self) -> tuple[str, ...]: ...
 
 @final
-class ClientRequest(_FromJson):
+class ClientRequest(_FromJson, _Unhashable):
     """A JSON-RPC request the client sends, every member kept as received."""
 
     @property
@@ -564,11 +568,9 @@ class ClientRequest(_FromJson):
     def params(self) -> _JsonObject | None: ...
     def with_client_capabilities(self, *, modes: _Modes | None = None) -> ClientRequest: ...
     def to_json(self) -> str: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
-class InputRequest:
+class InputRequest(_Unhashable):
     """One entry of ``inputRequests``."""
 
     @property
@@ -579,11 +581,9 @@ class InputRequest:
     def params(self) -> _JsonObject | None: ...
     @property
     def is_elicitation(self) -> bool: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
-class InputRequired(_FromJson):
+class InputRequired(_FromJson, _Unhashable):
     """A result with ``resultType: "input_required"``."""
 
     @property
@@ -592,11 +592,9 @@ class InputRequired(_FromJson):
     def request_state(self) -> str | None: ...
     @property
     def response_id(self) -> _RpcId | None: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
-class ServerResult:
+class ServerResult(_Unhashable):
     """What a server's result is, by its ``resultType``; ``type`` says which."""
 
     @property
@@ -607,8 +605,6 @@ class ServerResult:
     def result_type(self) -> str | None: ...
     @property
     def input_required(self) -> InputRequired | None: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
 class InputRound:
