@@ -1,6 +1,8 @@
-//! The MCP wire, sans I/O: JSON-RPC messages, the handshake era's server-initiated
-//! `elicitation/create` ([`reverse`]), and the 2026-07-28 multi round-trip ([`mrtr`]).
+//! The MCP wire, sans I/O: JSON-RPC messages ([`rpc`]), the handshake era's server-initiated
+//! `elicitation/create` ([`reverse`]), the 2026-07-28 multi round-trip ([`mrtr`]), and what a
+//! client writes and reads to meet a server of either era ([`client`]).
 
+pub mod client;
 pub mod mrtr;
 pub mod reverse;
 pub mod rpc;

@@ -43,8 +43,8 @@ use crate::json::{Map, Number, Value};
 /// The value of the `jsonrpc` member of every message.
 pub const VERSION: &str = "2.0";
 
-/// The JSON-RPC error codes a client writes or reads: the five JSON-RPC 2.0 defines and the one
-/// MCP adds for elicitation.
+/// The JSON-RPC error codes a client writes or reads: the five JSON-RPC 2.0 defines and the
+/// two MCP adds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -60,17 +60,21 @@ pub enum ErrorCode {
     InternalError,
     /// `-32042` (MCP 2025-11-25): the request needs URL-mode elicitations completed first.
     UrlElicitationRequired,
+    /// `-32022` (MCP 2026-07-28): the server does not serve the protocol version asked;
+    /// `error.data.supported` lists those it does.
+    UnsupportedProtocolVersion,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 6] = [
+    pub const ALL: [ErrorCode; 7] = [
         ErrorCode::ParseError,
         ErrorCode::InvalidRequest,
         ErrorCode::MethodNotFound,
         ErrorCode::InvalidParams,
         ErrorCode::InternalError,
         ErrorCode::UrlElicitationRequired,
+        ErrorCode::UnsupportedProtocolVersion,
     ];
 
     /// The integer sent on the wire.
@@ -82,6 +86,7 @@ impl ErrorCode {
             ErrorCode::InvalidParams => -32602,
             ErrorCode::InternalError => -32603,
             ErrorCode::UrlElicitationRequired => -32042,
+            ErrorCode::UnsupportedProtocolVersion => -32022,
         }
     }
 
