@@ -139,7 +139,7 @@ fn exit_of(failed: bool) -> Exit {
 
 /// Asks until the core takes an answer: its result, and whether the answers ran out (the
 /// request was then cancelled).
-fn answer_one<R>(
+pub(crate) fn answer_one<R>(
     ask: &Ask<'_>,
     form: Option<&Form>,
     asker: &mut dyn Asker,

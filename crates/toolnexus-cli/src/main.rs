@@ -2,6 +2,7 @@
 //! script.
 
 mod ask;
+mod call;
 mod elicit;
 mod flow;
 mod input;
@@ -27,8 +28,33 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  done
   1  the input was refused, or the verdict is negative (problems, violations, a URL to
-     reject, answers that ran out)
-  2  usage: a wrong command line, or a file that cannot be read";
+     reject, answers that ran out; for call, a tool result with isError)
+  2  usage: a wrong command line, or a file that cannot be read
+  3  call and tools: the server failed (could not start, closed, a protocol error, a
+     timeout, no mutual protocol version)";
+
+/// How to reach a server, for `call` and `tools`.
+#[derive(Debug, clap::Args)]
+struct ServerArgs {
+    /// Connect over streamable HTTP to this URL instead of starting a command.
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
+    /// A header for every HTTP request, as 'Name: value' (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    headers: Vec<String>,
+    /// Speak this protocol version (2026-07-28, 2025-11-25, 2025-06-18) and skip the probe.
+    #[arg(long, value_name = "VERSION")]
+    protocol: Option<String>,
+    /// The seconds the server may take in all; time a person spends answering does not count.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    timeout: u64,
+    /// Write the server's standard error to this file instead of ours.
+    #[arg(long, value_name = "FILE")]
+    server_log: Option<PathBuf>,
+    /// The server to start, after `--`: the command and its arguments, spoken to over stdio.
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
 
 /// Answer an MCP server that needs a human in the loop, from a terminal.
 #[derive(Debug, Parser)]
@@ -62,6 +88,31 @@ enum Command {
         /// Name the server that asks, to show above each form.
         #[arg(long, value_name = "NAME")]
         server: Option<String>,
+    },
+    /// Call a tool of a live MCP server and answer its elicitations; print the CallToolResult.
+    ///
+    /// Starts the server (`-- COMMAND ARG…`, over stdio) or connects to it (`--url`), finds
+    /// out which era of MCP it speaks (2026-07-28, or 2025-11-25 / 2025-06-18 with their
+    /// handshake), calls TOOL and answers every elicitation in the terminal, or from
+    /// --answers. The server's name is shown above each form.
+    #[command(after_help = EXIT_CODES)]
+    Call {
+        /// The tool to call.
+        tool: String,
+        /// The tool's arguments, a JSON object.
+        #[arg(long, value_name = "JSON", default_value = "{}")]
+        args: String,
+        /// Answer from a JSON array of answers instead of asking (see `elicit --help`).
+        #[arg(long, value_name = "FILE|-")]
+        answers: Option<String>,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
+    /// List the tools of a live MCP server: names, descriptions and arguments.
+    #[command(after_help = EXIT_CODES)]
+    Tools {
+        #[command(flatten)]
+        server: ServerArgs,
     },
     /// Map ElicitRequestParams to a Request.
     #[command(after_help = EXIT_CODES)]
@@ -151,6 +202,13 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
             answers,
             server,
         } => elicit(file, answers, server.as_deref(), reporter, &limits),
+        Command::Call {
+            tool,
+            args,
+            answers,
+            server,
+        } => call(&tool, &args, answers, &server, reporter, &limits),
+        Command::Tools { server } => list_tools(&server),
         Command::Map { file, id } => tools::map(&source(file), id.as_deref(), &limits),
         Command::Answer { file } => tools::answer(&source(file), &limits),
         Command::CheckSchema { schema } => {
@@ -172,6 +230,106 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
     }
 }
 
+/// The asker: the answers given, or the terminal.
+fn asker(
+    answers: Option<&str>,
+    reporter: &Reporter,
+    limits: &Limits,
+) -> Result<Box<dyn Asker>, Failure> {
+    match answers {
+        Some(answers) => {
+            let value = Source::parse(answers).json(limits)?;
+            Ok(Box::new(Scripted::from_value(value)?.reporting(*reporter)))
+        }
+        None => Ok(Box::new(Terminal::open().ok_or_else(|| {
+            Failure::usage(
+                "no terminal to ask on: run it in a terminal, or give the answers with \
+                 --answers FILE",
+            )
+        })?)),
+    }
+}
+
+/// Starts or reaches the server.
+fn connect(server: &ServerArgs) -> Result<Box<dyn call::transport::Transport>, Failure> {
+    match (&server.url, server.command.split_first()) {
+        (Some(url), None) => Ok(Box::new(
+            call::http::HttpServer::new(url, &server.headers).map_err(Failure::usage)?,
+        )),
+        (None, Some((program, args))) => {
+            let log = match &server.server_log {
+                Some(path) => Some(std::fs::File::create(path).map_err(|e| {
+                    Failure::usage(format!("cannot write {}: {e}", path.display()))
+                })?),
+                None => None,
+            };
+            Ok(Box::new(
+                call::transport::StdioServer::spawn(program, args, log).map_err(Failure::server)?,
+            ))
+        }
+        (Some(_), Some(_)) => Err(Failure::usage(
+            "give either --url URL or -- COMMAND, not both",
+        )),
+        (None, None) => Err(Failure::usage(
+            "which server? give -- COMMAND [ARG…] to start one, or --url URL",
+        )),
+    }
+}
+
+fn call(
+    tool: &str,
+    args: &str,
+    answers: Option<String>,
+    server: &ServerArgs,
+    reporter: &Reporter,
+    limits: &Limits,
+) -> tools::Printed {
+    let arguments = match toolnexus_core::json::parse_str(args, limits)? {
+        toolnexus_core::Value::Object(map) => map,
+        other => {
+            return Err(Failure::usage(format!(
+                "--args must be a JSON object, not {}",
+                other.type_name()
+            )));
+        }
+    };
+    let mut asker = asker(answers.as_deref(), reporter, limits)?;
+    let transport = connect(server)?;
+    let timeout = std::time::Duration::from_secs(server.timeout);
+    let mut conversation = call::Conversation::new(transport, asker.as_mut(), timeout);
+    let outcome = conversation
+        .connect(server.protocol.as_deref())
+        .and_then(|()| conversation.call_tool(tool, arguments));
+    let answered_all = conversation.answered_all();
+    conversation.close();
+    let result = outcome?;
+    let is_error = matches!(
+        result.get("isError"),
+        Some(toolnexus_core::Value::Bool(true))
+    );
+    let exit = if is_error || !answered_all {
+        Exit::Refused
+    } else {
+        Exit::Done
+    };
+    Ok((toolnexus_core::Value::Object(result).to_json(), exit))
+}
+
+fn list_tools(server: &ServerArgs) -> tools::Printed {
+    // Listing asks nothing: an asker that never answers.
+    let mut nobody = Scripted::from_value(toolnexus_core::Value::Array(Vec::new()))?;
+    let transport = connect(server)?;
+    let timeout = std::time::Duration::from_secs(server.timeout);
+    let mut conversation = call::Conversation::new(transport, &mut nobody, timeout);
+    let outcome = conversation
+        .connect(server.protocol.as_deref())
+        .and_then(|()| conversation.list_tools());
+    let who = conversation.who();
+    conversation.close();
+    let tools = outcome?;
+    Ok((tools::describe_tools(who.as_deref(), &tools), Exit::Done))
+}
+
 fn elicit(
     file: Option<String>,
     answers: Option<String>,
@@ -184,18 +342,7 @@ fn elicit(
             "the elicitation and --answers cannot both be standard input",
         ));
     }
-    let mut asker: Box<dyn Asker> = match &answers {
-        Some(answers) => {
-            let value = Source::parse(answers).json(limits)?;
-            Box::new(Scripted::from_value(value)?.reporting(*reporter))
-        }
-        None => Box::new(Terminal::open().ok_or_else(|| {
-            Failure::usage(
-                "no terminal to ask on: run it in a terminal, or give the answers with \
-                 --answers FILE",
-            )
-        })?),
-    };
+    let mut asker = asker(answers.as_deref(), reporter, limits)?;
     // No file and nothing piped in: the sample, a form and then a URL request.
     let sample = file.is_none() && std::io::stdin().is_terminal();
     if sample {

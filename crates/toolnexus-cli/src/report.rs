@@ -15,6 +15,9 @@ pub enum Exit {
     Refused = 1,
     /// The command line is wrong, or a file cannot be read.
     Usage = 2,
+    /// `call` and `tools`: the server failed (could not start, closed, a protocol error, a
+    /// timeout, no mutual protocol version).
+    Server = 3,
 }
 
 impl From<Exit> for ExitCode {
@@ -30,6 +33,8 @@ pub enum Failure {
     Refused(Error),
     /// A usage problem: a message.
     Usage(String),
+    /// The server failed: what happened.
+    Server(String),
 }
 
 impl Failure {
@@ -43,11 +48,17 @@ impl Failure {
         Failure::Usage(message.into())
     }
 
+    /// The server failed.
+    pub fn server(message: impl Into<String>) -> Failure {
+        Failure::Server(message.into())
+    }
+
     /// The exit code it ends with.
     pub fn exit(&self) -> Exit {
         match self {
             Failure::Refused(_) => Exit::Refused,
             Failure::Usage(_) => Exit::Usage,
+            Failure::Server(_) => Exit::Server,
         }
     }
 }
@@ -74,13 +85,16 @@ impl Reporter {
     pub fn failure(&self, failure: &Failure) {
         match failure {
             Failure::Refused(error) => self.error(error),
-            Failure::Usage(message) => {
-                if self.json {
-                    eprintln!("{}", object("usage", "", message).to_json());
-                } else {
-                    eprintln!("toolnexus: {message}");
-                }
-            }
+            Failure::Usage(message) => self.line("usage", message),
+            Failure::Server(message) => self.line("server", &format!("server failed: {message}")),
+        }
+    }
+
+    fn line(&self, kind: &str, message: &str) {
+        if self.json {
+            eprintln!("{}", object(kind, "", message).to_json());
+        } else {
+            eprintln!("toolnexus: {message}");
         }
     }
 

@@ -147,3 +147,46 @@ pub fn conformance(dir: Option<PathBuf>) -> Printed {
     };
     Ok((out, exit))
 }
+
+/// The tools a server lists, for a person: each name with its arguments (`*` required) and
+/// description.
+pub fn describe_tools(who: Option<&str>, tools: &[Value]) -> String {
+    let mut out = String::new();
+    if let Some(who) = who {
+        out.push_str(&format!("{who}: {} tools\n", tools.len()));
+    }
+    for tool in tools {
+        let Some(map) = tool.as_object() else {
+            continue;
+        };
+        let name = map.get("name").and_then(Value::as_str).unwrap_or("?");
+        let schema = map.get("inputSchema").and_then(Value::as_object);
+        let required: Vec<&str> = schema
+            .and_then(|s| s.get("required"))
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let args: Vec<String> = schema
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+            .map(|p| {
+                p.keys()
+                    .map(|k| {
+                        if required.contains(&k.as_str()) {
+                            format!("{k}*")
+                        } else {
+                            k.clone()
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.push_str(&format!("{name}({})\n", args.join(", ")));
+        if let Some(description) = map.get("description").and_then(Value::as_str) {
+            for line in description.lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
+        }
+    }
+    out.trim_end().to_owned()
+}
