@@ -62,7 +62,13 @@ impl Reply {
 
 /// Answers requests. `None` means there is nothing more to answer with (a script's answers
 /// ran out): the request is then cancelled and the command fails.
-pub trait Asker {
+pub trait Asker: Send {
+    /// Whether a person answers at the terminal (a form can then be open while the server
+    /// acts, and a withdrawal closes it).
+    fn interactive(&self) -> bool {
+        false
+    }
+
     /// Answers a form-mode request. `refused` is the error the last answer got (invalid
     /// content), to show before asking again.
     fn form(&mut self, ask: &Ask<'_>, form: &Form, refused: Option<&Error>) -> Option<Reply>;

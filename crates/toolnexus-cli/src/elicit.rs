@@ -14,7 +14,7 @@ use toolnexus_core::wire::mrtr::InputRound;
 use toolnexus_core::wire::reverse::Incoming;
 use toolnexus_core::{
     Answer, Error, ErrorKind, Limits, Reason, Request, ReverseBridge, Session, SessionOptions,
-    Value, id, review_url,
+    UrlReview, Value, id, review_url,
 };
 
 use crate::ask::{Ask, Asker, Reply};
@@ -158,16 +158,8 @@ pub(crate) fn answer_one<R>(
             let cancel = Answer::refuse(request.id(), Reason::parse("cancelled"))?;
             return Ok((resolve(&cancel)?, true));
         };
-        if reply.ok
-            && review
-                .as_ref()
-                .is_some_and(|r| r.verdict() == Verdict::Reject)
-        {
-            refused = Some(Error::new(
-                ErrorKind::InvalidValue,
-                "",
-                "the URL's review says reject, so it cannot be consented to: decline or cancel",
-            ));
+        if let Some(refusal) = refused_consent(review.as_ref(), &reply) {
+            refused = Some(refusal);
             continue;
         }
         let answer = answer_of(request, reply)?;
@@ -179,7 +171,19 @@ pub(crate) fn answer_one<R>(
     }
 }
 
-fn answer_of(request: &Request, reply: Reply) -> Result<Answer, Error> {
+/// The refusal of an accept for a URL whose review says reject, if `reply` is one.
+pub(crate) fn refused_consent(review: Option<&UrlReview>, reply: &Reply) -> Option<Error> {
+    (reply.ok && review.is_some_and(|r| r.verdict() == Verdict::Reject)).then(|| {
+        Error::new(
+            ErrorKind::InvalidValue,
+            "",
+            "the URL's review says reject, so it cannot be consented to: decline or cancel",
+        )
+    })
+}
+
+/// The answer `reply` gives to `request`.
+pub(crate) fn answer_of(request: &Request, reply: Reply) -> Result<Answer, Error> {
     let mut answer = Answer::new(request.id(), reply.ok)?;
     if let Some(data) = reply.data {
         answer = answer.with_data(data);

@@ -17,7 +17,7 @@ use crate::flow::{Choice, FormFlow, Outcome, Step, hint, show};
 use crate::style::Style;
 
 /// Asks a person at the terminal.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Terminal {
     style: Style,
 }
@@ -67,6 +67,7 @@ impl Terminal {
         );
         let place = match (ask.position, ask.key) {
             ((1, 1), None) => String::new(),
+            ((1, 1), Some(key)) => format!(" (input request {key})"),
             ((n, count), Some(key)) => format!(" (request {n} of {count}: {key})"),
             ((n, count), None) => format!(" (request {n} of {count})"),
         };
@@ -204,6 +205,10 @@ impl Terminal {
 }
 
 impl Asker for Terminal {
+    fn interactive(&self) -> bool {
+        true
+    }
+
     fn form(&mut self, ask: &Ask<'_>, form: &Form, refused: Option<&Error>) -> Option<Reply> {
         self.header(ask, "asks you to fill in a form");
         for problem in form.problems() {
@@ -460,4 +465,11 @@ fn multi_select(p: &Prompt<'_>) -> Result<Entry, Stopped> {
         .map(|o| Value::from(o.value()))
         .collect();
     Ok(Entry::Value(Some(Value::Array(values))))
+}
+
+/// Gives the terminal back after a prompt was abandoned (the server withdrew its question):
+/// out of raw mode, the cursor shown, on a new line.
+pub fn restore() {
+    let _ = crossterm::terminal::disable_raw_mode();
+    eprint!("\u{1b}[?25h\r\n");
 }

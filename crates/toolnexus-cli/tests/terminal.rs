@@ -2,88 +2,10 @@
 //! screen out, with the reply read from standard output (a file) after the process ends.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::fs;
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+mod common;
 
-use expectrl::process::unix::WaitStatus;
-use expectrl::session::OsSession;
-use expectrl::{Expect, Session};
-
-const ENTER: &str = "\r";
-const DOWN: &str = "\x1b[B";
-const ESC: &str = "\x1b";
-const CTRL_C: &str = "\x03";
-const BACKSPACE: &str = "\x7f";
-const CTRL_D: &str = "\x04";
-
-static RUNS: AtomicUsize = AtomicUsize::new(0);
-
-/// A file in the temp folder, unique to this process and call.
-fn temp(name: &str) -> PathBuf {
-    let n = RUNS.fetch_add(1, Ordering::SeqCst);
-    std::env::temp_dir().join(format!("toolnexus-tty-{}-{n}-{name}", std::process::id()))
-}
-
-/// One `toolnexus elicit` in a pseudo-terminal: standard output goes to a file, the terminal
-/// gets everything for the person.
-struct Run {
-    session: OsSession,
-    out: PathBuf,
-}
-
-impl Run {
-    /// Starts `toolnexus elicit` on `input` (the sample when `None`).
-    fn start(input: Option<&str>) -> Run {
-        let out = temp("out.json");
-        let mut script = format!("exec '{}' elicit", env!("CARGO_BIN_EXE_toolnexus"));
-        if let Some(input) = input {
-            let file = temp("in.json");
-            fs::write(&file, input).unwrap();
-            script.push_str(&format!(" '{}'", file.display()));
-        }
-        script.push_str(&format!(" > '{}'", out.display()));
-        let mut command = Command::new("sh");
-        command
-            .arg("-c")
-            .arg(script)
-            .env("NO_COLOR", "1")
-            .env("TERM", "xterm");
-        let mut session = Session::spawn(command).unwrap();
-        session.set_expect_timeout(Some(Duration::from_secs(20)));
-        Run { session, out }
-    }
-
-    /// Waits until the screen shows `text`.
-    fn see(&mut self, text: &str) -> &mut Run {
-        if let Err(e) = self.session.expect(text) {
-            panic!("the screen never showed {text:?}: {e}");
-        }
-        self
-    }
-
-    /// Types `keys`.
-    fn keys(&mut self, keys: &str) -> &mut Run {
-        // A moment between keys lets the prompt tell a lone Esc from an escape sequence.
-        std::thread::sleep(Duration::from_millis(60));
-        self.session.send(keys).unwrap();
-        self
-    }
-
-    /// Waits for the process to end: its exit code and what it printed on standard output.
-    fn finish(&mut self) -> (i32, String) {
-        let status = self.session.get_process().wait().unwrap();
-        let code = match status {
-            WaitStatus::Exited(_, code) => code,
-            other => panic!("toolnexus did not exit normally: {other:?}"),
-        };
-        let out = fs::read_to_string(&self.out).unwrap_or_default();
-        let _ = fs::remove_file(&self.out);
-        (code, out)
-    }
-}
+use common::{BACKSPACE, CTRL_C, CTRL_D, DOWN, ENTER, ESC, Run};
+use expectrl::Expect;
 
 const CONTACT: &str = r#"{"message":"Who are you?","requestedSchema":{"type":"object","properties":{
     "name":{"type":"string","title":"Name","minLength":2},

@@ -20,9 +20,15 @@ use toolnexus_core::wire::reverse::Incoming;
 use toolnexus_core::wire::rpc::{Message, RpcId};
 use toolnexus_core::{Limits, Map, Modes, ReverseBridge, SessionOptions, Value};
 
-use crate::ask::{Ask, Asker};
-use crate::elicit::answer_one;
+use std::sync::mpsc;
+use std::thread;
+
+use toolnexus_core::review_url;
+
+use crate::ask::{Ask, Asker, Reply};
+use crate::elicit::{answer_of, answer_one, refused_consent};
 use crate::report::Failure;
+use crate::terminal::{self, Terminal};
 use transport::{Received, Transport};
 
 /// How many `input_required` rounds one call may take before the client gives up.
@@ -47,6 +53,8 @@ pub struct Conversation<'a> {
     /// Whether every elicitation got an answer from the asker (not a cancel because the
     /// answers ran out).
     answered_all: bool,
+    /// Set once a withdrawn form was abandoned: its prompt still reads the terminal.
+    terminal_taken: bool,
 }
 
 /// The options the session of each elicitation uses: defaults filled in on accept.
@@ -75,6 +83,7 @@ impl<'a> Conversation<'a> {
             asker,
             backlog: VecDeque::new(),
             answered_all: true,
+            terminal_taken: false,
         }
     }
 
@@ -348,6 +357,9 @@ impl<'a> Conversation<'a> {
     /// Answers an `elicitation/create` of the handshake era, unless the server withdraws it
     /// while the person answers.
     fn elicit(&mut self, request: &toolnexus_core::Request) -> Result<(), Failure> {
+        if self.asker.interactive() {
+            return self.elicit_at_the_terminal(request);
+        }
         let who = self.who();
         let ask = Ask {
             request,
@@ -376,6 +388,100 @@ impl<'a> Conversation<'a> {
         match reply {
             Some(reply) => self.send(&reply),
             None => Ok(()),
+        }
+    }
+}
+
+impl Conversation<'_> {
+    /// [`elicit`](Conversation::elicit) for a person at the terminal: the form is asked on a
+    /// thread of its own while this one watches the server, so that a withdrawal closes the
+    /// form at once (the abandoned prompt gives the terminal back; nothing is sent).
+    fn elicit_at_the_terminal(&mut self, request: &toolnexus_core::Request) -> Result<(), Failure> {
+        if self.terminal_taken {
+            eprintln!(
+                "toolnexus: the terminal is still held by a withdrawn form; this request is \
+                 cancelled"
+            );
+            let cancel = toolnexus_core::Answer::refuse(
+                request.id(),
+                toolnexus_core::Reason::parse("cancelled"),
+            )?;
+            return match self.bridge.respond(&cancel, now_ms()) {
+                Ok(Some(reply)) => self.send(&reply),
+                Ok(_) => Ok(()),
+                Err(e) => Err(Failure::refused(e)),
+            };
+        }
+        let who = self.who();
+        let form = self.bridge.session().form(request.id()).cloned();
+        let review = request.url().map(review_url);
+        let mut refused: Option<toolnexus_core::Error> = None;
+        loop {
+            let (tx, rx) = mpsc::channel();
+            let (req, form_copy, review_copy, who_copy, refused_copy) = (
+                request.clone(),
+                form.clone(),
+                review.clone(),
+                who.clone(),
+                refused.clone(),
+            );
+            thread::spawn(move || {
+                let reply = Terminal::open().and_then(|mut terminal| {
+                    let ask = Ask {
+                        request: &req,
+                        who: who_copy.as_deref(),
+                        key: None,
+                        position: (1, 1),
+                    };
+                    match (&form_copy, &review_copy) {
+                        (Some(f), _) => terminal.form(&ask, f, refused_copy.as_ref()),
+                        (None, Some(r)) => terminal.url(&ask, r, refused_copy.as_ref()),
+                        (None, None) => Some(Reply::cancel("unsupported")),
+                    }
+                });
+                let _ = tx.send(reply);
+            });
+            let reply = loop {
+                match rx.recv_timeout(Duration::from_millis(50)) {
+                    Ok(reply) => break reply,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        take_cancellations(
+                            self.transport.as_mut(),
+                            &mut self.bridge,
+                            &mut self.backlog,
+                            &self.limits,
+                        );
+                        if !self.bridge.session().is_pending(request.id()) {
+                            terminal::restore();
+                            eprintln!(
+                                "toolnexus: the server withdrew its question: the form is \
+                                 closed and nothing is sent"
+                            );
+                            self.terminal_taken = true;
+                            return Ok(());
+                        }
+                    }
+                }
+            };
+            let reply = reply.unwrap_or_else(|| Reply::cancel("cancelled"));
+            if let Some(refusal) = refused_consent(review.as_ref(), &reply) {
+                refused = Some(refusal);
+                continue;
+            }
+            let answer = answer_of(request, reply)?;
+            match self.bridge.respond(&answer, now_ms()) {
+                Ok(Some(reply)) => return self.send(&reply),
+                Ok(None) => return Ok(()),
+                Err(e) if e.kind() == toolnexus_core::ErrorKind::InvalidContent => {
+                    refused = Some(e);
+                }
+                Err(e) if e.kind() == toolnexus_core::ErrorKind::UnknownRequest => {
+                    eprintln!("toolnexus: the server withdrew its question; nothing is sent");
+                    return Ok(());
+                }
+                Err(e) => return Err(Failure::refused(e)),
+            }
         }
     }
 }
