@@ -1,0 +1,77 @@
+#!/bin/sh
+# install.sh: installs what the test MCP servers need (Python venv with mcp==2.3.0, npm packages) into TARGET_DIR.
+#
+# Usage: install.sh TARGET_DIR
+#   TARGET_DIR/python   venv with mcp==2.3.0 (for py_server.py, prove_py.py)
+#   TARGET_DIR/node     package.json + package-lock.json + node_modules (for ts_server.mjs, prove_ts.mjs)
+#   TARGET_DIR/bin      launchers: py-server (stdio | http PORT), ts-server, prove-py, prove-ts
+# Idempotent: a second run only checks and rewrites the launchers. Needs python3 (>= 3.10) and node (>= 20)
+# with npm; on Debian, python3-venv is installed with apt-get only when `python3 -m venv` fails.
+set -eu
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 TARGET_DIR" >&2
+    exit 2
+fi
+HERE=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$1"
+TARGET=$(cd "$1" && pwd)
+PYDIR=$TARGET/python
+NODEDIR=$TARGET/node
+BINDIR=$TARGET/bin
+MCP_VERSION=2.3.0
+SDK_VERSION=$(sed -n 's/.*"@modelcontextprotocol\/sdk": *"\([^"]*\)".*/\1/p' "$HERE/package.json")
+
+# (a) Python venv with the mcp package.
+has_mcp() {
+    [ -x "$PYDIR/bin/python" ] && "$PYDIR/bin/python" -c \
+        "import sys, importlib.metadata as m; sys.exit(m.version('mcp') != '$MCP_VERSION')" 2>/dev/null
+}
+if has_mcp; then
+    echo "python: mcp==$MCP_VERSION already in $PYDIR"
+else
+    if ! python3 -m venv "$PYDIR" >/dev/null 2>&1; then
+        echo "python: 'python3 -m venv' failed; installing python3-venv with apt-get"
+        rm -rf "$PYDIR"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+        python3 -m venv "$PYDIR"
+    fi
+    "$PYDIR/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
+    has_mcp || { echo "python: mcp==$MCP_VERSION did not install into $PYDIR" >&2; exit 1; }
+    echo "python: installed mcp==$MCP_VERSION into $PYDIR"
+fi
+
+# (b) npm packages, exactly as package-lock.json pins them.
+has_sdk() {
+    cmp -s "$HERE/package.json" "$NODEDIR/package.json" &&
+        cmp -s "$HERE/package-lock.json" "$NODEDIR/package-lock.json" &&
+        [ -f "$NODEDIR/node_modules/@modelcontextprotocol/sdk/package.json" ] &&
+        grep -q "\"version\": \"$SDK_VERSION\"" "$NODEDIR/node_modules/@modelcontextprotocol/sdk/package.json"
+}
+if has_sdk; then
+    echo "node: @modelcontextprotocol/sdk@$SDK_VERSION already in $NODEDIR"
+else
+    mkdir -p "$NODEDIR"
+    cp "$HERE/package.json" "$HERE/package-lock.json" "$NODEDIR/"
+    (cd "$NODEDIR" && npm ci --no-audit --no-fund --loglevel=error)
+    has_sdk || { echo "node: @modelcontextprotocol/sdk@$SDK_VERSION did not install into $NODEDIR" >&2; exit 1; }
+    echo "node: installed @modelcontextprotocol/sdk@$SDK_VERSION into $NODEDIR"
+fi
+
+# Launchers (always rewritten: they name this checkout's scripts).
+mkdir -p "$BINDIR"
+launcher() {
+    printf '#!/bin/sh\n# %s: launcher written by install.sh.\n%s\n' "$1" "$2" >"$BINDIR/$1"
+    chmod +x "$BINDIR/$1"
+}
+launcher py-server "exec '$PYDIR/bin/python' '$HERE/py_server.py' \"\$@\""
+launcher ts-server "TOOLNEXUS_NODE_DIR='$NODEDIR' exec node '$HERE/ts_server.mjs' \"\$@\""
+launcher prove-py "exec '$PYDIR/bin/python' '$HERE/prove_py.py' \"\$@\""
+launcher prove-ts "TOOLNEXUS_NODE_DIR='$NODEDIR' exec node '$HERE/prove_ts.mjs' \"\$@\""
+
+echo "python venv:    $PYDIR (python: $PYDIR/bin/python)"
+echo "node packages:  $NODEDIR/node_modules (set TOOLNEXUS_NODE_DIR=$NODEDIR)"
+echo "python server:  $PYDIR/bin/python $HERE/py_server.py stdio | http PORT   (or $BINDIR/py-server)"
+echo "ts server:      TOOLNEXUS_NODE_DIR=$NODEDIR node $HERE/ts_server.mjs   (or $BINDIR/ts-server)"
+echo "proofs:         $BINDIR/prove-py   $BINDIR/prove-ts"
