@@ -15,6 +15,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod apt;
 mod bench;
+mod cli;
 mod ffi;
 mod kotlin;
 mod python;
@@ -71,8 +72,8 @@ enum Step {
     Doc,
     /// the no_std probe links and runs without std
     Nostd,
-    /// the toolnexus CLI: its unit tests, the JSON tools on the shared cases, and elicit
-    /// driven through a real pseudo-terminal
+    /// the toolnexus CLI: its unit tests, the JSON tools on the shared cases, elicit through a
+    /// real pseudo-terminal, and call against servers built with the official SDKs
     Cli,
     /// the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy
     Python,
@@ -113,7 +114,7 @@ impl Step {
                     .env("RUSTDOCFLAGS", "-D warnings"))
             }),
             Step::Nostd => nostd(),
-            Step::Cli => run(cargo().args(["test", "-p", "toolnexus-cli"])),
+            Step::Cli => cli::cli(&root()),
             Step::Python => python::python(&root()),
             Step::Kotlin => kotlin::kotlin(&root()),
             Step::Swift => swift::swift(&root()),

@@ -1,0 +1,436 @@
+//! `toolnexus call` against real servers built with the official SDKs, started by each test
+//! and stopped by their process ids: one with the Python `mcp` package (2026-07-28, stdio and
+//! streamable HTTP on 127.0.0.1), one with the TypeScript SDK (handshake era only, so the probe
+//! must fall back). Each test asserts what the server received.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use std::{fs, thread};
+
+use toolnexus_core::{Limits, Value, json};
+
+/// The folder `install.sh` filled (a venv with `mcp`, the npm packages): set by
+/// `cargo xtask test cli`. Without it these tests cannot run, and fail saying so.
+fn installed() -> PathBuf {
+    let dir = std::env::var_os("TOOLNEXUS_TEST_SERVERS").expect(
+        "TOOLNEXUS_TEST_SERVERS is not set: run `cargo xtask test cli`, which installs the test \
+         servers' SDKs and sets it",
+    );
+    PathBuf::from(dir)
+}
+
+fn servers() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/servers")
+}
+
+fn python() -> String {
+    let python = installed().join("python/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: rerun install.sh",
+        python.display()
+    );
+    python.display().to_string()
+}
+
+/// The Python server over stdio.
+fn py_server() -> Vec<String> {
+    vec![
+        python(),
+        servers().join("py_server.py").display().to_string(),
+        String::from("stdio"),
+    ]
+}
+
+/// The TypeScript server over stdio.
+fn ts_server() -> Vec<String> {
+    vec![
+        String::from("node"),
+        servers().join("ts_server.mjs").display().to_string(),
+    ]
+}
+
+static FILES: AtomicUsize = AtomicUsize::new(0);
+
+fn answers(text: &str) -> PathBuf {
+    let n = FILES.fetch_add(1, Ordering::SeqCst);
+    let path = std::env::temp_dir().join(format!("toolnexus-call-{}-{n}.json", std::process::id()));
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// `toolnexus call TOOL --args ARGS --answers ANSWERS [EXTRA…] -- SERVER…`, with no terminal.
+fn call(tool: &str, args: &str, answers_text: &str, extra: &[&str], server: &[String]) -> Output {
+    let file = answers(answers_text);
+    let mut command = Command::new("setsid");
+    command
+        .arg(env!("CARGO_BIN_EXE_toolnexus"))
+        .args(["call", tool, "--args", args, "--answers"])
+        .arg(&file)
+        .args(extra)
+        .env("TOOLNEXUS_NODE_DIR", installed().join("node"))
+        .stdin(Stdio::null());
+    if !server.is_empty() {
+        command.arg("--").args(server);
+    }
+    let out = command.output().unwrap();
+    let _ = fs::remove_file(file);
+    out
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The `CallToolResult` printed on standard output.
+fn result(out: &Output) -> Value {
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    json::parse_str(text.trim_end(), &Limits::DEFAULT).unwrap_or_else(|e| {
+        panic!(
+            "not a CallToolResult: {text:?} ({e}); stderr: {}",
+            stderr(out)
+        )
+    })
+}
+
+/// What the server reported it received: the JSON of the result's first text.
+fn received(out: &Output) -> Value {
+    let result = result(out);
+    let text = result
+        .as_object()
+        .and_then(|r| r.get("content"))
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+        .and_then(|c| c.as_object()?.get("text")?.as_str().map(String::from))
+        .unwrap_or_else(|| panic!("no text content in {}", result.to_json()));
+    json::parse_str(&text, &Limits::DEFAULT).unwrap_or(Value::String(text))
+}
+
+fn at<'v>(value: &'v Value, path: &[&str]) -> &'v Value {
+    path.iter().fold(value, |v, key| {
+        v.as_object()
+            .and_then(|m| m.get(key))
+            .unwrap_or_else(|| panic!("no {key:?} in {}", v.to_json()))
+    })
+}
+
+// --- The Python SDK's server: the 2026-07-28 era ---
+
+#[test]
+fn two_input_rounds_are_answered_with_the_exact_request_state() {
+    let out = call(
+        "book_trip",
+        r#"{"city":"Paris"}"#,
+        r#"[{"ok":true,"data":{"nights":3,"breakfast":true}},{"ok":true,"data":{"confirm":true}}]"#,
+        &[],
+        &py_server(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let got = received(&out);
+    assert_eq!(
+        at(&got, &["round1", "trip"]).to_json(),
+        r#"{"action":"accept","content":{"breakfast":true,"nights":3}}"#
+    );
+    assert_eq!(
+        at(&got, &["round2", "confirm"]).to_json(),
+        r#"{"action":"accept","content":{"confirm":true}}"#
+    );
+    // The server got back, each round, the state it had sent.
+    assert_eq!(at(&got, &["states"]).as_array().map(Vec::len), Some(2));
+    assert_eq!(at(&got, &["ended"]).as_str(), Some("complete"));
+    // It said who it is; the result is the server's, as received.
+    assert_eq!(
+        at(
+            &result(&out),
+            &["_meta", "io.modelcontextprotocol/serverInfo", "name"]
+        )
+        .as_str(),
+        Some("toolnexus-test-py")
+    );
+}
+
+#[test]
+fn a_decline_and_a_cancel_reach_the_server() {
+    for (answer, action) in [
+        (r#"[{"ok":false,"reason":"declined"}]"#, "decline"),
+        (r#"[{"ok":false}]"#, "cancel"),
+    ] {
+        let out = call("book_trip", r#"{"city":"Oslo"}"#, answer, &[], &py_server());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let got = received(&out);
+        assert_eq!(
+            at(&got, &["round1", "trip", "action"]).as_str(),
+            Some(action),
+            "{}",
+            got.to_json()
+        );
+    }
+}
+
+#[test]
+fn invalid_input_is_corrected_before_the_server_sees_it() {
+    let out = call(
+        "book_trip",
+        r#"{"city":"Lima"}"#,
+        r#"[{"ok":true,"data":{"nights":99}},{"ok":true,"data":{"nights":2}},{"ok":true,"data":{"confirm":false}}]"#,
+        &[],
+        &py_server(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("maximum at /nights"),
+        "{}",
+        stderr(&out)
+    );
+    // Only the corrected answer arrived, with the form's default filled in.
+    let got = received(&out);
+    assert_eq!(
+        at(&got, &["round1", "trip", "content"]).to_json(),
+        r#"{"breakfast":false,"nights":2}"#
+    );
+}
+
+#[test]
+fn a_url_consent_through_input_required() {
+    let out = call("sign_in", "{}", r#"[{"ok":true}]"#, &[], &py_server());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let got = received(&out);
+    assert!(
+        got.to_json().contains(r#""action":"accept""#),
+        "{}",
+        got.to_json()
+    );
+    assert!(
+        !got.to_json().contains("content"),
+        "a URL consent carries no content"
+    );
+}
+
+#[test]
+fn a_tool_error_exits_1() {
+    let out = call("fail", "{}", "[]", &[], &py_server());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        at(&result(&out), &["isError"]),
+        &Value::Bool(true),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_input_request_the_client_does_not_serve_ends_the_call() {
+    let out = call(
+        "mixed",
+        "{}",
+        r#"[{"ok":true,"data":{}}]"#,
+        &[],
+        &py_server(),
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("sampling/createMessage"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_pinned_version_skips_the_probe() {
+    let out = call(
+        "book_trip",
+        r#"{"city":"Rome"}"#,
+        r#"[{"ok":true,"data":{"nights":1}},{"ok":true,"data":{"confirm":true}}]"#,
+        &["--protocol", "2026-07-28"],
+        &py_server(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(at(&received(&out), &["ended"]).as_str(), Some("complete"));
+}
+
+/// The Python server on streamable HTTP at a free port of 127.0.0.1, stopped on drop.
+struct HttpServer {
+    child: Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start() -> HttpServer {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(python())
+            .arg(servers().join("py_server.py"))
+            .args(["http", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the HTTP server did not start"
+            );
+            thread::sleep(Duration::from_millis(100));
+        }
+        HttpServer {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn streamable_http_in_the_modern_era() {
+    let server = HttpServer::start();
+    let url = ["--url", server.url.as_str()];
+    let out = call(
+        "book_trip",
+        r#"{"city":"Kyoto"}"#,
+        r#"[{"ok":true,"data":{"nights":4,"breakfast":false}},{"ok":true,"data":{"confirm":true}}]"#,
+        &url,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let got = received(&out);
+    assert_eq!(
+        at(&got, &["round1", "trip", "content"]).to_json(),
+        r#"{"breakfast":false,"nights":4}"#
+    );
+    let out = call(
+        "sign_in",
+        "{}",
+        r#"[{"ok":false,"reason":"declined"}]"#,
+        &url,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(received(&out).to_json().contains("decline"));
+    let out = call("fail", "{}", "[]", &url, &[]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+// --- The TypeScript SDK's server: the handshake era, found by falling back ---
+
+#[test]
+fn the_probe_falls_back_and_a_form_is_answered() {
+    let out = call(
+        "ask_form",
+        "{}",
+        r#"[{"ok":true,"data":{"name":"Ada","age":36}}]"#,
+        &[],
+        &ts_server(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        received(&out).to_json(),
+        r#"{"action":"accept","content":{"name":"Ada","age":36}}"#
+    );
+}
+
+#[test]
+fn decline_cancel_and_a_correction_reach_the_handshake_server() {
+    for (answer, want) in [
+        (
+            r#"[{"ok":false,"reason":"declined"}]"#,
+            r#"{"action":"decline"}"#,
+        ),
+        (r#"[{"ok":false}]"#, r#"{"action":"cancel"}"#),
+        (
+            r#"[{"ok":true,"data":{"name":"Ada","age":12}},{"ok":true,"data":{"name":"Ada","age":30}}]"#,
+            r#"{"action":"accept","content":{"name":"Ada","age":30}}"#,
+        ),
+    ] {
+        let out = call("ask_form", "{}", answer, &[], &ts_server());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(received(&out).to_json(), want, "{answer}");
+    }
+}
+
+#[test]
+fn a_url_consent_is_completed_by_the_server() {
+    let out = call("ask_url", "{}", r#"[{"ok":true}]"#, &[], &ts_server());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let got = received(&out);
+    assert_eq!(at(&got, &["received"]).to_json(), r#"{"action":"accept"}"#);
+    assert_eq!(at(&got, &["completionSent"]), &Value::Bool(true));
+    assert!(stderr(&out).contains("is complete"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_timeout_counts_the_server_s_time() {
+    let out = call(
+        "slow",
+        r#"{"ms":4000}"#,
+        "[]",
+        &["--timeout", "1"],
+        &ts_server(),
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr(&out).contains("timeout"), "{}", stderr(&out));
+    let out = call(
+        "slow",
+        r#"{"ms":100}"#,
+        "[]",
+        &["--timeout", "10"],
+        &ts_server(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn a_server_that_cannot_start_or_speaks_no_json_rpc_fails_with_3() {
+    let out = call("x", "{}", "[]", &[], &[String::from("/no/such/server")]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr(&out).contains("could not start"), "{}", stderr(&out));
+    // A server that writes garbage, then exits without a word of JSON-RPC.
+    let out = call(
+        "x",
+        "{}",
+        "[]",
+        &[],
+        &[
+            String::from("sh"),
+            String::from("-c"),
+            String::from("echo not json; sleep 1"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert!(err.contains("not a JSON-RPC message"), "{err}");
+}
+
+#[test]
+fn tools_are_listed_for_both_servers() {
+    for (server, name, tool) in [
+        (py_server(), "toolnexus-test-py", "book_trip(city*)"),
+        (ts_server(), "toolnexus-test-ts", "ask_form()"),
+    ] {
+        let out = Command::new("setsid")
+            .arg(env!("CARGO_BIN_EXE_toolnexus"))
+            .args(["tools", "--"])
+            .args(&server)
+            .env("TOOLNEXUS_NODE_DIR", installed().join("node"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.starts_with(name), "{text}");
+        assert!(text.contains(tool), "{text}");
+    }
+}
