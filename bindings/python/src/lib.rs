@@ -7,7 +7,7 @@
 //! `Number` are Python (`toolnexus/_errors.py`, `toolnexus/_number.py`); this crate finds them
 //! by import when it first needs them.
 //!
-//! Nothing here panics on any input: the lints below hold the crate to the core's rules.
+//! Nothing here panics on any input: the workspace lints hold the crate to the core's rules.
 
 /// The allocator of every Rust value the binding makes. A request holds its schema as a tree
 /// of small strings and vectors, made and freed by the hundred per call; the system allocator
