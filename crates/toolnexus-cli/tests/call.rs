@@ -434,3 +434,77 @@ fn tools_are_listed_for_both_servers() {
         assert!(text.contains(tool), "{text}");
     }
 }
+
+#[test]
+fn url_elicitation_required_is_consented_then_the_call_retried() {
+    let out = call("needs_sign_in", "{}", r#"[{"ok":true}]"#, &[], &ts_server());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The server saw a second call, after the completion of the URL interaction.
+    assert_eq!(received(&out).to_json(), r#"{"calls":2,"signedIn":true}"#);
+    assert!(stderr(&out).contains("is complete"), "{}", stderr(&out));
+    // Declined: no retry, and the command says why.
+    let out = call(
+        "needs_sign_in",
+        "{}",
+        r#"[{"ok":false,"reason":"declined"}]"#,
+        &[],
+        &ts_server(),
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr(&out).contains("-32042"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_misbehaving_server_gets_the_protocol_s_answers_and_no_crash() {
+    let server = [
+        String::from("python3"),
+        servers().join("misbehaving.py").display().to_string(),
+    ];
+    let out = call(
+        "anything",
+        "{}",
+        r#"[{"ok":true,"data":{"ok":true}}]"#,
+        &[],
+        &server,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let got = received(&out);
+    // A schema no form can show: invalid params, pointing at the fault.
+    assert_eq!(at(&got, &["e1", "code"]).to_json(), "-32602");
+    assert!(
+        at(&got, &["e1", "message"])
+            .as_str()
+            .unwrap()
+            .ends_with("(at /params/requestedSchema/properties/address/type)")
+    );
+    // A ping is answered; a request the client does not serve is -32601.
+    assert_eq!(at(&got, &["p1"]).to_json(), "{}");
+    assert_eq!(at(&got, &["r1", "code"]).to_json(), "-32601");
+    // The valid elicitation after all that is answered as usual.
+    assert_eq!(
+        at(&got, &["e3"]).to_json(),
+        r#"{"action":"accept","content":{"ok":true}}"#
+    );
+    let err = stderr(&out);
+    assert!(err.contains("not a JSON-RPC message"), "{err}");
+    assert!(err.contains("a request never sent (id 999)"), "{err}");
+}
+
+#[test]
+fn the_handshake_era_over_streamable_http() {
+    let server = HttpServer::start();
+    let out = call(
+        "book_trip",
+        r#"{"city":"Rome"}"#,
+        r#"[{"ok":true,"data":{"nights":2}},{"ok":true,"data":{"confirm":true}}]"#,
+        &["--protocol", "2025-11-25", "--url", &server.url],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The elicitations came as requests on the call's event stream.
+    let got = received(&out);
+    assert_eq!(
+        at(&got, &["round1", "trip", "content"]).to_json(),
+        r#"{"breakfast":false,"nights":2}"#
+    );
+}

@@ -92,3 +92,24 @@ fn a_server_that_withdraws_its_question_closes_the_form() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(r#"\"withdrew\":true"#), "{out}");
 }
+
+#[test]
+fn the_timeout_does_not_run_while_a_person_answers() {
+    let server = [String::from("node"), server_file("ts_server.mjs")];
+    let mut argv: Vec<String> = ["call", "ask_form", "--timeout", "1", "--"]
+        .iter()
+        .map(|s| String::from(*s))
+        .collect();
+    argv.extend(server.iter().cloned());
+    let node = installed().join("node").display().to_string();
+    let mut run = Run::toolnexus(&argv, &[("TOOLNEXUS_NODE_DIR", node)]);
+    run.see("Name *");
+    // The person takes longer than the server's whole timeout.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    run.keys("Ada").keys(ENTER);
+    run.see("Age").keys(ENTER);
+    run.see("Accept and send").keys(ENTER);
+    let (code, out) = run.finish();
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(r#"\"name\":\"Ada\""#), "{out}");
+}

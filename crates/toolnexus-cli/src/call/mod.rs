@@ -17,8 +17,8 @@ use toolnexus_core::wire::client::{
 use toolnexus_core::wire::method::CANCELLED;
 use toolnexus_core::wire::mrtr::{ClientRequest, InputRound, ServerResult};
 use toolnexus_core::wire::reverse::Incoming;
-use toolnexus_core::wire::rpc::{Message, RpcId};
-use toolnexus_core::{Limits, Map, Modes, ReverseBridge, SessionOptions, Value};
+use toolnexus_core::wire::rpc::{ErrorCode, Message, RpcId};
+use toolnexus_core::{Limits, Map, Modes, ReverseBridge, SessionOptions, Value, json};
 
 use std::sync::mpsc;
 use std::thread;
@@ -192,7 +192,7 @@ impl<'a> Conversation<'a> {
         self.send(&text)?;
         let mut response = self.response_to(&id, "tools/call")?;
         if self.client.era() == Era::Handshake {
-            return result_of(&response, "tools/call");
+            return self.handshake_result(response, name, &text);
         }
         let request = ClientRequest::from_json(text.as_bytes(), &self.limits)?;
         let mut round: Option<InputRound> = None;
@@ -246,6 +246,89 @@ impl<'a> Conversation<'a> {
         }
         Err(Failure::server(format!(
             "the server asked for input more than {MAX_ROUNDS} times for one call"
+        )))
+    }
+
+    /// The result of a handshake-era call. A `-32042` error (URL elicitation required) is
+    /// shown to the person; once each URL is consented to and the server says the
+    /// interaction is complete, the call is sent again (at most [`MAX_ROUNDS`] times).
+    fn handshake_result(
+        &mut self,
+        mut response: Map,
+        name: &str,
+        sent: &str,
+    ) -> Result<Map, Failure> {
+        for _ in 0..MAX_ROUNDS {
+            let code = response
+                .get("error")
+                .and_then(Value::as_object)
+                .and_then(|e| e.get("code"))
+                .and_then(Value::as_i64);
+            if code != Some(ErrorCode::UrlElicitationRequired.code()) {
+                return result_of(&response, "tools/call");
+            }
+            let text = Value::Object(response.clone()).to_json();
+            let requests = self
+                .bridge
+                .url_required(text.as_bytes(), now_ms(), &self.limits)?;
+            let who = self.who();
+            let count = requests.len();
+            for (n, request) in requests.iter().enumerate() {
+                let ask = Ask {
+                    request,
+                    who: who.as_deref(),
+                    key: None,
+                    position: (n + 1, count),
+                };
+                let (_, ran_out) =
+                    answer_one(&ask, None, self.asker, |a| self.bridge.respond(a, now_ms()))?;
+                self.answered_all &= !ran_out;
+            }
+            // Consent means waiting for the server to say each interaction is complete;
+            // anything else ends the call.
+            let awaited: Vec<String> = self
+                .bridge
+                .session()
+                .awaiting_completion()
+                .iter()
+                .map(|a| String::from(a.elicitation_id()))
+                .collect();
+            if awaited.len() < count {
+                return Err(Failure::server(format!(
+                    "{name} needs a URL interaction that was not consented to (-32042)"
+                )));
+            }
+            while self
+                .bridge
+                .session()
+                .awaiting_completion()
+                .iter()
+                .any(|a| awaited.iter().any(|id| id == a.elicitation_id()))
+            {
+                let bytes = self.next_message("the completion of its URL interaction")?;
+                match Message::parse(&bytes, &self.limits) {
+                    Ok(Message::Response(_)) | Err(_) => {
+                        eprintln!(
+                            "toolnexus: ignored while waiting for completion: {}",
+                            String::from_utf8_lossy(&bytes)
+                        );
+                    }
+                    Ok(message) => self.server_message(message)?,
+                }
+            }
+            let value = json::parse_str(sent, &self.limits)?;
+            let params = value
+                .as_object()
+                .and_then(|m| m.get("params"))
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let (id, retry) = self.client.request("tools/call", params);
+            self.send(&retry)?;
+            response = self.response_to(&id, "tools/call")?;
+        }
+        Err(Failure::server(format!(
+            "{name} asked for URL interactions more than {MAX_ROUNDS} times"
         )))
     }
 

@@ -8,6 +8,8 @@
 //                     notifications/elicitation/complete {elicitationId} before returning; reports the action.
 //   withdraw(after_ms = 300)  form elicitation that the server itself cancels after after_ms with
 //                     notifications/cancelled {requestId}; reports that it withdrew and what it saw.
+//   needs_sign_in()   fails with -32042 (URL elicitation required) and completes the interaction
+//                     200 ms later; the retry succeeds, reporting {calls, signedIn}.
 //   slow(ms)          sleeps ms milliseconds, then returns "done".
 // Every elicitation waits up to 10 minutes for an answer (the SDK's default would be 60 s).
 import { randomUUID } from 'node:crypto';
@@ -16,6 +18,7 @@ import { load } from './sdk_path.mjs';
 const { McpServer } = await load('@modelcontextprotocol/sdk/server/mcp.js');
 const { StdioServerTransport } = await load('@modelcontextprotocol/sdk/server/stdio.js');
 const { z } = await load('zod');
+const { UrlElicitationRequiredError } = await load('@modelcontextprotocol/sdk/types.js');
 
 const ANSWER_TIMEOUT_MS = 600_000;
 const SIGN_IN_URL = 'https://auth.example.com/login?state=x';
@@ -127,6 +130,27 @@ server.registerTool(
         } finally {
             clearTimeout(timer);
         }
+    },
+);
+
+// needs_sign_in: the 2025-11-25 way of asking for a URL interaction first. The first call
+// fails with -32042 (URL elicitation required) and sends the completion shortly after; the
+// next call, once the client consented and retried, succeeds and says how many it took.
+let signInCalls = 0;
+server.registerTool(
+    'needs_sign_in',
+    { description: 'Fails with -32042 (URL elicitation required) until the client retries after consent.' },
+    async (extra) => {
+        signInCalls += 1;
+        if (signInCalls === 1) {
+            const elicitationId = randomUUID();
+            const notifyComplete = server.server.createElicitationCompletionNotifier(elicitationId);
+            setTimeout(() => { notifyComplete().catch(() => {}); }, 200);
+            throw new UrlElicitationRequiredError([
+                { mode: 'url', message: 'Sign in before booking', url: SIGN_IN_URL, elicitationId },
+            ]);
+        }
+        return text({ calls: signInCalls, signedIn: true });
     },
 );
 
