@@ -1,7 +1,6 @@
 //! What the stateful objects share: a lock that never panics, the clock, and their options.
 
 use std::sync::{Mutex, PoisonError};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use toolnexus_core as core;
 use toolnexus_core::content::ContentOptions;
@@ -29,11 +28,7 @@ impl<T> Shared<T> {
 
 /// `now_ms`, or the system clock in milliseconds since 1970 when it is not given.
 pub(crate) fn now_or_clock(now_ms: Option<u64>) -> u64 {
-    now_ms.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-    })
+    now_ms.unwrap_or_else(core::id::now_ms)
 }
 
 /// How content is checked: strictly, except members the schema does not declare when

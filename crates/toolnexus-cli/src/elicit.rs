@@ -6,20 +6,20 @@
 //! result. So what is sent has its defaults filled and is validated, and an answer the core
 //! refuses is explained and asked again, never sent.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use toolnexus_core::form::Form;
+use toolnexus_core::id::now_ms;
 use toolnexus_core::url_review::Verdict;
 use toolnexus_core::wire::mrtr::InputRound;
 use toolnexus_core::wire::reverse::Incoming;
 use toolnexus_core::{
-    Answer, Error, ErrorKind, Limits, Reason, Request, ReverseBridge, Session, SessionOptions,
-    UrlReview, Value, id, review_url,
+    Answer, Error, ErrorKind, Reason, Request, ReverseBridge, Session, SessionOptions, UrlReview,
+    Value, id, review_url,
 };
 
 use crate::ask::{Ask, Asker, Reply};
 use crate::input::Elicitation;
 use crate::report::{Exit, Failure};
+use crate::tools::verdict;
 
 /// What the command prints on standard output, and how it ends.
 #[derive(Debug)]
@@ -31,14 +31,19 @@ pub struct Finished {
     pub exit: Exit,
 }
 
+/// The options every elicitation's session uses: defaults filled in on accept, so what is
+/// sent matches the schema.
+pub(crate) fn session_options() -> SessionOptions {
+    SessionOptions::DEFAULT.with_apply_defaults(true)
+}
+
 /// Answers `elicitation` with `asker`; `who` names the server when it is known.
 pub fn run(
     elicitation: Elicitation,
     asker: &mut dyn Asker,
     who: Option<&str>,
-    limits: &Limits,
 ) -> Result<Finished, Failure> {
-    let options = SessionOptions::DEFAULT.with_apply_defaults(true);
+    let options = session_options();
     let now = now_ms();
     match elicitation {
         Elicitation::Params(params) => {
@@ -55,12 +60,16 @@ pub fn run(
                 answer_one(&ask, form.as_ref(), asker, |a| session.resolve(a, now_ms()))?;
             Ok(Finished {
                 reply: result.to_json(),
-                exit: exit_of(exhausted),
+                exit: verdict(!exhausted),
             })
         }
-        Elicitation::Rpc(bytes) => {
+        Elicitation::Rpc(message) => {
             let mut bridge = ReverseBridge::new(options);
-            match bridge.receive(&bytes, now, limits) {
+            let incoming = match message {
+                Ok(message) => bridge.handle(message, now),
+                Err(reply) => Incoming::Reply(reply.to_json()),
+            };
+            match incoming {
                 Incoming::Elicit { request, .. } => {
                     let ask = Ask {
                         request: &request,
@@ -73,7 +82,7 @@ pub fn run(
                         answer_one(&ask, form.as_ref(), asker, |a| bridge.respond(a, now_ms()))?;
                     Ok(Finished {
                         reply: reply.unwrap_or_default(),
-                        exit: exit_of(exhausted),
+                        exit: verdict(!exhausted),
                     })
                 }
                 // The request cannot be shown: its error response is the reply.
@@ -127,34 +136,55 @@ pub fn run(
             let responses = round.input_responses(!unhandled.is_empty())?;
             Ok(Finished {
                 reply: Value::Object(responses).to_json(),
-                exit: exit_of(exhausted || !unhandled.is_empty()),
+                exit: verdict(!exhausted && unhandled.is_empty()),
             })
         }
     }
 }
 
-fn exit_of(failed: bool) -> Exit {
-    if failed { Exit::Refused } else { Exit::Done }
-}
-
-/// Asks until the core takes an answer: its result, and whether the answers ran out (the
-/// request was then cancelled).
+/// Asks `asker` until the core takes an answer: its result, and whether the answers ran out
+/// (the request was then cancelled).
 pub(crate) fn answer_one<R>(
     ask: &Ask<'_>,
     form: Option<&Form>,
     asker: &mut dyn Asker,
+    resolve: impl FnMut(&Answer) -> Result<R, Error>,
+) -> Result<(R, bool), Error> {
+    answer_with(
+        ask.request,
+        |review, refused| ask_once(asker, ask, form, review, refused),
+        resolve,
+    )
+}
+
+/// One ask of `asker`: the form, or the URL and its review. `refused` is what the last answer
+/// got.
+pub(crate) fn ask_once(
+    asker: &mut dyn Asker,
+    ask: &Ask<'_>,
+    form: Option<&Form>,
+    review: Option<&UrlReview>,
+    refused: Option<&Error>,
+) -> Option<Reply> {
+    match (form, review) {
+        (Some(form), _) => asker.form(ask, form, refused),
+        (None, Some(review)) => asker.url(ask, review, refused),
+        (None, None) => Some(Reply::cancel("unsupported")),
+    }
+}
+
+/// The one loop behind every answer: `ask` (given the URL's review, if any, and the last
+/// refusal) until `resolve` takes an answer. An accept of a URL the review rejects, and content
+/// the core refuses, are asked again; `None` from `ask` (nothing more to answer with) cancels.
+pub(crate) fn answer_with<R>(
+    request: &Request,
+    mut ask: impl FnMut(Option<&UrlReview>, Option<&Error>) -> Option<Reply>,
     mut resolve: impl FnMut(&Answer) -> Result<R, Error>,
 ) -> Result<(R, bool), Error> {
-    let request = ask.request;
     let review = request.url().map(review_url);
     let mut refused: Option<Error> = None;
     loop {
-        let reply = match (form, &review) {
-            (Some(form), _) => asker.form(ask, form, refused.as_ref()),
-            (None, Some(review)) => asker.url(ask, review, refused.as_ref()),
-            (None, None) => Some(Reply::cancel("unsupported")),
-        };
-        let Some(reply) = reply else {
+        let Some(reply) = ask(review.as_ref(), refused.as_ref()) else {
             let cancel = Answer::refuse(request.id(), Reason::parse("cancelled"))?;
             return Ok((resolve(&cancel)?, true));
         };
@@ -172,7 +202,7 @@ pub(crate) fn answer_one<R>(
 }
 
 /// The refusal of an accept for a URL whose review says reject, if `reply` is one.
-pub(crate) fn refused_consent(review: Option<&UrlReview>, reply: &Reply) -> Option<Error> {
+fn refused_consent(review: Option<&UrlReview>, reply: &Reply) -> Option<Error> {
     (reply.ok && review.is_some_and(|r| r.verdict() == Verdict::Reject)).then(|| {
         Error::new(
             ErrorKind::InvalidValue,
@@ -183,7 +213,7 @@ pub(crate) fn refused_consent(review: Option<&UrlReview>, reply: &Reply) -> Opti
 }
 
 /// The answer `reply` gives to `request`.
-pub(crate) fn answer_of(request: &Request, reply: Reply) -> Result<Answer, Error> {
+fn answer_of(request: &Request, reply: Reply) -> Result<Answer, Error> {
     let mut answer = Answer::new(request.id(), reply.ok)?;
     if let Some(data) = reply.data {
         answer = answer.with_data(data);
@@ -192,11 +222,4 @@ pub(crate) fn answer_of(request: &Request, reply: Reply) -> Result<Answer, Error
         answer = answer.with_reason(Reason::parse(&reason));
     }
     Ok(answer)
-}
-
-/// Milliseconds since 1970, for request ids and expiry; 0 if the clock is before 1970.
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

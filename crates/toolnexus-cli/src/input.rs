@@ -6,6 +6,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use toolnexus_core::wire::mrtr::InputRequired;
+use toolnexus_core::wire::rpc::{ErrorResponse, Message};
 use toolnexus_core::{ElicitRequestParams, Error, ErrorKind, Limits, Value, json};
 
 use crate::report::Failure;
@@ -65,9 +66,10 @@ impl Source {
 pub enum Elicitation {
     /// Bare `ElicitRequestParams`: answered with an `ElicitResult`.
     Params(ElicitRequestParams),
-    /// A JSON-RPC `elicitation/create` request (MCP 2025-06-18, 2025-11-25), as its text:
-    /// answered with a JSON-RPC response echoing its id.
-    Rpc(Vec<u8>),
+    /// A JSON-RPC message, to be an `elicitation/create` request (MCP 2025-06-18,
+    /// 2025-11-25): answered with a JSON-RPC response echoing its id; one that is not a valid
+    /// request is its error response.
+    Rpc(Result<Message, ErrorResponse>),
     /// A 2026-07-28 `input_required` result, bare or as the `result` of a JSON-RPC response:
     /// answered with `{"inputResponses", "requestState"}`.
     InputRequired(InputRequired),
@@ -91,7 +93,7 @@ impl Elicitation {
             ));
         };
         if map.get("jsonrpc").is_some() && map.get("method").is_some() {
-            return Ok(Elicitation::Rpc(bytes.to_vec()));
+            return Ok(Elicitation::Rpc(Message::from_value(value)));
         }
         if map.get("result").is_some() || map.get("resultType").is_some() {
             return InputRequired::from_value(value).map(Elicitation::InputRequired);

@@ -307,11 +307,7 @@ fn call(
         result.get("isError"),
         Some(toolnexus_core::Value::Bool(true))
     );
-    let exit = if is_error || !answered_all {
-        Exit::Refused
-    } else {
-        Exit::Done
-    };
+    let exit = tools::verdict(!is_error && answered_all);
     Ok((toolnexus_core::Value::Object(result).to_json(), exit))
 }
 
@@ -350,7 +346,7 @@ fn elicit(
         let mut exit = Exit::Done;
         for text in [sample::FORM, sample::URL] {
             let elicitation = Elicitation::read(text.as_bytes(), limits)?;
-            let finished = elicit::run(elicitation, asker.as_mut(), server, limits)?;
+            let finished = elicit::run(elicitation, asker.as_mut(), server)?;
             replies.push(finished.reply);
             if finished.exit != Exit::Done {
                 exit = finished.exit;
@@ -360,6 +356,6 @@ fn elicit(
     }
     let bytes = Source::parse(file.as_deref().unwrap_or("-")).read(limits)?;
     let elicitation = Elicitation::read(&bytes, limits)?;
-    let finished = elicit::run(elicitation, asker.as_mut(), server, limits)?;
+    let finished = elicit::run(elicitation, asker.as_mut(), server)?;
     Ok((finished.reply, finished.exit))
 }

@@ -21,6 +21,11 @@ fn done(text: String) -> Printed {
     Ok((text, Exit::Done))
 }
 
+/// [`Exit::Done`] when the verdict is positive, else [`Exit::Refused`].
+pub(crate) fn verdict(positive: bool) -> Exit {
+    if positive { Exit::Done } else { Exit::Refused }
+}
+
 /// `map`: `ElicitRequestParams` to a `Request`, with `id` or a fresh one.
 pub fn map(source: &Source, request_id: Option<&str>, limits: &Limits) -> Printed {
     let params = ElicitRequestParams::from_value(source.json(limits)?)?;
@@ -37,11 +42,7 @@ pub fn answer(source: &Source, limits: &Limits) -> Printed {
 /// `check-schema`: every problem, `[{kind, pointer, message}]`; refused when there is any.
 pub fn check_schema_tool(source: &Source, limits: &Limits) -> Printed {
     let problems = check_schema(&source.json(limits)?);
-    let exit = if problems.is_empty() {
-        Exit::Done
-    } else {
-        Exit::Refused
-    };
+    let exit = verdict(problems.is_empty());
     let list = Value::Array(problems.iter().map(|p| p.to_value()).collect());
     Ok((list.to_json(), exit))
 }
@@ -62,11 +63,7 @@ pub fn validate(
     let form = Form::new(&schema.json(limits)?)?;
     let options = ContentOptions::STRICT.allow_unknown(allow_unknown);
     let violations = form.validate(&content.json(limits)?, &options);
-    let exit = if violations.is_empty() {
-        Exit::Done
-    } else {
-        Exit::Refused
-    };
+    let exit = verdict(violations.is_empty());
     let list = Value::Array(violations.iter().map(|v| v.to_value()).collect());
     Ok((list.to_json(), exit))
 }
@@ -80,11 +77,7 @@ pub fn fields(source: &Source, limits: &Limits) -> Printed {
 /// `review-url`: the review of a URL; refused when its verdict is `reject`.
 pub fn review(url: &str) -> Printed {
     let review = review_url(url);
-    let exit = if review.verdict() == Verdict::Reject {
-        Exit::Refused
-    } else {
-        Exit::Done
-    };
+    let exit = verdict(review.verdict() != Verdict::Reject);
     Ok((review.to_json(), exit))
 }
 
@@ -140,11 +133,7 @@ pub fn conformance(dir: Option<PathBuf>) -> Printed {
         out.push_str(&format!("{area:<12} {p:>7} {f:>7}\n"));
     }
     out.push_str(&format!("{passed} passed, {failed} failed"));
-    let exit = if failed == 0 && passed > 0 {
-        Exit::Done
-    } else {
-        Exit::Refused
-    };
+    let exit = verdict(failed == 0 && passed > 0);
     Ok((out, exit))
 }
 

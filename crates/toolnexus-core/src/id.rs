@@ -28,14 +28,20 @@ pub fn format_id(unix_ms: u64, sequence: u64) -> IdBuf {
 #[cfg(feature = "std")]
 pub fn next_id() -> alloc::string::String {
     use core::sync::atomic::{AtomicU64, Ordering};
-    use std::time::{SystemTime, UNIX_EPOCH};
 
     static SEQUENCE: AtomicU64 = AtomicU64::new(1);
     let sequence = SEQUENCE.fetch_add(1, Ordering::Relaxed);
-    let unix_ms = SystemTime::now()
+    alloc::string::String::from(format_id(now_ms(), sequence).as_str())
+}
+
+/// The system clock in milliseconds since 1970 (0 before it): the `now_ms` a host with an
+/// operating system passes to the calls that take one.
+#[cfg(feature = "std")]
+pub fn now_ms() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-    alloc::string::String::from(format_id(unix_ms, sequence).as_str())
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

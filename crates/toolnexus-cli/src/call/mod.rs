@@ -9,8 +9,9 @@ pub mod http;
 pub mod transport;
 
 use std::collections::VecDeque;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
+use toolnexus_core::id::now_ms;
 use toolnexus_core::wire::client::{
     self, Client, Era, HANDSHAKE_VERSIONS, Implementation, MODERN_VERSION, PING_METHOD, Probe,
 };
@@ -18,15 +19,18 @@ use toolnexus_core::wire::method::CANCELLED;
 use toolnexus_core::wire::mrtr::{ClientRequest, InputRound, ServerResult};
 use toolnexus_core::wire::reverse::Incoming;
 use toolnexus_core::wire::rpc::{ErrorCode, Message, RpcId};
-use toolnexus_core::{Limits, Map, Modes, ReverseBridge, SessionOptions, Value, json};
+use toolnexus_core::{Limits, Map, Modes, ReverseBridge, Value};
 
 use std::sync::mpsc;
 use std::thread;
 
-use toolnexus_core::review_url;
+use std::cell::RefCell;
+
+use toolnexus_core::UrlReview;
+use toolnexus_core::form::Form;
 
 use crate::ask::{Ask, Asker, Reply};
-use crate::elicit::{answer_of, answer_one, refused_consent};
+use crate::elicit::{answer_one, answer_with, ask_once, session_options};
 use crate::report::Failure;
 use crate::terminal::{self, Terminal};
 use transport::{Received, Transport};
@@ -55,11 +59,6 @@ pub struct Conversation<'a> {
     answered_all: bool,
     /// Set once a withdrawn form was abandoned: its prompt still reads the terminal.
     terminal_taken: bool,
-}
-
-/// The options the session of each elicitation uses: defaults filled in on accept.
-fn session_options() -> SessionOptions {
-    SessionOptions::DEFAULT.with_apply_defaults(true)
 }
 
 impl<'a> Conversation<'a> {
@@ -155,9 +154,8 @@ impl<'a> Conversation<'a> {
                 Received::Closed(why) => return Err(Failure::server(why)),
                 Received::Message(bytes) => match Message::parse(&bytes, &self.limits) {
                     Ok(message @ Message::Response(_)) => {
-                        let probe = client::read_probe(&message, id);
-                        if is_response_to(&message, id) {
-                            return Ok(probe);
+                        if matches!(&message, Message::Response(map) if answers(map, id)) {
+                            return Ok(client::read_probe(&message, id));
                         }
                         eprintln!("toolnexus: the server answered a request never sent; ignored");
                     }
@@ -188,11 +186,11 @@ impl<'a> Conversation<'a> {
         let mut params = Map::new();
         params.insert("name", Value::from(name));
         params.insert("arguments", Value::Object(arguments));
-        let (id, text) = self.client.request("tools/call", params);
+        let (id, text) = self.client.request("tools/call", params.clone());
         self.send(&text)?;
         let mut response = self.response_to(&id, "tools/call")?;
         if self.client.era() == Era::Handshake {
-            return self.handshake_result(response, name, &text);
+            return self.handshake_result(response, name, params);
         }
         let request = ClientRequest::from_json(text.as_bytes(), &self.limits)?;
         let mut round: Option<InputRound> = None;
@@ -256,7 +254,7 @@ impl<'a> Conversation<'a> {
         &mut self,
         mut response: Map,
         name: &str,
-        sent: &str,
+        params: Map,
     ) -> Result<Map, Failure> {
         for _ in 0..MAX_ROUNDS {
             let code = response
@@ -316,14 +314,7 @@ impl<'a> Conversation<'a> {
                     Ok(message) => self.server_message(message)?,
                 }
             }
-            let value = json::parse_str(sent, &self.limits)?;
-            let params = value
-                .as_object()
-                .and_then(|m| m.get("params"))
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default();
-            let (id, retry) = self.client.request("tools/call", params);
+            let (id, retry) = self.client.request("tools/call", params.clone());
             self.send(&retry)?;
             response = self.response_to(&id, "tools/call")?;
         }
@@ -391,7 +382,7 @@ impl<'a> Conversation<'a> {
             match Message::parse(&bytes, &self.limits) {
                 Err(_) => not_json_rpc(&bytes),
                 Ok(Message::Response(map)) => {
-                    if map.get("id").and_then(RpcId::from_value).as_ref() == Some(id) {
+                    if answers(&map, id) {
                         return Ok(map);
                     }
                     eprintln!(
@@ -438,35 +429,76 @@ impl<'a> Conversation<'a> {
     }
 
     /// Answers an `elicitation/create` of the handshake era, unless the server withdraws it
-    /// while the person answers.
+    /// while the person answers: then nothing is sent. A person at the terminal is asked on a
+    /// thread of its own while this one watches the server, so a withdrawal closes the open
+    /// form at once (the abandoned prompt gives the terminal back).
     fn elicit(&mut self, request: &toolnexus_core::Request) -> Result<(), Failure> {
-        if self.asker.interactive() {
-            return self.elicit_at_the_terminal(request);
-        }
         let who = self.who();
-        let ask = Ask {
-            request,
-            who: who.as_deref(),
-            key: None,
-            position: (1, 1),
-        };
         let form = self.bridge.session().form(request.id()).cloned();
+        let interactive = self.asker.interactive();
         let Conversation {
             transport,
             bridge,
             asker,
             backlog,
             limits,
+            terminal_taken,
             ..
         } = self;
-        let (reply, ran_out) = answer_one(&ask, form.as_ref(), *asker, |answer| {
-            take_cancellations(transport.as_mut(), bridge, backlog, limits);
-            if !bridge.session().is_pending(answer.id()) {
-                eprintln!("toolnexus: the server withdrew its question; nothing is sent");
-                return Ok(None);
-            }
-            bridge.respond(answer, now_ms())
-        })?;
+        // Both the watch while a person answers and the answer itself read the server's
+        // cancellations into the bridge, one after the other.
+        let watch = RefCell::new(Watch {
+            transport: transport.as_mut(),
+            bridge,
+            backlog,
+            limits,
+        });
+        let ask = Ask {
+            request,
+            who: who.as_deref(),
+            key: None,
+            position: (1, 1),
+        };
+        let (reply, ran_out) = answer_with(
+            request,
+            |review, refused| {
+                if !interactive {
+                    return ask_once(*asker, &ask, form.as_ref(), review, refused);
+                }
+                if *terminal_taken {
+                    eprintln!(
+                        "toolnexus: the terminal is still held by a withdrawn form; this \
+                         request is cancelled"
+                    );
+                    return Some(Reply::cancel("cancelled"));
+                }
+                let replied = ask_on_a_thread(&ask, form.as_ref(), review, refused);
+                loop {
+                    match replied.recv_timeout(Duration::from_millis(50)) {
+                        Ok(reply) => return reply,
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            if watch.borrow_mut().withdrawn(request.id()) {
+                                terminal::restore();
+                                *terminal_taken = true;
+                                return Some(Reply::cancel("withdrawn"));
+                            }
+                        }
+                    }
+                }
+            },
+            |answer| {
+                let mut watch = watch.borrow_mut();
+                if watch.withdrawn(answer.id()) {
+                    eprintln!(
+                        "toolnexus: the server withdrew its question: the form is closed and \
+                         nothing is sent"
+                    );
+                    return Ok(None);
+                }
+                watch.bridge.respond(answer, now_ms())
+            },
+        )?;
         self.answered_all &= !ran_out;
         match reply {
             Some(reply) => self.send(&reply),
@@ -475,98 +507,53 @@ impl<'a> Conversation<'a> {
     }
 }
 
-impl Conversation<'_> {
-    /// [`elicit`](Conversation::elicit) for a person at the terminal: the form is asked on a
-    /// thread of its own while this one watches the server, so that a withdrawal closes the
-    /// form at once (the abandoned prompt gives the terminal back; nothing is sent).
-    fn elicit_at_the_terminal(&mut self, request: &toolnexus_core::Request) -> Result<(), Failure> {
-        if self.terminal_taken {
-            eprintln!(
-                "toolnexus: the terminal is still held by a withdrawn form; this request is \
-                 cancelled"
-            );
-            let cancel = toolnexus_core::Answer::refuse(
-                request.id(),
-                toolnexus_core::Reason::parse("cancelled"),
-            )?;
-            return match self.bridge.respond(&cancel, now_ms()) {
-                Ok(Some(reply)) => self.send(&reply),
-                Ok(_) => Ok(()),
-                Err(e) => Err(Failure::refused(e)),
-            };
-        }
-        let who = self.who();
-        let form = self.bridge.session().form(request.id()).cloned();
-        let review = request.url().map(review_url);
-        let mut refused: Option<toolnexus_core::Error> = None;
-        loop {
-            let (tx, rx) = mpsc::channel();
-            let (req, form_copy, review_copy, who_copy, refused_copy) = (
-                request.clone(),
-                form.clone(),
-                review.clone(),
-                who.clone(),
-                refused.clone(),
-            );
-            thread::spawn(move || {
-                let reply = Terminal::open().and_then(|mut terminal| {
-                    let ask = Ask {
-                        request: &req,
-                        who: who_copy.as_deref(),
-                        key: None,
-                        position: (1, 1),
-                    };
-                    match (&form_copy, &review_copy) {
-                        (Some(f), _) => terminal.form(&ask, f, refused_copy.as_ref()),
-                        (None, Some(r)) => terminal.url(&ask, r, refused_copy.as_ref()),
-                        (None, None) => Some(Reply::cancel("unsupported")),
-                    }
-                });
-                let _ = tx.send(reply);
-            });
-            let reply = loop {
-                match rx.recv_timeout(Duration::from_millis(50)) {
-                    Ok(reply) => break reply,
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break None,
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        take_cancellations(
-                            self.transport.as_mut(),
-                            &mut self.bridge,
-                            &mut self.backlog,
-                            &self.limits,
-                        );
-                        if !self.bridge.session().is_pending(request.id()) {
-                            terminal::restore();
-                            eprintln!(
-                                "toolnexus: the server withdrew its question: the form is \
-                                 closed and nothing is sent"
-                            );
-                            self.terminal_taken = true;
-                            return Ok(());
-                        }
-                    }
-                }
-            };
-            let reply = reply.unwrap_or_else(|| Reply::cancel("cancelled"));
-            if let Some(refusal) = refused_consent(review.as_ref(), &reply) {
-                refused = Some(refusal);
-                continue;
-            }
-            let answer = answer_of(request, reply)?;
-            match self.bridge.respond(&answer, now_ms()) {
-                Ok(Some(reply)) => return self.send(&reply),
-                Ok(None) => return Ok(()),
-                Err(e) if e.kind() == toolnexus_core::ErrorKind::InvalidContent => {
-                    refused = Some(e);
-                }
-                Err(e) if e.kind() == toolnexus_core::ErrorKind::UnknownRequest => {
-                    eprintln!("toolnexus: the server withdrew its question; nothing is sent");
-                    return Ok(());
-                }
-                Err(e) => return Err(Failure::refused(e)),
-            }
-        }
+/// What the conversation watches while a person answers: the server's messages, read into
+/// the bridge (cancellations) or kept for later (everything else).
+struct Watch<'w> {
+    transport: &'w mut dyn Transport,
+    bridge: &'w mut ReverseBridge,
+    backlog: &'w mut VecDeque<Vec<u8>>,
+    limits: &'w Limits,
+}
+
+impl Watch<'_> {
+    /// Whether the server has withdrawn the request `id`, after reading what it sent so far.
+    fn withdrawn(&mut self, id: &str) -> bool {
+        take_cancellations(self.transport, self.bridge, self.backlog, self.limits);
+        !self.bridge.session().is_pending(id)
     }
+}
+
+/// Asks the person at the terminal on a thread of its own; the reply arrives on the channel
+/// returned (`None` when there is no terminal after all).
+fn ask_on_a_thread(
+    ask: &Ask<'_>,
+    form: Option<&Form>,
+    review: Option<&UrlReview>,
+    refused: Option<&toolnexus_core::Error>,
+) -> mpsc::Receiver<Option<Reply>> {
+    let (tx, rx) = mpsc::channel();
+    let (request, who) = (ask.request.clone(), ask.who.map(String::from));
+    let (form, review, refused) = (form.cloned(), review.cloned(), refused.cloned());
+    thread::spawn(move || {
+        let reply = Terminal::open().and_then(|mut terminal| {
+            let ask = Ask {
+                request: &request,
+                who: who.as_deref(),
+                key: None,
+                position: (1, 1),
+            };
+            ask_once(
+                &mut terminal,
+                &ask,
+                form.as_ref(),
+                review.as_ref(),
+                refused.as_ref(),
+            )
+        });
+        let _ = tx.send(reply);
+    });
+    rx
 }
 
 /// Handles the `notifications/cancelled` that arrived while a person answered, keeping every
@@ -598,9 +585,9 @@ fn is_cancel(message: &Message) -> bool {
     matches!(message, Message::Notification { method, .. } if method == CANCELLED)
 }
 
-fn is_response_to(message: &Message, id: &RpcId) -> bool {
-    matches!(message, Message::Response(map)
-        if map.get("id").and_then(RpcId::from_value).as_ref() == Some(id))
+/// Whether the response `map` answers the request `id`.
+fn answers(map: &Map, id: &RpcId) -> bool {
+    map.get("id").and_then(RpcId::from_value).as_ref() == Some(id)
 }
 
 /// The `result` of a response, or the server's failure for its `error`.
@@ -641,11 +628,4 @@ fn not_json_rpc(bytes: &[u8]) {
     eprintln!(
         "toolnexus: the server wrote a line that is not a JSON-RPC message; ignored: {shown}"
     );
-}
-
-/// Milliseconds since 1970; 0 before it.
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

@@ -193,7 +193,7 @@ impl Client {
     /// `_meta` already has are kept); in the handshake era it is sent as given.
     pub fn request(&mut self, method: &str, params: Map) -> (RpcId, String) {
         let params = match self.era() {
-            Era::Modern => self.stamp(params),
+            Era::Modern => self.stamp(params, &self.version),
             Era::Handshake => params,
         };
         self.write(method, Some(params))
@@ -202,9 +202,7 @@ impl Client {
     /// `server/discover`, the modern probe, written in [`MODERN_VERSION`] whatever the current
     /// version.
     pub fn discover(&mut self) -> (RpcId, String) {
-        let version = core::mem::replace(&mut self.version, String::from(MODERN_VERSION));
-        let params = self.stamp(Map::new());
-        self.version = version;
+        let params = self.stamp(Map::new(), MODERN_VERSION);
         self.write(DISCOVER_METHOD, Some(params))
     }
 
@@ -227,12 +225,13 @@ impl Client {
         notification(INITIALIZED_METHOD)
     }
 
-    fn stamp(&self, mut params: Map) -> Map {
+    /// `params` with `_meta` stamped for a modern request in `version`.
+    fn stamp(&self, mut params: Map, version: &str) -> Map {
         let mut meta = match params.remove("_meta") {
             Some(Value::Object(meta)) => meta,
             _ => Map::new(),
         };
-        meta.insert(PROTOCOL_VERSION_KEY, Value::from(self.version.as_str()));
+        meta.insert(PROTOCOL_VERSION_KEY, Value::from(version));
         meta.insert(CLIENT_INFO_KEY, self.info.to_value());
         meta.insert(
             CLIENT_CAPABILITIES_KEY,
