@@ -8,7 +8,9 @@ use toolnexus_core as core;
 use toolnexus_core::form::Form as CoreForm;
 use toolnexus_core::{Map, Value};
 
-use crate::contract::{ContentEntry, ContentValue, entries_from_map, entries_to_map};
+use crate::contract::{
+    ContentEntry, ContentValue, entries_from_map, entries_to_map, entries_to_map_within,
+};
 use crate::error::{ToolnexusError, Violation};
 use crate::json_text::{self, read_form};
 use crate::limits::Limits;
@@ -47,7 +49,12 @@ pub fn validate_content_entries(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<Vec<Violation>, ToolnexusError> {
-    validate_typed(&read_form(&schema_json, limits)?, &content, allow_unknown)
+    validate_typed(
+        &read_form(&schema_json, limits)?,
+        &content,
+        allow_unknown,
+        limits,
+    )
 }
 
 /// `content_json` (a JSON object) with every absent property filled from its `default`, in
@@ -102,7 +109,12 @@ pub fn prepare_content_entries(
     allow_unknown: bool,
     limits: Option<Limits>,
 ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-    prepare_typed(&read_form(&schema_json, limits)?, &content, allow_unknown)
+    prepare_typed(
+        &read_form(&schema_json, limits)?,
+        &content,
+        allow_unknown,
+        limits,
+    )
 }
 
 // What the free functions above and the `Form` object share: the core's form does the work.
@@ -123,8 +135,9 @@ pub(crate) fn validate_typed(
     form: &CoreForm,
     content: &[ContentEntry],
     allow_unknown: bool,
+    limits: Option<Limits>,
 ) -> Result<Vec<Violation>, ToolnexusError> {
-    let content = Value::Object(entries_to_map(content)?);
+    let content = Value::Object(entries_to_map_within(content, &Limits::or_default(limits))?);
     Ok(violations(
         &form.validate(&content, &content_options(allow_unknown)),
     ))
@@ -162,8 +175,9 @@ pub(crate) fn prepare_typed(
     form: &CoreForm,
     content: &[ContentEntry],
     allow_unknown: bool,
+    limits: Option<Limits>,
 ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-    let content = Value::Object(entries_to_map(content)?);
+    let content = Value::Object(entries_to_map_within(content, &Limits::or_default(limits))?);
     Ok(entries_from_map(prepare(form, &content, allow_unknown)?)?)
 }
 

@@ -5,7 +5,7 @@
 
 use toolnexus_core as core;
 use toolnexus_core::Action as CoreAction;
-use toolnexus_core::json::pointer;
+use toolnexus_core::json::{SizeBudget, pointer};
 use toolnexus_core::{Map, Number, Value};
 
 use crate::error::ToolnexusError;
@@ -223,6 +223,13 @@ impl Request {
     }
 
     fn to_core(&self) -> Result<core::Request, core::Error> {
+        let mut size = RecordSize::new();
+        size.member("id", &self.id)?;
+        size.member("kind", &self.kind)?;
+        size.member("prompt", &self.prompt)?;
+        size.optional("url", self.url.as_deref())?;
+        size.text("data", self.data.as_deref())?;
+        size.optional("expiresAt", self.expires_at.as_deref())?;
         let mut request = core::Request::new(&*self.id, &*self.kind, &*self.prompt)?;
         if let Some(url) = &self.url {
             request = request.with_url(&**url);
@@ -248,6 +255,12 @@ impl Answer {
     }
 
     pub(crate) fn to_core(&self) -> Result<core::Answer, core::Error> {
+        let mut size = RecordSize::new();
+        size.member("id", &self.id)?;
+        size.text("data", self.data.as_deref())?;
+        if let Some(Reason::Other { reason }) = &self.reason {
+            size.member("reason", reason)?;
+        }
         let mut answer = core::Answer::new(&*self.id, self.ok)?;
         if let Some(data) = &self.data {
             answer = answer.with_data(read_record_field(data, "data")?);
@@ -304,7 +317,14 @@ impl ElicitResult {
         let mut map = Map::new();
         map.insert("action", Value::from(self.action.core_name()));
         if let Some(content) = &self.content {
-            let content = entries_to_map(content).map_err(|e| e.within("/content"))?;
+            // The size is the whole record's, as for JSON text: `too_large` stays at `""`.
+            let content = entries_to_map(content).map_err(|e| {
+                if e.kind() == core::ErrorKind::TooLarge {
+                    e
+                } else {
+                    e.within("/content")
+                }
+            })?;
             map.insert("content", Value::Object(content));
         }
         if let Some(meta) = &self.meta {
@@ -347,6 +367,15 @@ impl ContentValue {
 /// number whose spelling is not JSON (`invalid_value`), or a name given twice (the core's
 /// `duplicate_key`, [`Map::from_entries`]).
 pub(crate) fn entries_to_map(entries: &[ContentEntry]) -> Result<Map, core::Error> {
+    entries_to_map_within(entries, &core::Limits::DEFAULT)
+}
+
+/// [`entries_to_map`], the entries held to `limits` (see [`check_entries`]).
+pub(crate) fn entries_to_map_within(
+    entries: &[ContentEntry],
+    limits: &core::Limits,
+) -> Result<Map, core::Error> {
+    check_entries(entries, limits)?;
     // The values are converted as the core takes them, so a name given twice before a bad
     // number is reported first, as it comes first.
     let mut bad_value = None;
@@ -377,6 +406,93 @@ pub(crate) fn entries_from_map(map: Map) -> Result<Vec<ContentEntry>, core::Erro
             value: ContentValue::from_core(value),
         })
         .collect())
+}
+
+/// The size of a record as the length of its JSON text, held to the default size limit, the
+/// bound JSON text of the same record is read within: a record's strings are counted as they
+/// are written (with their key and punctuation) before any is copied, so a 50 MB string is
+/// `too_large` at `""`, as it is in JSON text.
+struct RecordSize(SizeBudget);
+
+impl RecordSize {
+    fn new() -> RecordSize {
+        RecordSize::within(&core::Limits::DEFAULT)
+    }
+
+    fn within(limits: &core::Limits) -> RecordSize {
+        // `{}`.
+        let mut budget = SizeBudget::new(limits);
+        let _ = budget.punctuation(2);
+        RecordSize(budget)
+    }
+
+    /// A string member: `"key":"value",`.
+    fn member(&mut self, key: &str, value: &str) -> Result<(), core::Error> {
+        self.0.string(key)?;
+        self.0.punctuation(2)?;
+        self.0.string(value)
+    }
+
+    fn optional(&mut self, key: &str, value: Option<&str>) -> Result<(), core::Error> {
+        value.map_or(Ok(()), |v| self.member(key, v))
+    }
+
+    /// A member given as JSON text, counted as that text (which is read within the limits
+    /// too).
+    fn text(&mut self, key: &str, text: Option<&str>) -> Result<(), core::Error> {
+        match text {
+            Some(text) => {
+                self.0.string(key)?;
+                self.0.punctuation(2usize.saturating_add(text.len()))
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// Content entries held to `limits`, as JSON text of the same object is read: at most
+/// `max_object_members` entries (`too_many_members` at `""`), at most `max_array_items`
+/// strings in a list (`too_many_items` at `/<name>`), and the size of the object's JSON text
+/// (`too_large` at `""`).
+fn check_entries(entries: &[ContentEntry], limits: &core::Limits) -> Result<(), core::Error> {
+    if entries.len() > limits.max_object_members() {
+        return Err(core::Error::new(
+            core::ErrorKind::TooManyMembers,
+            "",
+            format!(
+                "{} entries are more than the limit of {}",
+                entries.len(),
+                limits.max_object_members()
+            ),
+        ));
+    }
+    let mut size = RecordSize::within(limits);
+    for entry in entries {
+        match &entry.value {
+            ContentValue::Text { value } => size.member(&entry.name, value)?,
+            ContentValue::Number { spelling } => size.text(&entry.name, Some(spelling))?,
+            ContentValue::Boolean { .. } => size.text(&entry.name, Some("false"))?,
+            ContentValue::TextList { values } => {
+                if values.len() > limits.max_array_items() {
+                    return Err(core::Error::new(
+                        core::ErrorKind::TooManyItems,
+                        pointer::key(&entry.name),
+                        format!(
+                            "{} items are more than the limit of {}",
+                            values.len(),
+                            limits.max_array_items()
+                        ),
+                    ));
+                }
+                size.text(&entry.name, Some("[]"))?;
+                for value in values {
+                    size.0.string(value)?;
+                    size.0.punctuation(1)?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -208,7 +208,7 @@ impl Form {
         content: Vec<ContentEntry>,
         allow_unknown: bool,
     ) -> Result<Vec<Violation>, ToolnexusError> {
-        content::validate_typed(&self.inner, &content, allow_unknown)
+        content::validate_typed(&self.inner, &content, allow_unknown, None)
     }
 
     /// `content_json` (a JSON object) with every absent property filled from its `default`,
@@ -251,7 +251,7 @@ impl Form {
         content: Vec<ContentEntry>,
         allow_unknown: bool,
     ) -> Result<Vec<ContentEntry>, ToolnexusError> {
-        content::prepare_typed(&self.inner, &content, allow_unknown)
+        content::prepare_typed(&self.inner, &content, allow_unknown, None)
     }
 
     /// The `default` of every property that has one, in property order: the content a

@@ -10,14 +10,18 @@
 //! other `float` as `repr(float)`, tuples as arrays. Anything else is a typed error located by
 //! JSON pointer: a non-finite float, a key that is not a `str`, a string holding a lone
 //! surrogate, a value of another type, and nesting, objects or arrays beyond the [`Limits`]
-//! (so a structure that contains itself is `too_deep`, never a crash).
+//! (so a structure that contains itself is `too_deep`, never a crash), and a value whose compact
+//! JSON text would be longer than the size limit (`too_large` at `""`, as for text), counted
+//! as it is read so that a 50 MB string is refused before it is copied.
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
-use toolnexus_core::json::pointer;
+use std::cell::Cell;
+
+use toolnexus_core::json::{SizeBudget, pointer};
 use toolnexus_core::{Error, ErrorKind, Limits, Map, Number, Value};
 
 use crate::errors::Fault;
@@ -98,6 +102,8 @@ pub(crate) struct Reader<'a, 'py> {
     member: Option<&'a str>,
     /// Whether dicts are copied before they are iterated.
     guarded: bool,
+    /// The size of the value read so far, as compact JSON text.
+    budget: Cell<SizeBudget>,
 }
 
 /// Why a read stopped.
@@ -106,6 +112,9 @@ enum Stop {
     Fault(Fault),
     /// The input holds a value whose reading runs Python code, and dicts are read in place.
     NeedsGuard,
+    /// The value is over the size limit: an error about the whole input, at `""` wherever it
+    /// was found.
+    TooLarge(Error),
 }
 
 impl From<Fault> for Stop {
@@ -125,6 +134,7 @@ impl Stop {
         match self {
             Stop::Fault(fault) => Stop::Fault(fault.within(prefix)),
             Stop::NeedsGuard => Stop::NeedsGuard,
+            Stop::TooLarge(e) => Stop::TooLarge(e),
         }
     }
 }
@@ -137,6 +147,7 @@ impl<'a, 'py> Reader<'a, 'py> {
             limits,
             member: None,
             guarded: false,
+            budget: Cell::new(SizeBudget::new(limits)),
         }
     }
 
@@ -148,6 +159,7 @@ impl<'a, 'py> Reader<'a, 'py> {
             limits,
             member: Some(key),
             guarded: false,
+            budget: Cell::new(SizeBudget::new(limits)),
         }
     }
 
@@ -156,12 +168,14 @@ impl<'a, 'py> Reader<'a, 'py> {
         let read = match self.read_once(object) {
             Err(Stop::NeedsGuard) => {
                 self.guarded = true;
+                self.budget = Cell::new(SizeBudget::new(self.limits));
                 self.read_once(object)
             }
             read => read,
         };
         match (read, self.member) {
             (Ok(value), _) => Ok(value),
+            (Err(Stop::TooLarge(e)), _) => Err(Fault::Invalid(e)),
             (Err(Stop::Fault(fault)), None) => Err(fault),
             (Err(Stop::Fault(fault)), Some(key)) => Err(fault.within(&pointer::key(key))),
             (Err(Stop::NeedsGuard), _) => Err(Fault::Python(PyRuntimeError::new_err(
@@ -190,13 +204,16 @@ impl<'a, 'py> Reader<'a, 'py> {
 
     fn value_of_any_type(&self, object: &Bound<'py, PyAny>, depth: usize) -> Result<Value, Stop> {
         if object.is_none() {
+            self.charge(4)?;
             Ok(Value::Null)
         } else if let Ok(b) = object.cast::<PyBool>() {
-            Ok(Value::Bool(b.is_true()))
+            let b = b.is_true();
+            self.charge(if b { 4 } else { 5 })?;
+            Ok(Value::Bool(b))
         } else if let Ok(i) = object.cast::<PyInt>() {
-            self.int(i)
+            self.counted(self.int(i)?)
         } else if let Ok(f) = object.cast::<PyFloat>() {
-            self.float(f)
+            self.counted(self.float(f)?)
         } else if let Ok(s) = object.cast::<PyString>() {
             Ok(Value::String(self.string(s)?))
         } else if let Ok(dict) = object.cast::<PyDict>() {
@@ -218,9 +235,29 @@ impl<'a, 'py> Reader<'a, 'py> {
         }
     }
 
+    /// A string, counted toward the size limit before it is copied.
     fn string(&self, s: &Bound<'py, PyString>) -> Result<String, Stop> {
         let text = s.to_cow().map_err(|e| not_utf8(self.py, e, "string"))?;
+        let mut budget = self.budget.get();
+        budget.string(&text).map_err(Stop::TooLarge)?;
+        self.budget.set(budget);
         Ok(text.into_owned())
+    }
+
+    /// Counts `bytes` of punctuation or a literal toward the size limit.
+    fn charge(&self, bytes: usize) -> Result<(), Stop> {
+        let mut budget = self.budget.get();
+        budget.punctuation(bytes).map_err(Stop::TooLarge)?;
+        self.budget.set(budget);
+        Ok(())
+    }
+
+    /// A number read, counted as spelt.
+    fn counted(&self, value: Value) -> Result<Value, Stop> {
+        if let Value::Number(n) = &value {
+            self.charge(n.as_str().len())?;
+        }
+        Ok(value)
     }
 
     fn int(&self, int: &Bound<'py, PyInt>) -> Result<Value, Stop> {
@@ -302,6 +339,8 @@ impl<'a, 'py> Reader<'a, 'py> {
                 ),
             ));
         }
+        // `{}`, a colon per member and the commas between them.
+        self.charge(2 + 2 * dict.len().saturating_sub(1) + usize::from(!dict.is_empty()))?;
         // Guarded, a private copy is iterated: code of the caller's that runs while a value is
         // read (a `Number` subclass's `spelling`) may change the dict.
         let copy;
@@ -363,6 +402,8 @@ impl<'a, 'py> Reader<'a, 'py> {
                 ),
             ));
         }
+        // `[]` and the commas between the items.
+        self.charge(2 + len.saturating_sub(1))?;
         let mut values = Vec::with_capacity(len);
         for (index, item) in items.enumerate() {
             match self.value(&item, depth) {

@@ -13,6 +13,11 @@
 /// | [`max_object_members`](Limits::max_object_members) | 1,000 | members of any one object |
 /// | [`max_array_items`](Limits::max_array_items) | 10,000 | items of any one array |
 ///
+/// A value a binding builds from native objects (a Python `dict`, a Kotlin or Swift record, a
+/// list of content entries) is held to the same bounds, with the same error kinds and
+/// pointers: its size is the length of its compact JSON text, which [`SizeBudget`] counts as
+/// the value is read, so that it stops at the limit rather than after the whole value.
+///
 /// The depth is capped at [`Limits::DEPTH_CEILING`] whatever is asked, so that reading,
 /// writing and dropping a document can never exhaust a thread's stack: in a release build the
 /// deepest document allowed needs under 256 KiB of stack (iOS gives secondary threads 512 KiB),
@@ -93,5 +98,119 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits::DEFAULT
+    }
+}
+
+/// Counts the size of a value read from native objects, as the length of its compact JSON
+/// text (what [`Value::to_json`](crate::Value::to_json) writes), against
+/// [`Limits::max_input_bytes`]. Going over is [`ErrorKind::TooLarge`](crate::ErrorKind) at `""`,
+/// the error JSON text of that size gets.
+///
+/// ```
+/// use toolnexus_core::json::{Limits, SizeBudget};
+/// use toolnexus_core::ErrorKind;
+///
+/// let mut budget = SizeBudget::new(&Limits::DEFAULT.with_max_input_bytes(8));
+/// budget.string("ab").unwrap(); // "ab": 4 bytes
+/// budget.punctuation(2).unwrap(); // {} : 6
+/// assert_eq!(budget.used(), 6);
+/// assert_eq!(budget.string("a\"").unwrap_err().kind(), ErrorKind::TooLarge); // "a\"" is 5
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct SizeBudget {
+    used: usize,
+    max: usize,
+}
+
+impl SizeBudget {
+    /// A budget of `limits.max_input_bytes()`, nothing used.
+    pub const fn new(limits: &Limits) -> SizeBudget {
+        SizeBudget {
+            used: 0,
+            max: limits.max_input_bytes,
+        }
+    }
+
+    /// The bytes counted so far.
+    pub const fn used(&self) -> usize {
+        self.used
+    }
+
+    /// Counts `bytes` bytes of punctuation, a number's spelling, or a literal.
+    pub fn punctuation(&mut self, bytes: usize) -> Result<(), crate::Error> {
+        self.used = self.used.saturating_add(bytes);
+        if self.used > self.max {
+            Err(crate::Error::new(
+                crate::ErrorKind::TooLarge,
+                "",
+                alloc::format!(
+                    "the input takes more than {} bytes as JSON text, the limit",
+                    self.max
+                ),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Counts `text` written as a JSON string: its quotes, and each character as the writer
+    /// escapes it.
+    pub fn string(&mut self, text: &str) -> Result<(), crate::Error> {
+        // A string longer than the whole budget needs no closer look.
+        if text.len() > self.max {
+            return self.punctuation(text.len());
+        }
+        self.punctuation(string_len(text))
+    }
+}
+
+/// The length of `text` written as a JSON string, quotes included.
+pub fn string_len(text: &str) -> usize {
+    let escapes: usize = text
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | 0x08 | 0x0C | b'\n' | b'\r' | b'\t' => 1,
+            0..=0x1F => 5,
+            _ => 0,
+        })
+        .sum();
+    text.len().saturating_add(escapes).saturating_add(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse_str;
+
+    #[test]
+    fn string_len_is_what_the_writer_writes() {
+        for text in [
+            "",
+            "a",
+            "\"",
+            "\\",
+            "\u{0}",
+            "\u{1f}",
+            "\n\t\r\u{8}\u{c}",
+            "é😀",
+            "\u{7f}",
+        ] {
+            let written = crate::Value::from(text).to_json();
+            assert_eq!(string_len(text), written.len(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_budget_counts_the_compact_text() {
+        let value = parse_str(r#"{"a":[1,"x\n",null]}"#, &Limits::DEFAULT).unwrap();
+        let mut budget = SizeBudget::new(&Limits::DEFAULT);
+        budget.punctuation(2).unwrap(); // {}
+        budget.string("a").unwrap();
+        budget.punctuation(1).unwrap(); // :
+        budget.punctuation(2 + 2).unwrap(); // [] and two commas
+        budget.punctuation(1).unwrap(); // 1
+        budget.string("x\n").unwrap();
+        budget.punctuation(4).unwrap(); // null
+        assert_eq!(budget.used(), value.to_json().len());
     }
 }

@@ -14,6 +14,6 @@ mod read;
 mod value;
 pub(crate) mod write;
 
-pub use limits::Limits;
+pub use limits::{Limits, SizeBudget, string_len};
 pub use read::{parse, parse_str};
 pub use value::{Map, Number, Value};
