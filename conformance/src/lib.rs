@@ -129,6 +129,10 @@ pub struct InputPart {
     /// How many times it repeats (1 when absent).
     #[serde(default)]
     pub times: Option<usize>,
+    /// Whether each repetition has `{n}` in its text replaced by its index, from 0: how
+    /// distinct keys are generated.
+    #[serde(default)]
+    pub numbered: bool,
 }
 
 /// Arguments of an operation.
@@ -248,7 +252,14 @@ impl Case {
             (None, None, Some(parts)) => {
                 let mut out = Vec::new();
                 for part in parts {
-                    out.extend(part.text.as_bytes().repeat(part.times.unwrap_or(1)));
+                    let times = part.times.unwrap_or(1);
+                    if part.numbered {
+                        for n in 0..times {
+                            out.extend(part.text.replace("{n}", &n.to_string()).as_bytes());
+                        }
+                    } else {
+                        out.extend(part.text.as_bytes().repeat(times));
+                    }
                 }
                 Ok(out)
             }

@@ -79,13 +79,17 @@ fn toolnexus_verdict(schema_text: &str, allow_unknown: bool, content_text: &str)
 
 #[test]
 fn every_validate_content_case_agrees_with_json_schema() {
-    let (mut compared, mut beyond_f64, mut rounded, mut malformed) = (0, 0, 0, 0);
+    let (mut compared, mut beyond_f64, mut rounded, mut malformed, mut generated) = (0, 0, 0, 0, 0);
     for loaded in load_suite(&suite_dir()).unwrap() {
         for case in &loaded.file.cases {
             if case.op != Op::ValidateContent || case.expect.output.is_none() {
                 continue;
             }
-            let text = case.input.as_deref().unwrap();
+            // A generated input (`inputParts`) is about limits, not a verdict to compare.
+            let Some(text) = case.input.as_deref() else {
+                generated += 1;
+                continue;
+            };
             let input: Json = match serde_json::from_str(text) {
                 Ok(input) => input,
                 Err(_) => {
@@ -130,7 +134,8 @@ fn every_validate_content_case_agrees_with_json_schema() {
     }
     println!(
         "compared {compared} cases; {beyond_f64} hold numbers beyond a double's range, \
-         {rounded} beyond its precision; {malformed} have a malformed schema"
+         {rounded} beyond its precision; {malformed} have a malformed schema; {generated} \
+         are generated"
     );
     assert_eq!(rounded, DOUBLE_ROUNDING.len());
     assert!(compared >= 80, "only {compared} cases were compared");

@@ -12,7 +12,7 @@ import base64
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 import pytest
 
@@ -90,10 +90,29 @@ def inputs(case: dict[str, Any]) -> list[Text]:
         except UnicodeDecodeError:
             return [raw]
     if "inputParts" in case:
-        text = "".join(part["text"] * part.get("times", 1) for part in case["inputParts"])
+        text = "".join(map(part_text, case["inputParts"]))
     else:
         text = case.get("input", "")
     return [text, text.encode("utf-8")]
+
+
+def part_text(part: dict[str, Any]) -> str:
+    """One piece of an ``inputParts`` input: its text repeated, ``{n}`` numbered if asked."""
+    times = part.get("times", 1)
+    if part.get("numbered", False):
+        return "".join(part["text"].replace("{n}", str(n)) for n in range(times))
+    return str(part["text"] * times)
+
+
+NATIVE_RUNNERS: dict[str, Callable[[dict[str, Any], Any, toolnexus.Limits], str]] = {
+    "elicitation_to_request": lambda case, value, limits: toolnexus.elicitation_to_request(
+        value, id=case["args"]["id"], limits=limits
+    ).to_json(),
+    "answer": lambda case, value, limits: toolnexus.Answer.from_dict(value, limits=limits).to_json(),
+}
+"""How a case flagged ``native`` is run again from the ``dict`` that ``json.loads`` reads: the
+limits must hold for Python objects as they do for text, with the same error kind and
+pointer."""
 
 
 def limits_of(case: dict[str, Any]) -> toolnexus.Limits:
@@ -127,6 +146,27 @@ def check(case: dict[str, Any]) -> str | None:
             return f"({shown}) expected error {want['kind']} at {want['pointer']!r}\n    got output {output[:200]}"
         if output != expect["output"]:
             return f"({shown}) output differs\n    want: {expect['output']}\n    got:  {output}"
+    if "native" in case.get("flags", []):
+        return check_native(case, limits)
+    return None
+
+
+def check_native(case: dict[str, Any], limits: toolnexus.Limits) -> str | None:
+    """Why the case fails when its input is given as Python objects, or ``None``."""
+    run = NATIVE_RUNNERS.get(case["op"])
+    if run is None:
+        return f"no native runner for {case['op']}"
+    value = json.loads(inputs(case)[0])
+    expect = case["expect"]
+    try:
+        output = run(case, value, limits)
+    except toolnexus.Error as error:
+        want = expect.get("error")
+        if want is None or (error.kind, error.pointer) != (want["kind"], want["pointer"]):
+            return f"(dict) expected {expect}\n    got {error.kind} at {error.pointer!r}: {error.message}"
+        return None
+    if output != expect.get("output"):
+        return f"(dict) expected {expect}\n    got output {output[:200]}"
     return None
 
 

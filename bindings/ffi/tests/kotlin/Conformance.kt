@@ -97,7 +97,14 @@ fun inputs(case: Case): List<Input> {
     @Suppress("UNCHECKED_CAST")
     val parts = case["inputParts"] as List<Map<String, Any?>>?
     val text = parts?.joinToString("") { part ->
-        (part["text"] as String).repeat((part["times"] as JsonNumber?)?.toInt() ?: 1)
+        val piece = part["text"] as String
+        val times = (part["times"] as JsonNumber?)?.toInt() ?: 1
+        // `numbered`: `{n}` in each repetition is its index, for distinct keys.
+        if (part["numbered"] == true) {
+            (0 until times).joinToString("") { n -> piece.replace("{n}", n.toString()) }
+        } else {
+            piece.repeat(times)
+        }
     } ?: (case["input"] as String? ?: "")
     return listOf(Input.Text(text), Input.Bytes(text.toByteArray(Charsets.UTF_8)))
 }

@@ -54,6 +54,10 @@ struct Case {
             text = try parts.map { part in
                 guard let piece = part["text"]?.stringValue else { throw BrokenCase("an input part has no text") }
                 let times = part["times"]?.uint64Value ?? 1
+                // `numbered`: `{n}` in each repetition is its index, for distinct keys.
+                if part["numbered"]?.boolValue == true {
+                    return (0..<Int(times)).map { piece.replacingOccurrences(of: "{n}", with: String($0)) }.joined()
+                }
                 return String(repeating: piece, count: Int(times))
             }.joined()
         } else {
