@@ -295,11 +295,13 @@ impl Map {
     /// keys of another map, of a dict of exact `str` keys): nothing is searched. Should a key
     /// repeat all the same, look-ups find its first member.
     pub fn from_distinct(members: Vec<(String, Value)>) -> Map {
+        // Sorted, so that a debug build stays linearithmic on objects of 100,000 members.
         debug_assert!(
-            members
-                .iter()
-                .enumerate()
-                .all(|(i, (k, _))| members.iter().skip(i + 1).all(|(other, _)| other != k)),
+            {
+                let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+                keys.sort_unstable();
+                keys.windows(2).all(|w| matches!(w, [a, b] if a != b))
+            },
             "Map::from_distinct was given a repeated key"
         );
         Map { members }
