@@ -17,6 +17,7 @@ mod apt;
 mod bench;
 mod cli;
 mod ffi;
+mod fuzz;
 mod kotlin;
 mod python;
 mod swift;
@@ -56,6 +57,16 @@ enum Command {
     Demo,
     /// Build and run the no_std probe
     Nostd,
+    /// Fuzz every target, or the one named (listed below), with cargo-fuzz on nightly, then
+    /// print per target its executions, rate, coverage and findings
+    Fuzz {
+        /// The target to fuzz
+        #[arg(value_name = "TARGET")]
+        target: Option<fuzz::Target>,
+        /// Seconds to run each target
+        #[arg(long, default_value_t = 60)]
+        time: u64,
+    },
 }
 
 /// The steps of `cargo xtask test`, in the order they run. Each one's doc comment is its
@@ -72,6 +83,10 @@ enum Step {
     Doc,
     /// the no_std probe links and runs without std
     Nostd,
+    /// every fuzz target replays its seeds and kept corpus (nightly and cargo-fuzz needed)
+    Fuzz,
+    /// the core's and the conformance runner's tests under LeakSanitizer (nightly needed)
+    Leaks,
     /// the toolnexus CLI: its unit tests, the JSON tools on the shared cases, elicit through a
     /// real pseudo-terminal, and call against servers built with the official SDKs
     Cli,
@@ -114,6 +129,8 @@ impl Step {
                     .env("RUSTDOCFLAGS", "-D warnings"))
             }),
             Step::Nostd => nostd(),
+            Step::Fuzz => fuzz::replay(&root()),
+            Step::Leaks => fuzz::leaks(&root()),
             Step::Cli => cli::cli(&root()),
             Step::Python => python::python(&root()),
             Step::Kotlin => kotlin::kotlin(&root()),
@@ -135,6 +152,7 @@ fn main() -> ExitCode {
             "Steps of `cargo xtask test`, in the order they run:",
         ),
         list::<bench::Target>(heading, "Benchmarks of `cargo xtask bench`:"),
+        list::<fuzz::Target>(heading, "Targets of `cargo xtask fuzz`:"),
     ];
     let matches = command.after_help(lists.join("\n")).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
@@ -144,6 +162,7 @@ fn main() -> ExitCode {
         Command::Bindgen { check } => exit(ffi::bindgen(&root(), check)),
         Command::Demo => exit(demo()),
         Command::Nostd => exit(nostd()),
+        Command::Fuzz { target, time } => exit(fuzz::fuzz(&root(), target, time)),
     }
 }
 
@@ -159,12 +178,16 @@ fn described<T: ValueEnum>(value: &T) -> (String, String) {
 
 /// `title` in the `style` of clap's headings, then every value of `T` with its description.
 fn list<T: ValueEnum>(style: clap::builder::styling::Style, title: &str) -> String {
-    let values: String = T::value_variants()
+    let described: Vec<(String, String)> = T::value_variants().iter().map(described).collect();
+    let width = described
         .iter()
-        .map(|value| {
-            let (name, what) = described(value);
-            format!("  {name:<8} {what}\n")
-        })
+        .map(|(name, _)| name.len())
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    let values: String = described
+        .iter()
+        .map(|(name, what)| format!("  {name:<width$} {what}\n"))
         .collect();
     format!("{style}{title}{style:#}\n{values}")
 }

@@ -1,17 +1,6 @@
 //! `toolnexus`: answer an MCP elicitation in the terminal, or map and check its JSON in a
 //! script.
 
-mod ask;
-mod call;
-mod elicit;
-mod flow;
-mod input;
-mod report;
-mod sample;
-mod style;
-mod terminal;
-mod tools;
-
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,10 +8,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use toolnexus_core::Limits;
 
-use crate::ask::{Asker, Scripted};
-use crate::input::{Elicitation, Source};
-use crate::report::{Exit, Failure, Reporter};
-use crate::terminal::Terminal;
+use toolnexus_cli::ask::{Asker, Scripted};
+use toolnexus_cli::input::{Elicitation, Source};
+use toolnexus_cli::report::{Exit, Failure, Reporter};
+use toolnexus_cli::terminal::Terminal;
+use toolnexus_cli::{call, elicit, sample, tools};
 
 const EXIT_CODES: &str = "\
 Exit codes:

@@ -22,7 +22,7 @@ fn done(text: String) -> Printed {
 }
 
 /// [`Exit::Done`] when the verdict is positive, else [`Exit::Refused`].
-pub(crate) fn verdict(positive: bool) -> Exit {
+pub fn verdict(positive: bool) -> Exit {
     if positive { Exit::Done } else { Exit::Refused }
 }
 

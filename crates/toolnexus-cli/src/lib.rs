@@ -1,0 +1,24 @@
+//! The parts of the `toolnexus` command, as a library: the binary (`src/main.rs`) is its
+//! command line, and the fuzz targets (`fuzz/`) drive its MCP client with what a server might
+//! send. Nothing here is a stable API.
+
+#[doc(hidden)]
+pub mod ask;
+#[doc(hidden)]
+pub mod call;
+#[doc(hidden)]
+pub mod elicit;
+#[doc(hidden)]
+pub mod flow;
+#[doc(hidden)]
+pub mod input;
+#[doc(hidden)]
+pub mod report;
+#[doc(hidden)]
+pub mod sample;
+#[doc(hidden)]
+pub mod style;
+#[doc(hidden)]
+pub mod terminal;
+#[doc(hidden)]
+pub mod tools;
