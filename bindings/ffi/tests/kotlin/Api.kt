@@ -264,6 +264,118 @@ object Api {
         }
     }
 
+    // The scenario every binding runs: 16 threads share one object; each thread's n-th request
+    // is accepted, declined, answered with invalid content (refused, stays pending) or left
+    // alone, and every resolved request is answered a second time (refused).
+    private val THREADS = 16
+    private val EACH = 40
+    private val TOTAL = THREADS * EACH
+    private val REQUIRED_FORM = """{"mode":"form","message":"m","requestedSchema":""" +
+        """{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}}"""
+
+    private class Counts(var begun: Int = 0, var resolved: Int = 0, var resolvedTwice: Int = 0, var refused: Int = 0) {
+        operator fun plus(o: Counts) =
+            Counts(begun + o.begun, resolved + o.resolved, resolvedTwice + o.resolvedTwice, refused + o.refused)
+    }
+
+    private fun answerFor(n: Int, id: String): Answer? = when (n % 4) {
+        0 -> Answer(id = id, ok = true, data = """{"a":"x"}""")
+        1 -> Answer(id = id, ok = false, reason = Reason.Declined)
+        2 -> Answer(id = id, ok = true, data = "{}")
+        else -> null
+    }
+
+    private fun settle(counts: Counts, n: Int, id: String, resolve: (Answer) -> Unit) {
+        val answer = answerFor(n, id) ?: return
+        if (failure { resolve(answer) } != null) {
+            counts.refused++
+            return
+        }
+        counts.resolved++
+        if (failure { resolve(answer) } == null) counts.resolvedTwice++ else counts.refused++
+    }
+
+    private fun onSixteenThreads(work: (Int) -> Counts): Counts {
+        val pool = Executors.newFixedThreadPool(THREADS)
+        val start = java.util.concurrent.CyclicBarrier(THREADS)
+        val total = pool.invokeAll((0 until THREADS).map { t -> Callable { start.await(); work(t) } })
+            .map { it.get() }
+            .fold(Counts()) { a, b -> a + b }
+        pool.shutdown()
+        pool.awaitTermination(1, TimeUnit.MINUTES)
+        return total
+    }
+
+    private fun expectCounts(what: String, counts: Counts, refused: Int, pending: Int) {
+        expect("$what: every request began", counts.begun == TOTAL, counts.begun)
+        expect("$what: half resolved", counts.resolved == TOTAL / 2, counts.resolved)
+        expect("$what: none resolved twice", counts.resolvedTwice == 0, counts.resolvedTwice)
+        expect("$what: the refusals add up", counts.refused == refused, counts.refused)
+        expect("$what: the rest is pending", pending == TOTAL - counts.resolved, pending)
+    }
+
+    private fun sixteenThreads() {
+        Session(SessionOptions(maxPending = TOTAL.toULong())).use { session ->
+            val counts = onSixteenThreads { t ->
+                val counts = Counts()
+                for (n in 0 until EACH) {
+                    val id = "t$t-$n"
+                    session.begin(REQUIRED_FORM, id = id, nowMs = 0uL)
+                    counts.begun++
+                    if (failure { session.begin(REQUIRED_FORM, id = id, nowMs = 0uL) } != null) counts.refused++
+                    settle(counts, n, id) { session.resolve(it, nowMs = 0uL) }
+                }
+                counts
+            }
+            expectCounts("session", counts, TOTAL + TOTAL / 2 + TOTAL / 4, session.pending().size)
+        }
+        ReverseBridge(SessionOptions(maxPending = TOTAL.toULong())).use { bridge ->
+            val counts = onSixteenThreads { t ->
+                val counts = Counts()
+                for (n in 0 until EACH) {
+                    val message = """{"jsonrpc":"2.0","id":${t * 1000 + n},"method":"elicitation/create","params":$REQUIRED_FORM}"""
+                    val elicit = bridge.receive(message, nowMs = 0uL) as Incoming.Elicit
+                    counts.begun++
+                    settle(counts, n, elicit.request.id) { bridge.respond(it, nowMs = 0uL) }
+                }
+                counts
+            }
+            expectCounts("bridge", counts, TOTAL / 2 + TOTAL / 4, bridge.pending().size)
+        }
+        val entries = (0 until THREADS).flatMap { t ->
+            (0 until EACH).map { n -> """"k$t-$n":{"method":"elicitation/create","params":$REQUIRED_FORM}""" }
+        }
+        val result = """{"resultType":"input_required","inputRequests":{${entries.joinToString(",")}},"requestState":"s"}"""
+        ClientRequest.fromJson("""{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}""").use { request ->
+            InputRound.start(request, result, SessionOptions(maxPending = TOTAL.toULong()), nowMs = 0uL).use { round ->
+                val ids = round.requests().associate { it.key to it.request.id }
+                val counts = onSixteenThreads { t ->
+                    val counts = Counts()
+                    for (n in 0 until EACH) {
+                        counts.begun++
+                        settle(counts, n, ids.getValue("k$t-$n")) { round.resolve(it, nowMs = 0uL) }
+                    }
+                    counts
+                }
+                expectCounts("round", counts, TOTAL / 2 + TOTAL / 4, round.missing().size)
+                expect("round: the pending requests match", round.pending().size == TOTAL - counts.resolved, round.pending().size)
+            }
+        }
+    }
+
+    /** A Kotlin string can hold a lone surrogate, which UTF-8 cannot: it never crosses. */
+    private fun rawLoneSurrogate() {
+        val refused = try {
+            answerToElicitResult(Answer(id = "a\uD800", ok = false))
+            false
+        } catch (e: java.nio.charset.CharacterCodingException) {
+            true
+        }
+        expect("a raw lone surrogate is refused before it reaches the library", refused)
+        val escaped = failure { answerFromJson("""{"id":"a\ud800","ok":false}""") }
+        expect("an escaped one is lone_surrogate at /id", escaped?.kind == ErrorKind.LONE_SURROGATE && escaped.pointer == "/id", escaped)
+    }
+
     private fun reverseBridge() {
         val formsOnly = modesFromName("form")
         expect("modes by name", formsOnly == Modes(form = true, url = false) && formsOnly.supports(Mode.FORM) && !formsOnly.supports(Mode.URL), formsOnly)
@@ -352,7 +464,7 @@ object Api {
     fun run(): Boolean {
         val parts = listOf(
             ::formToRequest, ::formScreen, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
-            ::session, ::sessionAcrossThreads, ::reverseBridge, ::multiRoundTrip, ::errorsAreExceptions,
+            ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::errorsAreExceptions,
         )
         for (part in parts) {
             try {

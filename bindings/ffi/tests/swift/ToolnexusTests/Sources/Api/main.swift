@@ -235,6 +235,111 @@ group("session across threads") {
     expect("a contested id resolves exactly as often as it began", begun >= 1 && begun == resolved, (begun, resolved))
 }
 
+// MARK: - 16 threads on one object
+
+// The scenario every binding runs: 16 threads share one object; each thread's n-th request is
+// accepted, declined, answered with invalid content (refused, stays pending) or left alone,
+// and every resolved request is answered a second time (refused).
+struct Counts {
+    var begun = 0, resolved = 0, resolvedTwice = 0, refused = 0
+    static func + (a: Counts, b: Counts) -> Counts {
+        Counts(begun: a.begun + b.begun, resolved: a.resolved + b.resolved,
+               resolvedTwice: a.resolvedTwice + b.resolvedTwice, refused: a.refused + b.refused)
+    }
+}
+
+let sixteen = 16, each = 40, total = 16 * 40
+let requiredForm = #"{"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}}"#
+
+func answerFor(_ n: Int, _ id: String) -> Answer? {
+    switch n % 4 {
+    case 0: return Answer(id: id, ok: true, data: #"{"a":"x"}"#)
+    case 1: return Answer(id: id, ok: false, reason: .declined)
+    case 2: return Answer(id: id, ok: true, data: "{}")
+    default: return nil
+    }
+}
+
+func settle(_ counts: inout Counts, _ n: Int, _ id: String, _ resolve: (Answer) throws -> Void) {
+    guard let answer = answerFor(n, id) else { return }
+    if failure({ try resolve(answer) }) != nil {
+        counts.refused += 1
+        return
+    }
+    counts.resolved += 1
+    if failure({ try resolve(answer) }) == nil { counts.resolvedTwice += 1 } else { counts.refused += 1 }
+}
+
+func onSixteenThreads(_ work: @escaping @Sendable (Int) throws -> Counts) -> Counts {
+    let lock = NSLock()
+    var sum = Counts()
+    DispatchQueue.concurrentPerform(iterations: sixteen) { t in
+        let counts = (try? work(t)) ?? Counts()
+        lock.lock()
+        sum = sum + counts
+        lock.unlock()
+    }
+    return sum
+}
+
+func expectCounts(_ what: String, _ counts: Counts, refused: Int, pending: Int) {
+    expect("\(what): every request began", counts.begun == total, counts.begun)
+    expect("\(what): half resolved", counts.resolved == total / 2, counts.resolved)
+    expect("\(what): none resolved twice", counts.resolvedTwice == 0, counts.resolvedTwice)
+    expect("\(what): the refusals add up", counts.refused == refused, counts.refused)
+    expect("\(what): the rest is pending", pending == total - counts.resolved, pending)
+}
+
+group("16 threads on one session, bridge and round") {
+    let options = SessionOptions(maxPending: UInt64(total))
+    let session = Session(options: options)
+    let sessionCounts = onSixteenThreads { t in
+        var counts = Counts()
+        for n in 0..<each {
+            let id = "t\(t)-\(n)"
+            _ = try session.begin(paramsJson: requiredForm, id: id, nowMs: 0, limits: nil)
+            counts.begun += 1
+            if failure({ _ = try session.begin(paramsJson: requiredForm, id: id, nowMs: 0, limits: nil) }) != nil { counts.refused += 1 }
+            settle(&counts, n, id) { _ = try session.resolve(answer: $0, nowMs: 0) }
+        }
+        return counts
+    }
+    expectCounts("session", sessionCounts, refused: total + total / 2 + total / 4, pending: session.pending().count)
+
+    let bridge = ReverseBridge(options: options)
+    let bridgeCounts = onSixteenThreads { t in
+        var counts = Counts()
+        for n in 0..<each {
+            let message = #"{"jsonrpc":"2.0","id":\#(t * 1000 + n),"method":"elicitation/create","params":\#(requiredForm)}"#
+            guard case let .elicit(_, request) = bridge.receive(message: message, nowMs: 0, limits: nil) else { continue }
+            counts.begun += 1
+            settle(&counts, n, request.id) { _ = try bridge.respond(answer: $0, nowMs: 0) }
+        }
+        return counts
+    }
+    expectCounts("bridge", bridgeCounts, refused: total / 2 + total / 4, pending: bridge.pending().count)
+
+    let entries = (0..<sixteen).flatMap { t in
+        (0..<each).map { n in #""k\#(t)-\#(n)":{"method":"elicitation/create","params":\#(requiredForm)}"# }
+    }
+    let result = #"{"resultType":"input_required","inputRequests":{\#(entries.joined(separator: ","))},"requestState":"s"}"#
+    let request = try ClientRequest.fromJson(json: #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#)
+    let round = try InputRound.start(request: request, responseJson: result, options: options, nowMs: 0)
+    var ids: [String: String] = [:]
+    for keyed in round.requests() { ids[keyed.key] = keyed.request.id }
+    let frozenIds = ids
+    let roundCounts = onSixteenThreads { t in
+        var counts = Counts()
+        for n in 0..<each {
+            counts.begun += 1
+            settle(&counts, n, frozenIds["k\(t)-\(n)"] ?? "") { _ = try round.resolve(answer: $0, nowMs: 0) }
+        }
+        return counts
+    }
+    expectCounts("round", roundCounts, refused: total / 2 + total / 4, pending: round.missing().count)
+    expect("round: the pending requests match", round.pending().count == total - roundCounts.resolved, round.pending().count)
+}
+
 // MARK: - The 2025 JSON-RPC bridge
 
 group("2025 bridge") {
