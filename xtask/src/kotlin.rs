@@ -27,6 +27,8 @@ const CONFORMANCE_CLASS: &str = "ConformanceKt";
 const API_CLASS: &str = "ApiKt";
 /// The benchmark's entry point: `main` in `Bench.kt`.
 const BENCH_CLASS: &str = "BenchKt";
+/// The memory run's entry point: `main` in `Memory.kt`.
+const MEMORY_CLASS: &str = "MemoryKt";
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn kotlin(root: &Path) -> bool {
@@ -60,6 +62,16 @@ pub(crate) fn bench(root: &Path, library_dir: &Path) -> bool {
         && run(build
             .java(BENCH_CLASS, library_dir)
             .arg(root.join("crates/toolnexus-core/benches/payloads")))
+}
+
+/// Runs the memory check (`Memory.kt`): every entry point 100,000 times against the library
+/// in `library_dir`, the resident set size reported; `false` if it grew or cannot run.
+pub(crate) fn memory(root: &Path, library_dir: &Path) -> bool {
+    let build = Build::new(root, "bench.jar");
+    ensure_jna()
+        && build.ensure_kotlinc()
+        && build.compile(root)
+        && run(&mut build.java(MEMORY_CLASS, library_dir))
 }
 
 /// The pinned compiler under `target/kotlin/` and the jar it compiles the bindings and the

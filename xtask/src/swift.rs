@@ -48,6 +48,25 @@ pub(crate) fn swift(root: &Path) -> bool {
     run_parts("swift", &parts)
 }
 
+/// Builds the test package and runs its `memory` executable: every entry point 100,000
+/// times, the resident set size reported; `false` if it grew or cannot run.
+pub(crate) fn memory(root: &Path) -> bool {
+    let chroot = root.join("target/swift/chroot");
+    let stage = chroot.join(STAGE);
+    let log = root.join("target/swift/build.log");
+    ensure_chroot(&chroot)
+        && ffi::build()
+        && stage_files(root, &stage)
+        && with_proc(&chroot, || build(&chroot, &log))
+        && with_proc(&chroot, || {
+            run(Command::new("chroot")
+                .arg(&chroot)
+                .arg("env")
+                .arg(format!("LD_LIBRARY_PATH=/{STAGE}/lib"))
+                .arg(format!("/{STAGE}/{SCRATCH}/debug/memory")))
+        })
+}
+
 /// Makes the chroot with swiftc unless a finished one is there (its stamp names the packages).
 fn ensure_chroot(chroot: &Path) -> bool {
     let stamp = chroot.join("toolnexus-packages.txt");
