@@ -124,11 +124,12 @@ fn cargo_fuzz_ready() -> bool {
     true
 }
 
-fn fuzz_command(target: Target, root: &Path) -> Command {
+/// `cargo fuzz run` of `target`: optimised to fuzz (`-O`), or built quickly to replay (`-D`).
+fn fuzz_command(target: Target, root: &Path, profile: &str) -> Command {
     let mut command = Command::new("cargo");
     command
         .current_dir(target.dir(root))
-        .args(["+nightly", "fuzz", "run", "-O", &target.name()]);
+        .args(["+nightly", "fuzz", "run", profile, &target.name()]);
     command
 }
 
@@ -197,7 +198,7 @@ pub(crate) fn fuzz(root: &Path, only: Option<Target>, secs: u64) -> bool {
             return false;
         }
         println!("\n==> fuzz {} for {secs} s", target.name());
-        let output = fuzz_command(*target, root)
+        let output = fuzz_command(*target, root, "-O")
             .arg(&corpus)
             .arg(&seeds)
             .args([
@@ -273,7 +274,8 @@ pub(crate) fn replay(root: &Path) -> bool {
             eprintln!("xtask: {e}");
             return false;
         }
-        let mut command = fuzz_command(*target, root);
+        // Unoptimised: it runs each input once, and builds in a fraction of the time.
+        let mut command = fuzz_command(*target, root, "-D");
         command.arg(&seeds);
         for kept in ["corpus", "regressions"] {
             let path = dir.join(kept).join(target.name());

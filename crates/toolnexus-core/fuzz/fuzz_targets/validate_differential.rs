@@ -50,8 +50,9 @@ fn reference_format(format: &str, text: &str) -> Option<bool> {
         ),
         "date-time" => {
             // A leap second: toolnexus takes `:60` only at 23:59 UTC, where one can happen;
-            // chrono takes it at any minute.
-            if text.contains(":60") {
+            // chrono takes it at any minute. And chrono reads a space for the `T`, which
+            // RFC 3339's grammar (the one JSON Schema names) does not allow.
+            if text.contains(":60") || text.contains(' ') {
                 return None;
             }
             Some(chrono::DateTime::parse_from_rfc3339(text).is_ok())
