@@ -417,3 +417,32 @@ fn truncate(s: &str) -> String {
         format!("{}… ({} bytes)", s.get(..cut).unwrap_or(""), s.len())
     }
 }
+
+/// An elicitation schema as a plain JSON Schema 2020-12, for a reference validator to judge
+/// content by: the two rules toolnexus adds are spelt out, `additionalProperties` (false in
+/// strict mode, the content types when unknown members are allowed) and `uniqueItems: true`
+/// on multi-selects.
+pub fn as_json_schema(schema: &serde_json::Value, allow_unknown: bool) -> serde_json::Value {
+    let mut schema = schema.clone();
+    let additional = if allow_unknown {
+        serde_json::json!({"anyOf": [
+            {"type": ["string", "number", "boolean"]},
+            {"type": "array", "items": {"type": "string"}}
+        ]})
+    } else {
+        serde_json::Value::Bool(false)
+    };
+    if let Some(map) = schema.as_object_mut() {
+        map.insert(String::from("additionalProperties"), additional);
+        if let Some(props) = map.get_mut("properties").and_then(serde_json::Value::as_object_mut) {
+            for prop in props.values_mut() {
+                if let Some(p) = prop.as_object_mut()
+                    && p.get("type").and_then(serde_json::Value::as_str) == Some("array")
+                {
+                    p.insert(String::from("uniqueItems"), serde_json::Value::Bool(true));
+                }
+            }
+        }
+    }
+    schema
+}

@@ -17,8 +17,8 @@
 )]
 
 use proptest::prelude::*;
-use serde_json::{Value as Json, json};
-use toolnexus_conformance::{Op, load_suite, suite_dir};
+use serde_json::Value as Json;
+use toolnexus_conformance::{Op, as_json_schema, load_suite, suite_dir};
 use toolnexus_core::content::{ContentOptions, validate_content};
 use toolnexus_core::schema::check_schema;
 use toolnexus_core::schema::format;
@@ -33,28 +33,6 @@ const DOUBLE_ROUNDING: &[(u64, &str)] = &[
     (1328, "-1.50000000000000000001 reads as the double -1.5"),
     (1329, "100.0000000000000000001 reads as the double 100.0"),
 ];
-
-/// The elicitation schema as a plain JSON Schema with toolnexus's extra rules spelt out.
-fn as_json_schema(schema: &Json, allow_unknown: bool) -> Json {
-    let mut schema = schema.clone();
-    let content_types = json!({"anyOf": [
-        {"type": ["string", "number", "boolean"]},
-        {"type": "array", "items": {"type": "string"}}
-    ]});
-    schema["additionalProperties"] = if allow_unknown {
-        content_types
-    } else {
-        json!(false)
-    };
-    if let Some(props) = schema["properties"].as_object_mut() {
-        for prop in props.values_mut() {
-            if prop["type"] == "array" {
-                prop["uniqueItems"] = json!(true);
-            }
-        }
-    }
-    schema
-}
 
 fn reference_verdict(schema: &Json, allow_unknown: bool, content: &Json) -> bool {
     let mut options = jsonschema::options()

@@ -9,16 +9,12 @@ use libfuzzer_sys::fuzz_target;
 use toolnexus_core::content::ContentOptions;
 use toolnexus_core::json::{Limits, parse, parse_str};
 use toolnexus_core::{Form, Value};
-use toolnexus_core_fuzz::{GenContent, GenSchema, GenText, take_bytes};
+use toolnexus_core_fuzz::{GenContent, GenText, schema_bytes};
 
 fuzz_target!(|input: &[u8]| {
     let mut u = Unstructured::new(input);
-    let bytes = match bool::arbitrary(&mut u) {
-        Ok(true) => match GenSchema::arbitrary(&mut u) {
-            Ok(g) => g.to_json().into_bytes(),
-            Err(_) => return,
-        },
-        _ => take_bytes(&mut u).to_vec(),
+    let Some(bytes) = schema_bytes(&mut u, false) else {
+        return;
     };
     let Ok(schema) = parse(&bytes, &Limits::DEFAULT) else {
         return;

@@ -3,20 +3,16 @@
 //! exactly when a problem blocks the form, with the first blocking problem as its error.
 #![no_main]
 
-use arbitrary::{Arbitrary, Unstructured};
+use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use toolnexus_core::json::{Limits, parse};
 use toolnexus_core::schema::{self, RequestedSchema, check_schema};
-use toolnexus_core_fuzz::GenSchema;
+use toolnexus_core_fuzz::schema_bytes;
 
 fuzz_target!(|input: &[u8]| {
     let mut u = Unstructured::new(input);
-    let bytes = match bool::arbitrary(&mut u) {
-        Ok(true) => match GenSchema::arbitrary(&mut u) {
-            Ok(g) => g.to_json().into_bytes(),
-            Err(_) => return,
-        },
-        _ => u.take_rest().to_vec(),
+    let Some(bytes) = schema_bytes(&mut u, true) else {
+        return;
     };
     let Ok(value) = parse(&bytes, &Limits::DEFAULT) else {
         return;

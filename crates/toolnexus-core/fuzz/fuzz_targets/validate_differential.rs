@@ -12,7 +12,8 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
+use toolnexus_conformance::as_json_schema;
 use toolnexus_core::content::{ContentOptions, validate_content};
 use toolnexus_core::json::{Limits, parse_str};
 use toolnexus_core::schema::{RequestedSchema, check_schema};
@@ -59,26 +60,6 @@ fn reference_format(format: &str, text: &str) -> Option<bool> {
         }
         _ => Some(true),
     }
-}
-
-fn as_json_schema(schema: &Json, allow_unknown: bool) -> Json {
-    let mut schema = schema.clone();
-    schema["additionalProperties"] = if allow_unknown {
-        json!({"anyOf": [
-            {"type": ["string", "number", "boolean"]},
-            {"type": "array", "items": {"type": "string"}}
-        ]})
-    } else {
-        json!(false)
-    };
-    if let Some(props) = schema["properties"].as_object_mut() {
-        for prop in props.values_mut() {
-            if prop["type"] == "array" {
-                prop["uniqueItems"] = json!(true);
-            }
-        }
-    }
-    schema
 }
 
 /// Whether the content holds a string the reference formats cannot judge.

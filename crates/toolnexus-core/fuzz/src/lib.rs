@@ -32,6 +32,18 @@ pub fn take_bytes<'a>(u: &mut Unstructured<'a>) -> &'a [u8] {
     u.bytes(len).unwrap_or(&[])
 }
 
+/// A schema's bytes: generated from the input's choices, or the input's own bytes (all the
+/// rest of it when `rest`, else a length-prefixed slice); `None` when the input ran out.
+pub fn schema_bytes(u: &mut Unstructured<'_>, rest: bool) -> Option<Vec<u8>> {
+    match bool::arbitrary(u) {
+        Ok(true) => GenSchema::arbitrary(u)
+            .ok()
+            .map(|g| g.to_json().into_bytes()),
+        _ if rest => Some(u.bytes(u.len()).unwrap_or(&[]).to_vec()),
+        _ => Some(take_bytes(u).to_vec()),
+    }
+}
+
 /// Writes `s` as a JSON string.
 pub fn quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""))
