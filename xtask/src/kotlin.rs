@@ -71,7 +71,12 @@ pub(crate) fn memory(root: &Path, library_dir: &Path) -> bool {
     ensure_jna()
         && build.ensure_kotlinc()
         && build.compile(root)
-        && run(&mut build.java(MEMORY_CLASS, library_dir))
+        // A heap of fixed size, touched at start: what the RSS then gains is the library's.
+        && run(&mut build.java_with(
+            &["-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"],
+            MEMORY_CLASS,
+            library_dir,
+        ))
 }
 
 /// The pinned compiler under `target/kotlin/` and the jar it compiles the bindings and the
@@ -92,13 +97,19 @@ impl Build {
 
     /// `java` running `class` from the jar, with JNA loading the library from `library_dir`.
     fn java(&self, class: &str, library_dir: &Path) -> Command {
+        self.java_with(&[], class, library_dir)
+    }
+
+    /// [`Build::java`] with flags for the JVM itself.
+    fn java_with(&self, flags: &[&str], class: &str, library_dir: &Path) -> Command {
         let classpath = join_paths(&[
             self.jar.clone(),
             PathBuf::from(JNA_JAR),
             self.compiler.join("package/lib/kotlin-stdlib.jar"),
         ]);
         let mut java = Command::new("java");
-        java.arg(format!("-Djna.library.path={}", library_dir.display()))
+        java.args(flags)
+            .arg(format!("-Djna.library.path={}", library_dir.display()))
             .arg("-cp")
             .arg(classpath)
             .arg(class);

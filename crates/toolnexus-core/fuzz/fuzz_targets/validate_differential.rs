@@ -32,14 +32,17 @@ fn reference_format(format: &str, text: &str) -> Option<bool> {
             // toolnexus refuses a domain whose last label is all digits (`a@1.2.3.4`): no
             // top-level domain is, so it is an IP address, which must be written as an
             // address literal (`a@[1.2.3.4]`, RFC 5321 §4.1.3).
-            let last = text
-                .rsplit('@')
-                .next()
-                .unwrap_or("")
-                .rsplit('.')
-                .next()
-                .unwrap_or("");
+            let domain = text.rsplit('@').next().unwrap_or("");
+            let last = domain.rsplit('.').next().unwrap_or("");
             if !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            // `email_address` takes an RFC 5322 dot-atom domain (`a@b&c`, `a@b_c`); toolnexus
+            // takes a host name, as RFC 5321 does: ASCII letters, digits and hyphens (or
+            // non-ASCII labels), or an address literal.
+            let host_name_byte =
+                |b: u8| !b.is_ascii() || b.is_ascii_alphanumeric() || b == b'-' || b == b'.';
+            if !domain.starts_with('[') && !domain.bytes().all(host_name_byte) {
                 return None;
             }
             Some(email_address::EmailAddress::is_valid(text))
