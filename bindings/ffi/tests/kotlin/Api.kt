@@ -374,6 +374,15 @@ object Api {
         expect("a raw lone surrogate is refused before it reaches the library", refused)
         val escaped = failure { answerFromJson("""{"id":"a\ud800","ok":false}""") }
         expect("an escaped one is lone_surrogate at /id", escaped?.kind == ErrorKind.LONE_SURROGATE && escaped.pointer == "/id", escaped)
+        // The limits hold for records as for text: a 5 MiB id is too_large at "" either way.
+        val big = "x".repeat(5 * 1024 * 1024)
+        val asRecord = failure { answerToElicitResult(Answer(id = big, ok = false)) }
+        val asText = failure { answerFromJson("{\"id\":\"$big\",\"ok\":false}") }
+        expect("a record over the size limit is too_large at \"\"", asRecord?.kind == ErrorKind.TOO_LARGE && asRecord.pointer == "", asRecord)
+        expect("as its JSON text is", asText?.kind == asRecord?.kind && asText?.pointer == asRecord?.pointer, asText)
+        val entries = (0..1000).map { ContentEntry("p$it", ContentValue.Boolean(true)) }
+        val tooMany = failure { contentToJson(entries) }
+        expect("1,001 content entries are too_many_members at \"\"", tooMany?.kind == ErrorKind.TOO_MANY_MEMBERS && tooMany.pointer == "", tooMany)
     }
 
     private fun reverseBridge() {

@@ -235,6 +235,19 @@ group("session across threads") {
     expect("a contested id resolves exactly as often as it began", begun >= 1 && begun == resolved, (begun, resolved))
 }
 
+// MARK: - Limits hold for records as for text
+
+group("records within the limits") {
+    let big = String(repeating: "x", count: 5 * 1024 * 1024)
+    let asRecord = failure { _ = try answerToElicitResult(answer: Answer(id: big, ok: false)) }
+    let asText = failure { _ = try answerFromJson(json: "{\"id\":\"\(big)\",\"ok\":false}") }
+    expect("a record over the size limit is too_large at \"\"", asRecord?.kind == .tooLarge && asRecord?.pointer == "", asRecord)
+    expect("as its JSON text is", asText?.kind == asRecord?.kind && asText?.pointer == asRecord?.pointer, asText)
+    let entries = (0...1000).map { ContentEntry(name: "p\($0)", value: .boolean(value: true)) }
+    let tooMany = failure { _ = try contentToJson(content: entries) }
+    expect("1,001 content entries are too_many_members at \"\"", tooMany?.kind == .tooManyMembers && tooMany?.pointer == "", tooMany)
+}
+
 // MARK: - 16 threads on one object
 
 // The scenario every binding runs: 16 threads share one object; each thread's n-th request is
