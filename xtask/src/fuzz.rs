@@ -261,6 +261,11 @@ pub(crate) fn fuzz(root: &Path, only: Option<Target>, secs: u64) -> bool {
     ok
 }
 
+/// How many files are in `dir` (0 when it cannot be read).
+fn count_files(dir: &Path) -> usize {
+    fs::read_dir(dir).map_or(0, |entries| entries.filter(Result::is_ok).count())
+}
+
 /// The `fuzz` test step: replays every seed and the kept corpus of every target, and fails
 /// loudly when there is no nightly toolchain to build them with.
 pub(crate) fn replay(root: &Path) -> bool {
@@ -277,9 +282,11 @@ pub(crate) fn replay(root: &Path) -> bool {
         // Unoptimised: it runs each input once, and builds in a fraction of the time.
         let mut command = fuzz_command(*target, root, "-D");
         command.arg(&seeds);
+        let mut inputs = count_files(&seeds);
         for kept in ["corpus", "regressions"] {
             let path = dir.join(kept).join(target.name());
             if path.is_dir() {
+                inputs += count_files(&path);
                 command.arg(path);
             }
         }
@@ -288,18 +295,13 @@ pub(crate) fn replay(root: &Path) -> bool {
             eprintln!("xtask: could not start cargo fuzz");
             return false;
         };
-        let text = String::from_utf8_lossy(&output.stderr);
-        let inputs = text
-            .lines()
-            .find_map(|l| l.split("INFO: seed corpus: files: ").nth(1))
-            .and_then(|r| r.split_whitespace().next())
-            .unwrap_or("?");
         if !output.status.success() {
-            eprintln!("{text}");
+            eprintln!("{}", String::from_utf8_lossy(&output.stderr));
             eprintln!("fuzz: {} FAILED on a kept input", target.name());
             return false;
         }
-        println!("fuzz: {:<22} {inputs:>6} inputs replayed", target.name());
+        let note = if inputs == 0 { " (none kept: the empty input only)" } else { "" };
+        println!("fuzz: {:<22} {inputs:>6} inputs replayed{note}", target.name());
     }
     true
 }
