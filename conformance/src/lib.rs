@@ -434,7 +434,10 @@ pub fn as_json_schema(schema: &serde_json::Value, allow_unknown: bool) -> serde_
     };
     if let Some(map) = schema.as_object_mut() {
         map.insert(String::from("additionalProperties"), additional);
-        if let Some(props) = map.get_mut("properties").and_then(serde_json::Value::as_object_mut) {
+        if let Some(props) = map
+            .get_mut("properties")
+            .and_then(serde_json::Value::as_object_mut)
+        {
             for prop in props.values_mut() {
                 if let Some(p) = prop.as_object_mut()
                     && p.get("type").and_then(serde_json::Value::as_str) == Some("array")

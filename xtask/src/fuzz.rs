@@ -127,9 +127,13 @@ fn cargo_fuzz_ready() -> bool {
 /// `cargo fuzz run` of `target`: optimised to fuzz (`-O`), or built quickly to replay (`-D`).
 fn fuzz_command(target: Target, root: &Path, profile: &str) -> Command {
     let mut command = Command::new("cargo");
-    command
-        .current_dir(target.dir(root))
-        .args(["+nightly", "fuzz", "run", profile, &target.name()]);
+    command.current_dir(target.dir(root)).args([
+        "+nightly",
+        "fuzz",
+        "run",
+        profile,
+        &target.name(),
+    ]);
     command
 }
 
@@ -300,8 +304,15 @@ pub(crate) fn replay(root: &Path) -> bool {
             eprintln!("fuzz: {} FAILED on a kept input", target.name());
             return false;
         }
-        let note = if inputs == 0 { " (none kept: the empty input only)" } else { "" };
-        println!("fuzz: {:<22} {inputs:>6} inputs replayed{note}", target.name());
+        let note = if inputs == 0 {
+            " (none kept: the empty input only)"
+        } else {
+            ""
+        };
+        println!(
+            "fuzz: {:<22} {inputs:>6} inputs replayed{note}",
+            target.name()
+        );
     }
     true
 }

@@ -30,10 +30,13 @@ const OPS: [Op; 13] = [
     Op::Mrtr,
 ];
 
+/// Limits that re-read whatever the library wrote within a case's own (raised) limits.
 fn wide() -> CoreLimits {
     CoreLimits::DEFAULT
         .with_max_input_bytes(usize::MAX)
         .with_max_depth(512)
+        .with_max_object_members(usize::MAX)
+        .with_max_array_items(usize::MAX)
 }
 
 fn text(value: &Value) -> String {
