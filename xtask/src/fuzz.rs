@@ -100,14 +100,21 @@ fn write_seeds(target: Target, dir: &Path) -> Result<usize, String> {
     Ok(written)
 }
 
-/// Whether `cargo +nightly fuzz` can run here; says why not when it cannot.
-fn cargo_fuzz_ready() -> bool {
+/// Whether the nightly toolchain is installed; says loudly what cannot run without it.
+fn has_nightly(what: &str) -> bool {
     let nightly = Command::new("cargo")
         .args(["+nightly", "--version"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !nightly {
-        eprintln!("xtask: NO NIGHTLY TOOLCHAIN: the fuzz targets cannot be built or replayed");
+        eprintln!("xtask: NO NIGHTLY TOOLCHAIN: {what}");
+    }
+    nightly
+}
+
+/// Whether `cargo +nightly fuzz` can run here; says why not when it cannot.
+fn cargo_fuzz_ready() -> bool {
+    if !has_nightly("the fuzz targets cannot be built or replayed") {
         return false;
     }
     let has_fuzz = Command::new("cargo")
@@ -321,12 +328,7 @@ pub(crate) fn replay(root: &Path) -> bool {
 /// through the core) built with LeakSanitizer, in a target folder of their own; any leak fails
 /// them. Needs the nightly toolchain, and says so loudly without it.
 pub(crate) fn leaks(root: &Path) -> bool {
-    if !Command::new("cargo")
-        .args(["+nightly", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        eprintln!("xtask: NO NIGHTLY TOOLCHAIN: the tests cannot run under LeakSanitizer");
+    if !has_nightly("the tests cannot run under LeakSanitizer") {
         return false;
     }
     run(Command::new("cargo")

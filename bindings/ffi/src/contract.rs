@@ -455,35 +455,19 @@ impl RecordSize {
 /// strings in a list (`too_many_items` at `/<name>`), and the size of the object's JSON text
 /// (`too_large` at `""`).
 fn check_entries(entries: &[ContentEntry], limits: &core::Limits) -> Result<(), core::Error> {
-    if entries.len() > limits.max_object_members() {
-        return Err(core::Error::new(
-            core::ErrorKind::TooManyMembers,
-            "",
-            format!(
-                "{} entries are more than the limit of {}",
-                entries.len(),
-                limits.max_object_members()
-            ),
-        ));
-    }
+    limits.check_members(entries.len())?;
     let mut size = RecordSize::within(limits);
     for entry in entries {
         match &entry.value {
             ContentValue::Text { value } => size.member(&entry.name, value)?,
             ContentValue::Number { spelling } => size.text(&entry.name, Some(spelling))?,
-            ContentValue::Boolean { .. } => size.text(&entry.name, Some("false"))?,
+            ContentValue::Boolean { value } => {
+                size.text(&entry.name, Some(if *value { "true" } else { "false" }))?
+            }
             ContentValue::TextList { values } => {
-                if values.len() > limits.max_array_items() {
-                    return Err(core::Error::new(
-                        core::ErrorKind::TooManyItems,
-                        pointer::key(&entry.name),
-                        format!(
-                            "{} items are more than the limit of {}",
-                            values.len(),
-                            limits.max_array_items()
-                        ),
-                    ));
-                }
+                limits
+                    .check_items(values.len())
+                    .map_err(|e| e.within(&pointer::key(&entry.name)))?;
                 size.text(&entry.name, Some("[]"))?;
                 for value in values {
                     size.0.string(value)?;

@@ -329,16 +329,7 @@ impl<'a, 'py> Reader<'a, 'py> {
 
     fn object(&self, dict: &Bound<'py, PyDict>, depth: usize) -> Result<Value, Stop> {
         self.enter(depth)?;
-        if dict.len() > self.limits.max_object_members() {
-            return Err(error(
-                ErrorKind::TooManyMembers,
-                format!(
-                    "the dict has {} members, more than the limit of {}",
-                    dict.len(),
-                    self.limits.max_object_members()
-                ),
-            ));
-        }
+        self.limits.check_members(dict.len()).map_err(invalid)?;
         // `{}`, a colon per member and the commas between them.
         self.charge(2 + 2 * dict.len().saturating_sub(1) + usize::from(!dict.is_empty()))?;
         // Guarded, a private copy is iterated: code of the caller's that runs while a value is
@@ -393,15 +384,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         depth: usize,
     ) -> Result<Value, Stop> {
         self.enter(depth)?;
-        if len > self.limits.max_array_items() {
-            return Err(error(
-                ErrorKind::TooManyItems,
-                format!(
-                    "the list has {len} items, more than the limit of {}",
-                    self.limits.max_array_items()
-                ),
-            ));
-        }
+        self.limits.check_items(len).map_err(invalid)?;
         // `[]` and the commas between the items.
         self.charge(2 + len.saturating_sub(1))?;
         let mut values = Vec::with_capacity(len);
@@ -414,20 +397,16 @@ impl<'a, 'py> Reader<'a, 'py> {
         Ok(Value::Array(values))
     }
 
-    /// Refuses a container at `depth` deeper than the limit.
+    /// Refuses a container at `depth` deeper than the limit (so a list that contains itself
+    /// is `too_deep`).
     fn enter(&self, depth: usize) -> Result<(), Stop> {
-        if depth > self.limits.max_depth() {
-            Err(error(
-                ErrorKind::TooDeep,
-                format!(
-                    "lists and dicts nest deeper than the limit of {} (does one contain itself?)",
-                    self.limits.max_depth()
-                ),
-            ))
-        } else {
-            Ok(())
-        }
+        self.limits.check_depth(depth).map_err(invalid)
     }
+}
+
+/// A refusal of the core's, at the value being read (the caller's containers locate it).
+fn invalid(e: Error) -> Stop {
+    Stop::Fault(Fault::Invalid(e))
 }
 
 /// An error of `kind` at the value being read (the caller's containers locate it).

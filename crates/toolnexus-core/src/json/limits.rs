@@ -95,6 +95,60 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// Refuses a container that opens at `depth` (the outermost is 1) when that is deeper
+    /// than [`max_depth`](Limits::max_depth): [`ErrorKind::TooDeep`](crate::ErrorKind) at
+    /// `""`, the caller's containers locating it. Every reader of untrusted input, the JSON
+    /// text reader and the bindings' readers of native objects, asks this one.
+    pub fn check_depth(&self, depth: usize) -> Result<(), crate::Error> {
+        if depth > self.max_depth {
+            return Err(crate::Error::new(
+                crate::ErrorKind::TooDeep,
+                "",
+                alloc::format!(
+                    "arrays and objects nest deeper than the limit of {}",
+                    self.max_depth
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses an object of `members` members when that is more than
+    /// [`max_object_members`](Limits::max_object_members):
+    /// [`ErrorKind::TooManyMembers`](crate::ErrorKind) at the object (`""`).
+    pub fn check_members(&self, members: usize) -> Result<(), crate::Error> {
+        if members > self.max_object_members {
+            return Err(crate::Error::new(
+                crate::ErrorKind::TooManyMembers,
+                "",
+                alloc::format!(
+                    "an object has more than the limit of {} members",
+                    self.max_object_members
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses an array of `items` items when that is more than
+    /// [`max_array_items`](Limits::max_array_items):
+    /// [`ErrorKind::TooManyItems`](crate::ErrorKind) at the array (`""`).
+    pub fn check_items(&self, items: usize) -> Result<(), crate::Error> {
+        if items > self.max_array_items {
+            return Err(crate::Error::new(
+                crate::ErrorKind::TooManyItems,
+                "",
+                alloc::format!(
+                    "an array has more than the limit of {} items",
+                    self.max_array_items
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits::DEFAULT

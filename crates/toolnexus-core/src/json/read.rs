@@ -117,18 +117,7 @@ impl Reader<'_> {
     }
 
     fn enter(&self, depth: usize) -> Result<(), Error> {
-        if depth > self.limits.max_depth() {
-            Err(Error::new(
-                ErrorKind::TooDeep,
-                "",
-                format!(
-                    "arrays and objects nest deeper than the limit of {}",
-                    self.limits.max_depth()
-                ),
-            ))
-        } else {
-            Ok(())
-        }
+        self.limits.check_depth(depth)
     }
 
     fn literal(&mut self, word: &str, value: Value) -> Result<Value, Error> {
@@ -165,16 +154,7 @@ impl Reader<'_> {
                     format!("the key {key:?} appears more than once in one object"),
                 ));
             }
-            if read.len() >= self.limits.max_object_members() {
-                return Err(Error::new(
-                    ErrorKind::TooManyMembers,
-                    "",
-                    format!(
-                        "an object has more than the limit of {} members",
-                        self.limits.max_object_members()
-                    ),
-                ));
-            }
+            self.limits.check_members(read.len().saturating_add(1))?;
             self.skip_whitespace();
             if self.peek() != Some(b':') {
                 return Err(self.syntax("expected ':' after an object key"));
@@ -209,16 +189,7 @@ impl Reader<'_> {
         }
         loop {
             let index = self.items.len().saturating_sub(start);
-            if index >= self.limits.max_array_items() {
-                return Err(Error::new(
-                    ErrorKind::TooManyItems,
-                    "",
-                    format!(
-                        "an array has more than the limit of {} items",
-                        self.limits.max_array_items()
-                    ),
-                ));
-            }
+            self.limits.check_items(index.saturating_add(1))?;
             self.skip_whitespace();
             let item = self.value(depth).map_err(|e| {
                 let mut at = String::new();
