@@ -11,7 +11,9 @@
 )]
 
 use proptest::prelude::*;
-use toolnexus_core::content::{ContentOptions, apply_defaults, prepare_content, validate_content};
+use toolnexus_core::content::{
+    ContentOptions, ContentValue, Violation, apply_defaults, prepare_content, validate_content,
+};
 use toolnexus_core::form::{FormField, Widget, form_fields, parse_field_input};
 use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::schema::check_schema;
@@ -273,4 +275,103 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn validation_is_the_plain_reading_of_its_table(
+        kinds in prop::collection::vec(("[a-f]", property_schema()), 0..12),
+        required in prop::collection::vec("[a-h]", 0..8),
+        members in prop::collection::vec(("[a-h]", any_value()), 0..10),
+        allow_unknown in any::<bool>(),
+    ) {
+        let properties: Vec<String> = kinds
+            .iter()
+            .map(|(name, schema)| format!("{name:?}:{schema}"))
+            .collect();
+        let text = format!(
+            r#"{{"type":"object","properties":{{{}}},"required":{}}}"#,
+            properties.join(","),
+            serde_json::to_string(&required).unwrap(),
+        );
+        // Generated names may repeat: such a schema is refused as JSON, and skipped.
+        let Ok(value) = json::parse_str(&text, &Limits::DEFAULT) else { return Ok(()) };
+        let Ok(schema) = RequestedSchema::from_value(&value) else { return Ok(()) };
+        let content: Map = members.into_iter().collect();
+        let options = ContentOptions::STRICT.allow_unknown(allow_unknown);
+        let found = validate_content(&schema, &Value::Object(content.clone()), &options);
+        prop_assert_eq!(as_text(found), plain_validation(&schema, &content, &options));
+        // Defaults: a member absent or null takes its property's default, in place or last.
+        let mut filled = content.clone();
+        for property in schema.properties() {
+            let absent = filled.get(property.name()).is_none_or(Value::is_null);
+            if absent && let Some(default) = property.default_value() {
+                filled.insert(property.name(), default);
+            }
+        }
+        prop_assert_eq!(apply_defaults(&schema, &content), filled);
+    }
+}
+
+/// The order of `toolnexus_core::content`'s table, read one look-up at a time: each property
+/// in schema order, then `required` names no property declares, then undeclared members.
+fn plain_validation(
+    schema: &RequestedSchema,
+    content: &Map,
+    options: &ContentOptions,
+) -> Vec<(String, String, String)> {
+    let mut seen = Vec::new();
+    for property in schema.properties() {
+        let at = format!("/{}", property.name());
+        match content.get(property.name()) {
+            Some(value) => {
+                let mut own = Vec::new();
+                property.violations(value, &at, &mut own);
+                seen.extend(as_text(own));
+            }
+            None if schema.required().iter().any(|r| r == property.name()) => {
+                let message = format!("{} is required", property.label());
+                seen.push((at, "required".into(), message));
+            }
+            None => {}
+        }
+    }
+    for (i, name) in schema.required().iter().enumerate() {
+        let first = schema.required().iter().position(|r| r == name) == Some(i);
+        if first && schema.property(name).is_none() && !content.contains_key(name) {
+            seen.push((
+                format!("/{name}"),
+                "required".into(),
+                format!("{name} is required"),
+            ));
+        }
+    }
+    for (name, value) in content.iter() {
+        if schema.property(name).is_some() {
+            continue;
+        }
+        if !options.allows_unknown() {
+            let message = format!("{name} is not a field of this form");
+            seen.push((format!("/{name}"), "additionalProperties".into(), message));
+        } else if ContentValue::from_value(value).is_err() {
+            let message = format!(
+                "{name} must be text, a number, true or false, or a list of texts, not {}",
+                value.type_name()
+            );
+            seen.push((format!("/{name}"), "type".into(), message));
+        }
+    }
+    seen
+}
+
+/// Violations as plain text: pointer, keyword, message.
+fn as_text(found: Vec<Violation>) -> Vec<(String, String, String)> {
+    found
+        .into_iter()
+        .map(|v| {
+            (
+                v.pointer().to_owned(),
+                v.keyword().as_str().to_owned(),
+                v.message().to_owned(),
+            )
+        })
+        .collect()
 }

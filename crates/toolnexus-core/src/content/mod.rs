@@ -58,6 +58,7 @@ pub use crate::error::{Keyword, Violation};
 use crate::json::pointer;
 use crate::json::{Map, Value};
 use crate::schema::RequestedSchema;
+use crate::schema::rules::At;
 
 /// How strictly content is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -121,12 +122,55 @@ pub fn apply_defaults(schema: &RequestedSchema, content: &Map) -> Map {
 
 /// [`apply_defaults`] in place.
 fn fill_defaults(schema: &RequestedSchema, content: &mut Map) {
-    for property in schema.properties() {
-        let absent = content.get(property.name()).is_none_or(Value::is_null);
-        if absent && let Some(default) = property.default_value() {
-            content.insert(property.name(), default);
+    // For each property, where its member is and whether that holds a value.
+    let places: Vec<Option<(usize, bool)>> = members_by_property(schema, content)
+        .members
+        .into_iter()
+        .map(|member| member.map(|(i, value)| (i, !value.is_null())))
+        .collect();
+    for (at, (property, place)) in schema.properties().iter().zip(places).enumerate() {
+        let absent = place.is_none_or(|(_, holds_value)| !holds_value);
+        if !absent || schema.position(property.name()) != Some(at) {
+            continue;
+        }
+        let Some(default) = property.default_value() else {
+            continue;
+        };
+        match place.and_then(|(i, _)| content.value_at_mut(i)) {
+            Some(slot) => *slot = default,
+            // No member has the name (a look-up would have found it), so it goes last.
+            None => content.push_distinct(property.name(), default),
         }
     }
+}
+
+/// The members of `content`, sorted out by the schema: for each property, where its member
+/// is and the member's value (the first, should a key repeat), and the members no property
+/// declares, in content order. One binary search per member: linear in the form's size, not
+/// its square.
+struct Found<'a> {
+    members: Vec<Option<(usize, &'a Value)>>,
+    undeclared: Vec<(&'a str, &'a Value)>,
+}
+
+fn members_by_property<'a>(schema: &RequestedSchema, content: &'a Map) -> Found<'a> {
+    let mut found = Found {
+        members: alloc::vec![None; schema.properties().len()],
+        undeclared: Vec::new(),
+    };
+    for (i, (name, value)) in content.iter().enumerate() {
+        match schema.position(name) {
+            Some(at) => {
+                if let Some(slot) = found.members.get_mut(at)
+                    && slot.is_none()
+                {
+                    *slot = Some((i, value));
+                }
+            }
+            None => found.undeclared.push((name.as_str(), value)),
+        }
+    }
+    found
 }
 
 /// What a host sends back on accept: `content` with defaults filled in
@@ -171,12 +215,12 @@ fn validate_members(
     options: &ContentOptions,
     out: &mut Vec<Violation>,
 ) {
-    for property in schema.properties() {
-        let at = pointer::key(property.name());
-        match members.get(property.name()) {
-            Some(value) => property.violations(value, &at, out),
-            None if schema.is_required(property.name()) => out.push(Violation::new(
-                at,
+    let found = members_by_property(schema, members);
+    for (at, (property, member)) in schema.properties().iter().zip(&found.members).enumerate() {
+        match member {
+            Some((_, value)) => property.violations_at(value, At::Member(property.name()), out),
+            None if schema.is_required_at(at) => out.push(Violation::new(
+                pointer::key(property.name()),
                 Keyword::Required,
                 format!("{} is required", property.label()),
             )),
@@ -186,32 +230,31 @@ fn validate_members(
 
     // A `required` name that no property declares still has to be present (that is what the
     // keyword means); each name is reported once however often it is listed.
-    let required = schema.required();
-    for (i, name) in required.iter().enumerate() {
-        let first = required.iter().position(|r| r == name) == Some(i);
-        if first && schema.property(name).is_none() && !members.contains_key(name) {
-            out.push(Violation::new(
-                pointer::key(name),
-                Keyword::Required,
-                format!("{name} is required"),
-            ));
+    let undeclared_required = schema.undeclared_required();
+    if !undeclared_required.is_empty() {
+        let mut present: Vec<&str> = found.undeclared.iter().map(|(name, _)| *name).collect();
+        present.sort_unstable();
+        for name in undeclared_required {
+            if present.binary_search(&name.as_str()).is_err() {
+                out.push(Violation::new(
+                    pointer::key(name),
+                    Keyword::Required,
+                    format!("{name} is required"),
+                ));
+            }
         }
     }
 
-    for (name, value) in members.iter() {
-        if schema.property(name).is_some() {
-            continue;
-        }
-        let at = pointer::key(name);
+    for &(name, value) in &found.undeclared {
         if !options.allows_unknown() {
             out.push(Violation::new(
-                at,
+                pointer::key(name),
                 Keyword::AdditionalProperties,
                 format!("{name} is not a field of this form"),
             ));
         } else if ContentValue::from_value(value).is_err() {
             out.push(Violation::new(
-                at,
+                pointer::key(name),
                 Keyword::Type,
                 format!(
                     "{name} must be text, a number, true or false, or a list of texts, not {}",

@@ -357,6 +357,16 @@ impl Map {
         Ok(map)
     }
 
+    /// The value of the member at `index` (in member order), mutably.
+    pub(crate) fn value_at_mut(&mut self, index: usize) -> Option<&mut Value> {
+        self.members.get_mut(index).map(|(_, v)| v)
+    }
+
+    /// Adds the member `key` last; the caller knows that no member has that key.
+    pub(crate) fn push_distinct(&mut self, key: &str, value: Value) {
+        self.members.push((String::from(key), value));
+    }
+
     /// Removes the member `key`, keeping the others in order.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let at = self.members.iter().position(|(k, _)| k == key)?;

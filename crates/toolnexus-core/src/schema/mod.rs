@@ -129,7 +129,7 @@
 
 pub mod format;
 mod read;
-mod rules;
+pub(crate) mod rules;
 
 pub use crate::error::{SchemaProblem, SchemaProblemKind};
 pub use read::check_schema;
@@ -189,6 +189,63 @@ pub struct RequestedSchema {
     schema_uri: Option<String>,
     properties: Vec<Property>,
     required: Vec<String>,
+    /// Made from the two above once, so that no look-up by name scans a large form.
+    index: Index,
+}
+
+/// The look-ups a form makes by name, prepared when the schema is read: finding a property
+/// and whether it is required take a binary search, whatever the number of properties.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Index {
+    /// The positions of the properties, ordered by name (for equal names, which a map read
+    /// without its checks could hold, the first property comes first).
+    by_name: Vec<usize>,
+    /// For each property, whether `required` lists it.
+    required: Vec<bool>,
+    /// The names `required` lists that no property declares, each once, in the order listed.
+    undeclared: Vec<String>,
+}
+
+impl Index {
+    fn new(properties: &[Property], required: &[String]) -> Index {
+        let mut by_name: Vec<usize> = (0..properties.len()).collect();
+        by_name.sort_by(|&a, &b| name_at(properties, a).cmp(name_at(properties, b)));
+        let mut index = Index {
+            by_name,
+            required: alloc::vec![false; properties.len()],
+            undeclared: Vec::new(),
+        };
+        let mut undeclared_seen = alloc::collections::BTreeSet::new();
+        for name in required {
+            match index.position(properties, name) {
+                Some(at) => {
+                    if let Some(flag) = index.required.get_mut(at) {
+                        *flag = true;
+                    }
+                }
+                None => {
+                    if undeclared_seen.insert(name.as_str()) {
+                        index.undeclared.push(name.clone());
+                    }
+                }
+            }
+        }
+        index
+    }
+
+    /// The position of the (first) property called `name`.
+    fn position(&self, properties: &[Property], name: &str) -> Option<usize> {
+        let first = self
+            .by_name
+            .partition_point(|&at| name_at(properties, at) < name);
+        let at = *self.by_name.get(first)?;
+        (name_at(properties, at) == name).then_some(at)
+    }
+}
+
+/// The name of the property at `at` (`""` past the end, which no position is).
+fn name_at(properties: &[Property], at: usize) -> &str {
+    properties.get(at).map_or("", |p| p.name.as_str())
 }
 
 impl RequestedSchema {
@@ -233,9 +290,39 @@ impl RequestedSchema {
         &self.properties
     }
 
+    /// The model of `properties` and `required` as read.
+    pub(crate) fn new(
+        schema_uri: Option<String>,
+        properties: Vec<Property>,
+        required: Vec<String>,
+    ) -> RequestedSchema {
+        let index = Index::new(&properties, &required);
+        RequestedSchema {
+            schema_uri,
+            properties,
+            required,
+            index,
+        }
+    }
+
     /// The property called `name`, if there is one.
     pub fn property(&self, name: &str) -> Option<&Property> {
-        self.properties.iter().find(|p| p.name == name)
+        self.properties.get(self.position(name)?)
+    }
+
+    /// Where the property called `name` sits in [`properties`](RequestedSchema::properties).
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.index.position(&self.properties, name)
+    }
+
+    /// Whether `required` lists the property at `position`.
+    pub(crate) fn is_required_at(&self, position: usize) -> bool {
+        self.index.required.get(position).copied().unwrap_or(false)
+    }
+
+    /// The names `required` lists that no property declares, each once, in the order listed.
+    pub(crate) fn undeclared_required(&self) -> &[String] {
+        &self.index.undeclared
     }
 
     /// The names listed in `required`, as written (possibly naming properties that do not
@@ -246,7 +333,10 @@ impl RequestedSchema {
 
     /// Whether `required` lists `name`.
     pub fn is_required(&self, name: &str) -> bool {
-        self.required.iter().any(|r| r == name)
+        match self.position(name) {
+            Some(at) => self.is_required_at(at),
+            None => self.index.undeclared.iter().any(|r| r == name),
+        }
     }
 
     /// The `default` of every property that has one, keyed by property name, in property

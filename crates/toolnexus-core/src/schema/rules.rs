@@ -13,17 +13,48 @@ use super::{
 use crate::error::{Keyword, Violation, wrong_type_message};
 use crate::json::{Value, decimal, pointer};
 
+/// Where the value checked sits, written out as a JSON pointer only when a violation needs
+/// one: most values break no rule, and then nothing is allocated for their place.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum At<'a> {
+    /// A pointer written already.
+    Pointer(&'a str),
+    /// The member of this name of the content object.
+    Member(&'a str),
+}
+
+impl At<'_> {
+    fn pointer(self) -> String {
+        match self {
+            At::Pointer(pointer) => String::from(pointer),
+            At::Member(name) => pointer::key(name),
+        }
+    }
+
+    /// The pointer of item `index` of the array here.
+    fn item(self, index: usize) -> String {
+        let mut at = self.pointer();
+        pointer::push_index(&mut at, index);
+        at
+    }
+}
+
 impl Property {
     /// Appends to `out` every way `value` breaks this property, in the order of the keywords
     /// in [`crate::content`]'s table; pointers start with `at`, the property's own pointer.
     pub fn violations(&self, value: &Value, at: &str, out: &mut Vec<Violation>) {
+        self.violations_at(value, At::Pointer(at), out);
+    }
+
+    /// [`Property::violations`] at a place whose pointer is written only if needed.
+    pub(crate) fn violations_at(&self, value: &Value, at: At<'_>, out: &mut Vec<Violation>) {
         let label = self.label();
         match self.kind() {
             PropertyKind::String(s) => string_violations(label, s, value, at, out),
             PropertyKind::Number(n) => number_violations(label, n, value, at, out),
             PropertyKind::Boolean(_) => {
                 if !value.is_boolean() {
-                    out.push(wrong_type(at, label, "true or false", value));
+                    out.push(wrong_type(at.pointer(), label, "true or false", value));
                 }
             }
             PropertyKind::SingleSelect(s) => single_select_violations(label, s, value, at, out),
@@ -32,7 +63,7 @@ impl Property {
     }
 }
 
-fn wrong_type(at: &str, label: &str, expected: &str, found: &Value) -> Violation {
+fn wrong_type(at: impl Into<String>, label: &str, expected: &str, found: &Value) -> Violation {
     Violation::new(
         at,
         Keyword::Type,
@@ -44,11 +75,11 @@ fn string_violations(
     label: &str,
     schema: &StringSchema,
     value: &Value,
-    at: &str,
+    at: At<'_>,
     out: &mut Vec<Violation>,
 ) {
     let Value::String(text) = value else {
-        out.push(wrong_type(at, label, "text", value));
+        out.push(wrong_type(at.pointer(), label, "text", value));
         return;
     };
     // JSON Schema counts characters as Unicode code points: "é" is one whether it takes two
@@ -69,7 +100,7 @@ fn string_violations(
         && !super::format::matches(f, text)
     {
         out.push(Violation::new(
-            at,
+            at.pointer(),
             Keyword::Format,
             format!("{label} must be {}", format_description(f)),
         ));
@@ -93,16 +124,16 @@ type CountBound<'a> = (Option<u64>, Keyword, &'a dyn Fn(u64) -> String);
 /// Appends a violation for each bound `count` (a length or a number of items) breaks.
 fn check_count(
     out: &mut Vec<Violation>,
-    at: &str,
+    at: At<'_>,
     count: u64,
     (min, min_keyword, too_few): CountBound<'_>,
     (max, max_keyword, too_many): CountBound<'_>,
 ) {
     if let Some(min) = min.filter(|&min| count < min) {
-        out.push(Violation::new(at, min_keyword, too_few(min)));
+        out.push(Violation::new(at.pointer(), min_keyword, too_few(min)));
     }
     if let Some(max) = max.filter(|&max| count > max) {
-        out.push(Violation::new(at, max_keyword, too_many(max)));
+        out.push(Violation::new(at.pointer(), max_keyword, too_many(max)));
     }
 }
 
@@ -118,7 +149,7 @@ fn number_violations(
     label: &str,
     schema: &NumberSchema,
     value: &Value,
-    at: &str,
+    at: At<'_>,
     out: &mut Vec<Violation>,
 ) {
     let expected = if schema.is_integer() {
@@ -127,20 +158,20 @@ fn number_violations(
         "a number"
     };
     let Value::Number(n) = value else {
-        out.push(wrong_type(at, label, expected, value));
+        out.push(wrong_type(at.pointer(), label, expected, value));
         return;
     };
     if !decimal::fits_f64(n) {
         // Valid JSON, but most hosts and servers read numbers as doubles, where this one
         // becomes infinity: a value no form can mean.
         out.push(Violation::new(
-            at,
+            at.pointer(),
             Keyword::Type,
             format!("{label} must be a finite number; {n} is too large"),
         ));
     } else if schema.is_integer() && !decimal::is_integer(n) {
         out.push(Violation::new(
-            at,
+            at.pointer(),
             Keyword::Type,
             format!("{label} must be a whole number, not {n}"),
         ));
@@ -149,7 +180,7 @@ fn number_violations(
         && decimal::compare(n, min) == Ordering::Less
     {
         out.push(Violation::new(
-            at,
+            at.pointer(),
             Keyword::Minimum,
             format!("{label} must be at least {min}"),
         ));
@@ -158,7 +189,7 @@ fn number_violations(
         && decimal::compare(n, max) == Ordering::Greater
     {
         out.push(Violation::new(
-            at,
+            at.pointer(),
             Keyword::Maximum,
             format!("{label} must be at most {max}"),
         ));
@@ -169,11 +200,11 @@ fn single_select_violations(
     label: &str,
     schema: &SingleSelectSchema,
     value: &Value,
-    at: &str,
+    at: At<'_>,
     out: &mut Vec<Violation>,
 ) {
     let Value::String(chosen) = value else {
-        out.push(wrong_type(at, label, "one of the options", value));
+        out.push(wrong_type(at.pointer(), label, "one of the options", value));
         return;
     };
     if schema.option(chosen).is_none() {
@@ -182,7 +213,7 @@ fn single_select_violations(
             _ => Keyword::Enum,
         };
         out.push(Violation::new(
-            at,
+            at.pointer(),
             keyword,
             format!(
                 "{label} must be one of {}; {chosen:?} is not an option",
@@ -196,11 +227,11 @@ fn multi_select_violations(
     label: &str,
     schema: &MultiSelectSchema,
     value: &Value,
-    at: &str,
+    at: At<'_>,
     out: &mut Vec<Violation>,
 ) {
     let Value::Array(items) = value else {
-        out.push(wrong_type(at, label, "a list of options", value));
+        out.push(wrong_type(at.pointer(), label, "a list of options", value));
         return;
     };
     let count = u64::try_from(items.len()).unwrap_or(u64::MAX);
@@ -220,15 +251,13 @@ fn multi_select_violations(
         _ => Keyword::Enum,
     };
     for (i, item) in items.iter().enumerate() {
-        let mut item_at = String::from(at);
-        pointer::push_index(&mut item_at, i);
         let Value::String(chosen) = item else {
-            out.push(wrong_type(&item_at, label, "a list of options", item));
+            out.push(wrong_type(at.item(i), label, "a list of options", item));
             continue;
         };
         if schema.option(chosen).is_none() {
             out.push(Violation::new(
-                item_at,
+                at.item(i),
                 keyword,
                 format!(
                     "{label} choices must be among {}; {chosen:?} is not an option",
@@ -237,7 +266,7 @@ fn multi_select_violations(
             ));
         } else if items.iter().take(i).any(|earlier| earlier == item) {
             out.push(Violation::new(
-                item_at,
+                at.item(i),
                 Keyword::UniqueItems,
                 format!("{label} lists {chosen:?} more than once"),
             ));

@@ -108,11 +108,7 @@ pub(super) fn check_root(root: &Map, out: &mut Problems) -> RequestedSchema {
         .flat_map(Map::iter)
         .filter_map(|(name, value)| check_property(name, value, out))
         .collect();
-    RequestedSchema {
-        schema_uri,
-        properties,
-        required,
-    }
+    RequestedSchema::new(schema_uri, properties, required)
 }
 
 /// Checks `required`; the names it lists, as written.
