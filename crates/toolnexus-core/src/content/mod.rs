@@ -158,9 +158,11 @@ fn members_by_property<'a>(schema: &RequestedSchema, content: &'a Map) -> Found<
         members: alloc::vec![None; schema.properties().len()],
         undeclared: Vec::new(),
     };
+    let mut guess = 0;
     for (i, (name, value)) in content.iter().enumerate() {
-        match schema.position(name) {
+        match schema.position_guessing(name, guess) {
             Some(at) => {
+                guess = at.saturating_add(1);
                 if let Some(slot) = found.members.get_mut(at)
                     && slot.is_none()
                 {

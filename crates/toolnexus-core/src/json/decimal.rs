@@ -28,7 +28,36 @@ use crate::json::Number;
 /// The exact mathematical order of two JSON numbers (`1.0` equals `1`, `-0` equals `0`,
 /// `1e400` is above `1e308`), whatever their spelling and however many digits it has.
 pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
+    compare_near(a, a.as_str().parse::<f64>().ok(), b)
+}
+
+/// [`compare`], given the nearest double of `a` (or `None`) already.
+///
+/// Correctly rounded conversion keeps order (a ≤ b gives near(a) ≤ near(b)), so two numbers
+/// whose nearest doubles differ compare as those doubles do; only equal doubles (`0.1` and
+/// `0.10000000000000000001`, `-0` and `0`, two values beyond the range) need the digits.
+pub(crate) fn compare_near(a: &Number, near_a: Option<f64>, b: &Number) -> Ordering {
+    if let (Some(x), Ok(y)) = (near_a, b.as_str().parse::<f64>())
+        && let Some(order @ (Ordering::Less | Ordering::Greater)) = x.partial_cmp(&y)
+    {
+        return order;
+    }
     Decimal::of(a).cmp(&Decimal::of(b))
+}
+
+/// [`is_integer`], given the nearest double of `n` (or `None`) already: a double with a
+/// fraction comes only from a number with one, and a spelling of digits alone is an integer;
+/// anything else is decided from the digits.
+pub(crate) fn is_integer_near(n: &Number, near: Option<f64>) -> bool {
+    if near.is_some_and(|x| x.is_finite() && x.fract() != 0.0) {
+        return false;
+    }
+    let spelling = n.as_str();
+    let digits = spelling.strip_prefix('-').unwrap_or(spelling);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    is_integer(n)
 }
 
 /// Whether the number is a mathematical integer (`3`, `3.0`, `0.3e1`, `1e400`, `-0`; not `3.5`
@@ -70,12 +99,14 @@ pub(crate) fn saturating_u64(spelling: &str) -> Option<u64> {
 }
 
 /// Whether the number rounds to a finite `f64` (`1.7976931348623157e308` and `1e-400` do,
-/// `1.8e308` and `1e400` do not).
+/// `1.8e308` and `1e400` do not). Validation asks the same of the nearest double it reads
+/// once per number.
 ///
 /// The conversion is core's correctly rounded one (round to nearest, ties to even), so the
 /// boundary is exact: a value rounds to infinity exactly when it is at least
 /// `f64::MAX` + ½ ulp = 2¹⁰²⁴ − 2⁹⁷⁰, the tie itself going to the even neighbour 2¹⁰²⁴. A value
 /// too small for the smallest subnormal rounds to zero, which is finite, so `1e-400` fits.
+#[cfg(test)]
 pub(crate) fn fits_f64(n: &Number) -> bool {
     n.as_f64().is_some()
 }
@@ -785,6 +816,35 @@ mod tests {
             let divisor = 1_u64 << k;
             let expected = u64::try_from(m).ok().filter(|v| v % divisor == 0).map(|v| v / divisor);
             prop_assert_eq!(saturating_u64(&spelling), expected, "{}", spelling);
+        }
+
+        /// The shortcut through the nearest doubles changes no verdict, on spellings of many
+        /// digits and on pairs a last digit apart, whose doubles are mostly the same.
+        #[test]
+        fn near_doubles_decide_as_the_digits_do(
+            a in "-?(0|[1-9][0-9]{0,24})(\\.[0-9]{1,24})?([eE][+-]?[0-9]{1,3})?",
+            b in "-?(0|[1-9][0-9]{0,24})(\\.[0-9]{1,24})?([eE][+-]?[0-9]{1,3})?",
+            tail in "[0-9]{0,3}[1-9]",
+        ) {
+            let near = |n: &Number| n.as_str().parse::<f64>().ok();
+            let (na, nb) = (number(&a), number(&b));
+            let digits_apart = match a.split_once(['e', 'E']) {
+                Some((m, e)) if m.contains('.') => format!("{m}{tail}e{e}"),
+                Some((m, e)) => format!("{m}.{tail}e{e}"),
+                None if a.contains('.') => format!("{a}{tail}"),
+                None => format!("{a}.{tail}"),
+            };
+            let nc = number(&digits_apart);
+            for (x, y) in [(&na, &nb), (&na, &nc), (&nc, &na), (&na, &na)] {
+                prop_assert_eq!(
+                    compare_near(x, near(x), y),
+                    Decimal::of(x).cmp(&Decimal::of(y)),
+                    "{} vs {}", x.as_str(), y.as_str()
+                );
+            }
+            for n in [&na, &nb, &nc] {
+                prop_assert_eq!(is_integer_near(n, near(n)), is_integer(n), "{}", n.as_str());
+            }
         }
 
         /// Shortest round-trip spellings lie inside their doubles' disjoint rounding

@@ -161,7 +161,9 @@ fn number_violations(
         out.push(wrong_type(at.pointer(), label, expected, value));
         return;
     };
-    if !decimal::fits_f64(n) {
+    // The nearest double, read once for every rule below.
+    let near = n.as_str().parse::<f64>().ok();
+    if !near.is_some_and(f64::is_finite) {
         // Valid JSON, but most hosts and servers read numbers as doubles, where this one
         // becomes infinity: a value no form can mean.
         out.push(Violation::new(
@@ -169,7 +171,7 @@ fn number_violations(
             Keyword::Type,
             format!("{label} must be a finite number; {n} is too large"),
         ));
-    } else if schema.is_integer() && !decimal::is_integer(n) {
+    } else if schema.is_integer() && !decimal::is_integer_near(n, near) {
         out.push(Violation::new(
             at.pointer(),
             Keyword::Type,
@@ -177,7 +179,7 @@ fn number_violations(
         ));
     }
     if let Some(min) = schema.minimum()
-        && decimal::compare(n, min) == Ordering::Less
+        && decimal::compare_near(n, near, min) == Ordering::Less
     {
         out.push(Violation::new(
             at.pointer(),
@@ -186,7 +188,7 @@ fn number_violations(
         ));
     }
     if let Some(max) = schema.maximum()
-        && decimal::compare(n, max) == Ordering::Greater
+        && decimal::compare_near(n, near, max) == Ordering::Greater
     {
         out.push(Violation::new(
             at.pointer(),
