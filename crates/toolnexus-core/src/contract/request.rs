@@ -6,6 +6,8 @@ use alloc::string::String;
 use crate::json::{Map, Value};
 use serde::Serialize;
 
+use crate::json::write::ObjectWriter;
+
 use crate::error::{Error, ErrorKind};
 use crate::json;
 use crate::json::Limits;
@@ -145,7 +147,27 @@ impl Request {
 
     /// The request as compact JSON with the pinned key order.
     pub fn to_json(&self) -> String {
-        crate::json::write::to_json(self)
+        let strings = [
+            Some(&self.id),
+            Some(&self.kind),
+            Some(&self.prompt),
+            self.url.as_ref(),
+        ]
+        .into_iter()
+        .chain([self.expires_at.as_ref()])
+        .flatten()
+        .map(String::len)
+        .sum::<usize>();
+        // The keys and punctuation take under 64 bytes; escapes may ask for more.
+        let data = self.data.as_ref().map_or(0, json::write::map_len);
+        let mut object = ObjectWriter::with_capacity(strings + data + 64);
+        object.str("id", &self.id);
+        object.str("kind", &self.kind);
+        object.str("prompt", &self.prompt);
+        object.opt_str("url", self.url.as_deref());
+        object.opt_map("data", self.data.as_ref());
+        object.opt_str("expiresAt", self.expires_at.as_deref());
+        object.finish()
     }
 }
 

@@ -220,12 +220,8 @@ impl SizeBudget {
 
 /// The length of `text` written as a JSON string, quotes included.
 pub fn string_len(text: &str) -> usize {
-    // Most text needs no escape, which one pass over every byte finds out: without an early
-    // exit the compiler can compare many bytes at a time.
-    let plain = text.bytes().fold(true, |plain, b| {
-        plain & (b >= 0x20) & (b != b'"') & (b != b'\\')
-    });
-    if plain {
+    // Most text needs no escape.
+    if super::write::is_plain(text) {
         return text.len().saturating_add(2);
     }
     let escapes: usize = text

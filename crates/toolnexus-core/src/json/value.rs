@@ -139,7 +139,7 @@ impl Value {
 
     /// The value as compact JSON.
     pub fn to_json(&self) -> String {
-        crate::json::write::to_json(self)
+        crate::json::write::value_to_json(self)
     }
 }
 
@@ -395,7 +395,7 @@ impl Map {
 
     /// The object as compact JSON, written as [`Value::to_json`] writes it.
     pub fn to_json(&self) -> String {
-        crate::json::write::to_json(self)
+        crate::json::write::map_to_json(self)
     }
 
     /// The values, in order.

@@ -1,14 +1,222 @@
-//! Compact JSON output, written by serde_json.
+//! Compact JSON output: values written directly into a string of their exact size, other
+//! types by serde_json.
+//!
+//! Both write the same text: no whitespace, members in order, numbers as spelt, and strings
+//! escaped as serde_json escapes them (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, any other
+//! control character as `\u00xx`; everything else as it is, in UTF-8). The length of that
+//! text is what [`super::limits::string_len`] and [`written_len`] count.
 
 use alloc::string::String;
 
 use serde::Serialize;
 
-/// `value` as compact JSON.
+use super::limits::string_len;
+use super::{Map, Value};
+
+/// `value` as compact JSON, through serde.
 ///
 /// The types given here serialize only strings, booleans, JSON values and string-keyed maps,
 /// for which serde_json's writer into a `String` cannot fail; should that ever change, the
 /// output is the empty string, which no conformance case accepts.
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
+}
+
+/// `value` as compact JSON, in one allocation.
+pub(crate) fn value_to_json(value: &Value) -> String {
+    let mut out = String::with_capacity(written_len(value));
+    write_value(&mut out, value);
+    out
+}
+
+/// `map` as a compact JSON object, in one allocation.
+pub(crate) fn map_to_json(map: &Map) -> String {
+    let mut out = String::with_capacity(map_len(map));
+    write_map(&mut out, map);
+    out
+}
+
+/// The length of `value` written as compact JSON.
+pub(crate) fn written_len(value: &Value) -> usize {
+    match value {
+        Value::Null => 4,
+        Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => n.as_str().len(),
+        Value::String(s) => string_len(s),
+        Value::Array(items) => items
+            .iter()
+            .map(written_len)
+            .fold(2 + items.len().saturating_sub(1), usize::saturating_add),
+        Value::Object(map) => map_len(map),
+    }
+}
+
+/// The length of `map` written as a compact JSON object.
+pub(crate) fn map_len(map: &Map) -> usize {
+    // `{}`, and for each member its key, a colon and the comma before all but the first.
+    map.iter()
+        .map(|(key, value)| string_len(key).saturating_add(written_len(value)))
+        .fold(
+            2 + 2 * map.len().saturating_sub(1) + usize::from(!map.is_empty()),
+            usize::saturating_add,
+        )
+}
+
+/// Appends `value` as compact JSON.
+pub(crate) fn write_value(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => out.push_str(n.as_str()),
+        Value::String(s) => write_str(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => write_map(out, map),
+    }
+}
+
+/// Appends `map` as a compact JSON object.
+pub(crate) fn write_map(out: &mut String, map: &Map) {
+    out.push('{');
+    for (i, (key, value)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, key);
+        out.push(':');
+        write_value(out, value);
+    }
+    out.push('}');
+}
+
+/// Appends `text` as a JSON string.
+pub(crate) fn write_str(out: &mut String, text: &str) {
+    out.push('"');
+    if is_plain(text) {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
+    let mut plain_from = 0;
+    for (at, b) in text.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x00..=0x1F => "",
+            _ => continue,
+        };
+        // Every byte escaped is ASCII, so the text around it splits on char boundaries.
+        out.push_str(text.get(plain_from..at).unwrap_or_default());
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(
+                HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0'),
+            ));
+            out.push(char::from(
+                HEX.get(usize::from(b & 0xF)).copied().unwrap_or(b'0'),
+            ));
+        } else {
+            out.push_str(escape);
+        }
+        plain_from = at + 1;
+    }
+    out.push_str(text.get(plain_from..).unwrap_or_default());
+    out.push('"');
+}
+
+/// Whether `text` is written as it is, needing no escape: one pass over every byte, without
+/// an early exit, so that the compiler can compare many bytes at a time.
+pub(crate) fn is_plain(text: &str) -> bool {
+    text.bytes().fold(true, |plain, b| {
+        plain & (b >= 0x20) & (b != b'"') & (b != b'\\')
+    })
+}
+
+/// Writes a JSON object member by member, for types whose members are fixed: what serde's
+/// derive writes, without going through serde.
+pub(crate) struct ObjectWriter {
+    out: String,
+    first: bool,
+}
+
+impl ObjectWriter {
+    /// An object about to be written, of about `capacity` bytes.
+    pub(crate) fn with_capacity(capacity: usize) -> ObjectWriter {
+        let mut out = String::with_capacity(capacity);
+        out.push('{');
+        ObjectWriter { out, first: true }
+    }
+
+    fn key(&mut self, key: &str) {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        write_str(&mut self.out, key);
+        self.out.push(':');
+    }
+
+    /// The member `key` holding the string `value`.
+    pub(crate) fn str(&mut self, key: &str, value: &str) {
+        self.key(key);
+        write_str(&mut self.out, value);
+    }
+
+    /// The member `key` holding the string `value`, unless there is none.
+    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) {
+        if let Some(value) = value {
+            self.str(key, value);
+        }
+    }
+
+    /// The member `key` holding the object `value`, unless there is none.
+    pub(crate) fn opt_map(&mut self, key: &str, value: Option<&Map>) {
+        if let Some(value) = value {
+            self.key(key);
+            write_map(&mut self.out, value);
+        }
+    }
+
+    /// The object written.
+    pub(crate) fn finish(mut self) -> String {
+        self.out.push('}');
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{Limits, parse_str};
+
+    #[test]
+    fn writes_what_serde_json_writes() {
+        let text = "{\"a\":[1,-0.5e+3,true,false,null,\"\\u0000\\u001f\\b\\f\\n\\r\\t\\\"\\\\/é😀\\u007f\"],\"b\":{},\"c\":[],\"\":{\"x\":[[]]}}";
+        let value = parse_str(text, &Limits::DEFAULT).unwrap();
+        let ours = value_to_json(&value);
+        assert_eq!(ours, to_json(&value));
+        assert_eq!(ours.len(), written_len(&value));
+        assert_eq!(ours.capacity(), ours.len());
+        for c in (0u8..0x80).map(char::from) {
+            let value = Value::String(alloc::format!("a{c}b"));
+            assert_eq!(value_to_json(&value), to_json(&value), "{c:?}");
+            assert_eq!(value_to_json(&value).len(), written_len(&value), "{c:?}");
+        }
+    }
 }
