@@ -1,11 +1,10 @@
-"""The payloads the benchmark maps: what servers send with `elicitation/create`, and answers.
+"""The payloads every benchmark maps, read from the folder the Rust benchmark includes.
 
-`CONTACT` is the specification's own example of a form (name, email, age; MCP 2025-11-25,
-`ElicitRequestFormParams`). `EVERY_KIND` is a larger form with every kind of field the
-specification allows: strings with each format and length bounds, an integer and a number
-with bounds and defaults, a boolean, a plain and a titled single select, the legacy
-`enumNames` select, and a plain and a titled multi-select. Each form comes with the content
-a person would enter for it.
+Each is the compact params of an `elicitation/create` as a server sends them
+(`crates/toolnexus-core/benches/payloads/NAME.json`) and content a person would send back,
+valid against its schema (`…/payloads/content/NAME.json`): the specification's contact form,
+a form with one field of every kind the specification allows, and forms of 10, 100 and 1,000
+fields that repeat those kinds (written by `payloads/generate.py`).
 """
 
 from __future__ import annotations
@@ -15,54 +14,38 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+FOLDER = Path(__file__).resolve().parents[3] / "crates/toolnexus-core/benches/payloads"
+
 
 @dataclass(frozen=True)
 class Payload:
-    """One form: its params as the compact JSON a server sends, as a `dict`, and an answer."""
+    """One form: its params as JSON text and as a `dict`, its schema and an answer."""
 
     name: str
     text: str
     params: dict[str, Any]
     content: dict[str, Any]
 
+    @property
+    def schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = self.params["requestedSchema"]
+        return schema
 
-# The params, shared with the core's own benchmark (`cargo xtask bench core`).
-_PARAMS = Path(__file__).resolve().parents[3] / "crates/toolnexus-core/benches/payloads"
-
-
-def _params(file: str) -> dict[str, Any]:
-    params: dict[str, Any] = json.loads((_PARAMS / file).read_text(encoding="utf-8"))
-    return params
-
-
-def _payload(name: str, params: dict[str, Any], content: dict[str, Any]) -> Payload:
-    return Payload(name, json.dumps(params, separators=(",", ":")), params, content)
+    @property
+    def fields(self) -> int:
+        return len(self.schema["properties"])
 
 
-CONTACT = _payload(
-    "contact form (3 fields)",
-    _params("contact.json"),
-    {"name": "Monalisa Octocat", "email": "octocat@github.com", "age": 30},
-)
+def _payload(name: str, file: str) -> Payload:
+    text = (FOLDER / f"{file}.json").read_text(encoding="utf-8").strip()
+    content = json.loads((FOLDER / "content" / f"{file}.json").read_text(encoding="utf-8"))
+    return Payload(name, text, json.loads(text), content)
 
-EVERY_KIND = _payload(
-    "every field kind (13 fields)",
-    _params("every_kind.json"),
-    {
-        "fullName": "Ada Lovelace",
-        "email": "ada@example.com",
-        "website": "https://example.com/ada",
-        "departure": "2026-09-14",
-        "callBackAt": "2026-09-01T09:30:00+01:00",
-        "travellers": 2,
-        "budget": 2500.75,
-        "insurance": True,
-        "cabin": "premium",
-        "seat": "window",
-        "meal": "veg",
-        "extras": ["lounge", "wifi"],
-        "alerts": ["sms", "email"],
-    },
-)
 
-PAYLOADS = (CONTACT, EVERY_KIND)
+CONTACT = _payload("contact form (3 fields)", "contact")
+EVERY_KIND = _payload("every field kind (13 fields)", "every_kind")
+FIELDS_10 = _payload("10 fields", "fields_10")
+FIELDS_100 = _payload("100 fields", "fields_100")
+FIELDS_1000 = _payload("1,000 fields", "fields_1000")
+
+PAYLOADS = (CONTACT, EVERY_KIND, FIELDS_10, FIELDS_100, FIELDS_1000)

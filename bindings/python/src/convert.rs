@@ -164,12 +164,51 @@ impl<'a, 'py> Reader<'a, 'py> {
     }
 
     /// `object` as a JSON value.
-    pub(crate) fn read(mut self, object: &Bound<'py, PyAny>) -> Result<Value, Fault> {
-        let read = match self.read_once(object) {
+    pub(crate) fn read(self, object: &Bound<'py, PyAny>) -> Result<Value, Fault> {
+        let depth = usize::from(self.member.is_some());
+        self.read_with(|reader| reader.value(object, depth))
+    }
+
+    /// The object of `members` (wire keys and their values, the keys distinct), read as one
+    /// value: one size budget for all, the keys counted, errors pointing into each member.
+    /// What the fields of a model make on the wire.
+    pub(crate) fn read_members(
+        self,
+        members: &[(&str, Bound<'py, PyAny>)],
+    ) -> Result<Value, Fault> {
+        self.read_with(|reader| {
+            reader.enter(1)?;
+            reader
+                .limits
+                .check_members(members.len())
+                .map_err(invalid)?;
+            reader.charge(
+                2 + 2 * members.len().saturating_sub(1) + usize::from(!members.is_empty()),
+            )?;
+            let mut read = Vec::with_capacity(members.len());
+            for (key, object) in members {
+                let mut budget = reader.budget.get();
+                budget.string(key).map_err(Stop::TooLarge)?;
+                reader.budget.set(budget);
+                let value = reader
+                    .value(object, 1)
+                    .map_err(|stop| stop.within(&pointer::key(key)))?;
+                read.push((String::from(*key), value));
+            }
+            Ok(Value::Object(Map::from_distinct(read)))
+        })
+    }
+
+    /// What `read_once` reads, read again with every dict copied when a value asks for that.
+    fn read_with(
+        mut self,
+        read_once: impl Fn(&Reader<'a, 'py>) -> Result<Value, Stop>,
+    ) -> Result<Value, Fault> {
+        let read = match read_once(&self) {
             Err(Stop::NeedsGuard) => {
                 self.guarded = true;
                 self.budget = Cell::new(SizeBudget::new(self.limits));
-                self.read_once(object)
+                read_once(&self)
             }
             read => read,
         };
@@ -182,10 +221,6 @@ impl<'a, 'py> Reader<'a, 'py> {
                 "a value asked for a guarded read twice",
             ))),
         }
-    }
-
-    fn read_once(&self, object: &Bound<'py, PyAny>) -> Result<Value, Stop> {
-        self.value(object, usize::from(self.member.is_some()))
     }
 
     /// `object`, which sits inside containers nested `depth` deep.
@@ -344,7 +379,10 @@ impl<'a, 'py> Reader<'a, 'py> {
         let mut read: Vec<(String, Value)> = Vec::with_capacity(members.len());
         let mut subclass_keys = false;
         for (key, value) in members.iter() {
-            let Ok(key) = key.cast::<PyString>() else {
+            let Ok(key) = key
+                .cast_exact::<PyString>()
+                .or_else(|_| key.cast::<PyString>())
+            else {
                 let type_name = key.get_type().name()?;
                 return Err(error(
                     ErrorKind::WrongType,

@@ -3,7 +3,8 @@
 
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyType};
 use toolnexus_core::{Error, ErrorKind, Limits, Value, json};
 
 use crate::convert::Reader;
@@ -46,7 +47,12 @@ pub(crate) fn read_text(
 }
 
 /// Like [`read_json`], and also takes a model of the `mcp` package (anything with pydantic's
-/// `model_dump`), dumped with its wire names and without its unset optionals.
+/// `model_dump`): what `model_dump(by_alias=True, exclude_none=True)` gives, read.
+///
+/// The two params models of `elicitation/create` are read field by field instead, their
+/// `requested_schema` dict in place, when nothing but their plain fields is set; anything
+/// else (`_meta`, `task`, extra members, a subclass) goes through `model_dump`, and so does
+/// any model whose direct reading is refused, so that its error is the one the dump gives.
 pub(crate) fn read_model_or_json(
     argument: &Bound<'_, PyAny>,
     limits: &Limits,
@@ -56,7 +62,13 @@ pub(crate) fn read_model_or_json(
         || argument.is_instance_of::<PyString>()
         || argument.is_instance_of::<PyBytes>()
         || argument.is_instance_of::<PyByteArray>();
-    if !is_plain && let Some(model_dump) = argument.getattr_opt(intern!(py, "model_dump"))? {
+    if is_plain {
+        return read_json(argument, limits);
+    }
+    if let Some(Ok(value)) = read_params_model(argument, limits)? {
+        return Ok(value);
+    }
+    if let Some(model_dump) = argument.getattr_opt(intern!(py, "model_dump"))? {
         let options = PyDict::new(py);
         options.set_item(intern!(py, "by_alias"), true)?;
         options.set_item(intern!(py, "exclude_none"), true)?;
@@ -64,6 +76,91 @@ pub(crate) fn read_model_or_json(
         return Reader::new(py, limits).read(&dumped);
     }
     read_json(argument, limits)
+}
+
+/// The classes of the `mcp` package's form and URL params, once the package is imported.
+static PARAMS_MODELS: PyOnceLock<(Py<PyType>, Py<PyType>)> = PyOnceLock::new();
+
+/// The `mcp` package's params classes; `None` while `mcp.types` is not imported, since no
+/// argument can be one of its models before that (and this never imports it itself).
+fn params_models(py: Python<'_>) -> PyResult<Option<&(Py<PyType>, Py<PyType>)>> {
+    if let Some(classes) = PARAMS_MODELS.get(py) {
+        return Ok(Some(classes));
+    }
+    let modules = py.import("sys")?.getattr("modules")?;
+    let Ok(modules) = modules.cast::<PyDict>() else {
+        return Ok(None);
+    };
+    let Some(types) = modules.get_item("mcp.types")? else {
+        return Ok(None);
+    };
+    let class = |name: &str| -> PyResult<Py<PyType>> {
+        Ok(types.getattr(name)?.cast_into::<PyType>()?.unbind())
+    };
+    let (Ok(form), Ok(url)) = (
+        class("ElicitRequestFormParams"),
+        class("ElicitRequestURLParams"),
+    ) else {
+        return Ok(None);
+    };
+    Ok(Some(PARAMS_MODELS.get_or_init(py, || (form, url))))
+}
+
+/// The wire members of the `mcp` package's form and URL params read from their fields, or
+/// `None` when `model` is not one of the two or has more set than its plain fields.
+fn read_params_model(
+    model: &Bound<'_, PyAny>,
+    limits: &Limits,
+) -> PyResult<Option<Result<Value, Fault>>> {
+    let py = model.py();
+    let Some((form, url)) = params_models(py)? else {
+        return Ok(None);
+    };
+    let class = model.get_type();
+    let is_form = class.is(form.bind(py));
+    if !is_form && !class.is(url.bind(py)) {
+        return Ok(None);
+    }
+    // A model's fields live in its `__dict__`, its extra members apart: read that once.
+    let Ok(set) = model
+        .getattr(intern!(py, "__dict__"))?
+        .cast_into::<PyDict>()
+    else {
+        return Ok(None);
+    };
+    for unset in [intern!(py, "meta"), intern!(py, "task")] {
+        if set.get_item(unset)?.is_some_and(|value| !value.is_none()) {
+            return Ok(None);
+        }
+    }
+    let extra = model.getattr(intern!(py, "__pydantic_extra__"))?;
+    if !extra.is_none() && extra.len()? > 0 {
+        return Ok(None);
+    }
+    let fields: &[(&Bound<'_, PyString>, &str)] = if is_form {
+        &[
+            (intern!(py, "mode"), "mode"),
+            (intern!(py, "message"), "message"),
+            (intern!(py, "requested_schema"), "requestedSchema"),
+        ]
+    } else {
+        &[
+            (intern!(py, "mode"), "mode"),
+            (intern!(py, "message"), "message"),
+            (intern!(py, "url"), "url"),
+            (intern!(py, "elicitation_id"), "elicitationId"),
+        ]
+    };
+    let mut members = Vec::with_capacity(fields.len());
+    for (attribute, key) in fields {
+        match set.get_item(*attribute)? {
+            Some(field) if !field.is_none() => members.push((*key, field)),
+            Some(_) => {}
+            // A field missing from the `__dict__`: a model built some other way.
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(Reader::new(py, limits).read_members(&members)))
 }
 
 fn read_str(text: &Bound<'_, PyString>, limits: &Limits) -> Result<Value, Fault> {

@@ -8,7 +8,10 @@ pub struct Payload {
     /// The params of `elicitation/create`, compact, as a server sends them.
     pub params: &'static str,
     /// Content valid against the params' schema, as a person would send it back.
-    #[allow(dead_code, reason = "read by one benchmark of the two that share this file")]
+    #[allow(
+        dead_code,
+        reason = "read by one benchmark of the two that share this file"
+    )]
     pub content: &'static str,
 }
 
