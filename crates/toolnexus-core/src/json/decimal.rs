@@ -45,11 +45,19 @@ pub(crate) fn compare_near(a: &Number, near_a: Option<f64>, b: &Number) -> Order
     Decimal::of(a).cmp(&Decimal::of(b))
 }
 
+/// Whether the double `x` has a fractional part: from 2⁵² up every double is an integer, and
+/// below that an `i64` holds its integer part exactly.
+fn has_fraction(x: f64) -> bool {
+    let magnitude = if x < 0.0 { -x } else { x };
+    // Below 2⁵² the cast drops exactly the fractional part.
+    magnitude < 4_503_599_627_370_496.0 && (magnitude as i64) as f64 != magnitude
+}
+
 /// [`is_integer`], given the nearest double of `n` (or `None`) already: a double with a
 /// fraction comes only from a number with one, and a spelling of digits alone is an integer;
 /// anything else is decided from the digits.
 pub(crate) fn is_integer_near(n: &Number, near: Option<f64>) -> bool {
-    if near.is_some_and(|x| x.is_finite() && x.fract() != 0.0) {
+    if near.is_some_and(has_fraction) {
         return false;
     }
     let spelling = n.as_str();

@@ -5,7 +5,8 @@
 //! traffic needs configurable [`Limits`], duplicate keys refused, numbers kept as written and
 //! errors located by JSON pointer, so this module reads the text itself into a [`Value`].
 
-use alloc::collections::BTreeSet;
+use alloc::collections::BTreeMap;
+use alloc::collections::btree_map::{Entry, VacantEntry};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -134,7 +135,10 @@ impl Reader<'_> {
         self.enter(depth)?;
         self.pos += 1; // '{'
         let start = self.members.len();
-        let mut index = None;
+        // Past `SCAN_LIMIT` members, the keys read so far, each with its member's place: the
+        // keys move here (their members keep an empty string until the object closes), so
+        // that a large object is checked without copying a key.
+        let mut index: Option<BTreeMap<String, usize>> = None;
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -146,15 +150,33 @@ impl Reader<'_> {
                 return Err(self.syntax("expected a string key"));
             }
             let key = self.string()?;
-            let read = self.members.get(start..).unwrap_or_default();
-            if is_repeated(&key, read, &mut index) {
-                return Err(Error::new(
-                    ErrorKind::DuplicateKey,
-                    pointer::key(&key),
-                    format!("the key {key:?} appears more than once in one object"),
-                ));
+            let count = self.members.len().saturating_sub(start);
+            if index.is_none() && count >= SCAN_LIMIT {
+                let moved = self.members.get_mut(start..).unwrap_or_default();
+                index = Some(
+                    moved
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, (k, _))| (core::mem::take(k), i))
+                        .collect(),
+                );
             }
-            self.limits.check_members(read.len().saturating_add(1))?;
+            // Where the key goes once its member is read: its place in the index, found with
+            // the one look-up that also finds a repeated key, or the member itself.
+            let place = match &mut index {
+                Some(keys) => match keys.entry(key) {
+                    Entry::Occupied(seen) => return Err(repeated_key(seen.key())),
+                    Entry::Vacant(place) => KeyPlace::Index(place),
+                },
+                None => {
+                    let read = self.members.get(start..).unwrap_or_default();
+                    if read.iter().any(|(k, _)| *k == key) {
+                        return Err(repeated_key(&key));
+                    }
+                    KeyPlace::Member(key)
+                }
+            };
+            self.limits.check_members(count.saturating_add(1))?;
             self.skip_whitespace();
             if self.peek() != Some(b':') {
                 return Err(self.syntax("expected ':' after an object key"));
@@ -163,14 +185,25 @@ impl Reader<'_> {
             self.skip_whitespace();
             let member = self
                 .value(depth)
-                .map_err(|e| e.within(&pointer::key(&key)))?;
-            self.members.push((key, member));
+                .map_err(|e| e.within(&pointer::key(place.key())))?;
+            match place {
+                KeyPlace::Index(place) => {
+                    place.insert(count);
+                    self.members.push((String::new(), member));
+                }
+                KeyPlace::Member(key) => self.members.push((key, member)),
+            }
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
-                    let members = self.members.drain(start..).collect();
+                    let mut members = self.members.split_off(start);
+                    for (key, at) in index.into_iter().flatten() {
+                        if let Some((slot, _)) = members.get_mut(at) {
+                            *slot = key;
+                        }
+                    }
                     return Ok(Value::Object(Map::from_distinct(members)));
                 }
                 _ => return Err(self.syntax("expected ',' or '}' in an object")),
@@ -202,7 +235,7 @@ impl Reader<'_> {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Value::Array(self.items.drain(start..).collect()));
+                    return Ok(Value::Array(self.items.split_off(start)));
                 }
                 _ => return Err(self.syntax("expected ',' or ']' in an array")),
             }
@@ -381,15 +414,30 @@ impl Reader<'_> {
     }
 }
 
-/// Whether `key` is among the keys of `read`, the members of one object read so far. Past
-/// [`SCAN_LIMIT`] members the keys go into `index` (made once, then kept up to date), so that
-/// each look-up is logarithmic.
-fn is_repeated(key: &str, read: &[(String, Value)], index: &mut Option<BTreeSet<String>>) -> bool {
-    if read.len() < SCAN_LIMIT {
-        return read.iter().any(|(k, _)| k == key);
+/// Where the key of the member being read goes once the member is read.
+enum KeyPlace<'a> {
+    /// Into the index of a large object, at this vacant place.
+    Index(VacantEntry<'a, String, usize>),
+    /// With its member.
+    Member(String),
+}
+
+impl KeyPlace<'_> {
+    fn key(&self) -> &str {
+        match self {
+            KeyPlace::Index(place) => place.key(),
+            KeyPlace::Member(key) => key,
+        }
     }
-    let index = index.get_or_insert_with(|| read.iter().map(|(k, _)| k.clone()).collect());
-    !index.insert(String::from(key))
+}
+
+/// The error for `key` read a second time in one object, at the second one.
+fn repeated_key(key: &str) -> Error {
+    Error::new(
+        ErrorKind::DuplicateKey,
+        pointer::key(key),
+        format!("the key {key:?} appears more than once in one object"),
+    )
 }
 
 #[cfg(test)]
@@ -474,6 +522,14 @@ mod tests {
                 );
             }
         }
+        // Large objects within large objects each keep their own keys.
+        let inner: Vec<String> = (0..20).map(|i| format!("\"i{i}\":[{i}]")).collect();
+        let inner = format!("{{{}}}", inner.join(","));
+        let outer: Vec<String> = (0..20).map(|i| format!("\"o{i}\":{inner}")).collect();
+        let outer = format!("{{{}}}", outer.join(","));
+        assert_eq!(round_trip(&outer), outer);
+        let repeated = outer.replacen("\"i19\"", "\"i3\"", 5);
+        assert_eq!(kind(&repeated), (ErrorKind::DuplicateKey, "/o0/i3".into()));
     }
 
     #[test]
