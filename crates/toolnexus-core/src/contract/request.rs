@@ -158,9 +158,9 @@ impl Request {
         .flatten()
         .map(String::len)
         .sum::<usize>();
-        // The keys and punctuation take under 64 bytes; escapes may ask for more.
-        let data = self.data.as_ref().map_or(0, json::write::map_len);
-        let mut object = ObjectWriter::with_capacity(strings + data + 64);
+        // The keys and punctuation take under 64 bytes, a small schema a few hundred; a large
+        // one grows the string.
+        let mut object = ObjectWriter::with_capacity(strings + 512);
         object.str("id", &self.id);
         object.str("kind", &self.kind);
         object.str("prompt", &self.prompt);

@@ -1,16 +1,14 @@
-//! Compact JSON output: values written directly into a string of their exact size, other
-//! types by serde_json.
+//! Compact JSON output: values written directly, other types by serde_json.
 //!
 //! Both write the same text: no whitespace, members in order, numbers as spelt, and strings
 //! escaped as serde_json escapes them (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, any other
-//! control character as `\u00xx`; everything else as it is, in UTF-8). The length of that
-//! text is what [`super::limits::string_len`] and [`written_len`] count.
+//! control character as `\u00xx`; everything else as it is, in UTF-8). The length of a string
+//! so written is what [`super::limits::string_len`] counts.
 
 use alloc::string::String;
 
 use serde::Serialize;
 
-use super::limits::string_len;
 use super::{Map, Value};
 
 /// `value` as compact JSON, through serde.
@@ -22,45 +20,22 @@ pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// `value` as compact JSON, in one allocation.
+/// Room for the output of a small object; larger ones grow the string by doubling, which
+/// costs less than walking the value once more to measure it first.
+const START_CAPACITY: usize = 512;
+
+/// `value` as compact JSON.
 pub(crate) fn value_to_json(value: &Value) -> String {
-    let mut out = String::with_capacity(written_len(value));
+    let mut out = String::with_capacity(START_CAPACITY);
     write_value(&mut out, value);
     out
 }
 
-/// `map` as a compact JSON object, in one allocation.
+/// `map` as a compact JSON object.
 pub(crate) fn map_to_json(map: &Map) -> String {
-    let mut out = String::with_capacity(map_len(map));
+    let mut out = String::with_capacity(START_CAPACITY);
     write_map(&mut out, map);
     out
-}
-
-/// The length of `value` written as compact JSON.
-pub(crate) fn written_len(value: &Value) -> usize {
-    match value {
-        Value::Null => 4,
-        Value::Bool(true) => 4,
-        Value::Bool(false) => 5,
-        Value::Number(n) => n.as_str().len(),
-        Value::String(s) => string_len(s),
-        Value::Array(items) => items
-            .iter()
-            .map(written_len)
-            .fold(2 + items.len().saturating_sub(1), usize::saturating_add),
-        Value::Object(map) => map_len(map),
-    }
-}
-
-/// The length of `map` written as a compact JSON object.
-pub(crate) fn map_len(map: &Map) -> usize {
-    // `{}`, and for each member its key, a colon and the comma before all but the first.
-    map.iter()
-        .map(|(key, value)| string_len(key).saturating_add(written_len(value)))
-        .fold(
-            2 + 2 * map.len().saturating_sub(1) + usize::from(!map.is_empty()),
-            usize::saturating_add,
-        )
 }
 
 /// Appends `value` as compact JSON.
@@ -102,27 +77,15 @@ pub(crate) fn write_map(out: &mut String, map: &Map) {
 /// Appends `text` as a JSON string.
 pub(crate) fn write_str(out: &mut String, text: &str) {
     out.push('"');
-    if is_plain(text) {
-        out.push_str(text);
-        out.push('"');
-        return;
-    }
     let mut plain_from = 0;
-    for (at, b) in text.bytes().enumerate() {
-        let escape = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            0x08 => "\\b",
-            0x0C => "\\f",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x00..=0x1F => "",
-            _ => continue,
-        };
+    for (at, &b) in text.as_bytes().iter().enumerate() {
+        let escape = ESCAPES.get(usize::from(b)).copied().unwrap_or(0);
+        if escape == 0 {
+            continue;
+        }
         // Every byte escaped is ASCII, so the text around it splits on char boundaries.
         out.push_str(text.get(plain_from..at).unwrap_or_default());
-        if escape.is_empty() {
+        if escape == b'u' {
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.push_str("\\u00");
             out.push(char::from(
@@ -132,7 +95,8 @@ pub(crate) fn write_str(out: &mut String, text: &str) {
                 HEX.get(usize::from(b & 0xF)).copied().unwrap_or(b'0'),
             ));
         } else {
-            out.push_str(escape);
+            out.push('\\');
+            out.push(char::from(escape));
         }
         plain_from = at + 1;
     }
@@ -140,12 +104,33 @@ pub(crate) fn write_str(out: &mut String, text: &str) {
     out.push('"');
 }
 
-/// Whether `text` is written as it is, needing no escape: one pass over every byte, without
-/// an early exit, so that the compiler can compare many bytes at a time.
+/// For each byte, the letter of its escape after the backslash (`u` for `\u00xx`), or 0 for a
+/// byte written as it is.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated while compiling, where an index out of bounds fails the build"
+)]
+const ESCAPES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = b'u';
+        b += 1;
+    }
+    table[0x08] = b'b';
+    table[0x0C] = b'f';
+    table[b'\n' as usize] = b'n';
+    table[b'\r' as usize] = b'r';
+    table[b'\t' as usize] = b't';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
+/// Whether `text` is written as it is, needing no escape.
 pub(crate) fn is_plain(text: &str) -> bool {
-    text.bytes().fold(true, |plain, b| {
-        plain & (b >= 0x20) & (b != b'"') & (b != b'\\')
-    })
+    text.bytes()
+        .all(|b| ESCAPES.get(usize::from(b)).copied().unwrap_or(0) == 0)
 }
 
 /// Writes a JSON object member by member, for types whose members are fixed: what serde's
@@ -203,6 +188,7 @@ impl ObjectWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::limits::string_len;
     use crate::json::{Limits, parse_str};
 
     #[test]
@@ -211,12 +197,11 @@ mod tests {
         let value = parse_str(text, &Limits::DEFAULT).unwrap();
         let ours = value_to_json(&value);
         assert_eq!(ours, to_json(&value));
-        assert_eq!(ours.len(), written_len(&value));
-        assert_eq!(ours.capacity(), ours.len());
         for c in (0u8..0x80).map(char::from) {
-            let value = Value::String(alloc::format!("a{c}b"));
+            let text = alloc::format!("a{c}b");
+            let value = Value::String(text.clone());
             assert_eq!(value_to_json(&value), to_json(&value), "{c:?}");
-            assert_eq!(value_to_json(&value).len(), written_len(&value), "{c:?}");
+            assert_eq!(value_to_json(&value).len(), string_len(&text), "{c:?}");
         }
     }
 }
