@@ -232,6 +232,8 @@ impl<'a, 'py> Reader<'a, 'py> {
             self.object(dict, depth + 1)
         } else if let Ok(list) = object.cast_exact::<PyList>() {
             self.array(list.iter(), list.len(), depth + 1)
+        } else if let Ok(i) = object.cast_exact::<PyInt>() {
+            self.counted(self.int(i)?)
         } else {
             self.value_of_any_type(object, depth)
         }

@@ -18,6 +18,10 @@ const DETACH_FROM_BYTES: usize = 64 * 1024;
 /// A JSON argument: text (`str`, `bytes`, `bytearray`) is read by the core, anything else is
 /// converted from Python.
 pub(crate) fn read_json(argument: &Bound<'_, PyAny>, limits: &Limits) -> Result<Value, Fault> {
+    // The most common argument, a plain `dict`, found with one comparison.
+    if argument.is_exact_instance_of::<PyDict>() {
+        return Reader::new(argument.py(), limits).read(argument);
+    }
     match read_text(argument, limits)? {
         Some(value) => Ok(value),
         None => Reader::new(argument.py(), limits).read(argument),
@@ -58,7 +62,8 @@ pub(crate) fn read_model_or_json(
     limits: &Limits,
 ) -> Result<Value, Fault> {
     let py = argument.py();
-    let is_plain = argument.is_instance_of::<PyDict>()
+    let is_plain = argument.is_exact_instance_of::<PyDict>()
+        || argument.is_instance_of::<PyDict>()
         || argument.is_instance_of::<PyString>()
         || argument.is_instance_of::<PyBytes>()
         || argument.is_instance_of::<PyByteArray>();
