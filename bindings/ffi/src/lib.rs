@@ -19,6 +19,7 @@ mod mapping;
 mod mirror;
 mod mrtr;
 mod reverse;
+mod screen;
 mod secrets;
 mod session;
 mod shared;
@@ -49,6 +50,7 @@ pub use mrtr::{
 pub use reverse::{
     IgnoreReason, Incoming, PendingElicitation, ReverseBridge, RpcId, rpc_id_to_json,
 };
+pub use screen::{Screen, answer_to_elicit_result_json, elicitation_to_screen};
 pub use secrets::{SecretKind, SensitiveField, reject_secrets, sensitive_fields};
 pub use session::{AwaitingCompletion, CancelledRequest, Session};
 pub use shared::{Mode, Modes, SessionOptions, modes_from_name};

@@ -8,6 +8,7 @@ use crate::contract::{Answer, ElicitResult, Request};
 use crate::error::ToolnexusError;
 use crate::form::Form;
 use crate::limits::Limits;
+use crate::screen::Screen;
 use crate::shared::{SessionOptions, Shared, now_or_clock};
 
 /// A URL request the person consented to open, waiting for the server to say the interaction
@@ -112,6 +113,34 @@ impl Session {
         let now = now_or_clock(now_ms);
         let request = self.inner.with(|s| s.begin(&params, &id, now))?;
         Ok(Request::from_core(&request))
+    }
+
+    /// [`Session::begin`] with what a screen shows, in one call: the request, the form the
+    /// session prepared for it with its fields, or the review of its URL. Fails as `begin`
+    /// does.
+    #[uniffi::method(default(id = None, now_ms = None, limits = None))]
+    pub fn begin_screen(
+        &self,
+        params_json: String,
+        id: Option<String>,
+        now_ms: Option<u64>,
+        limits: Option<Limits>,
+    ) -> Result<Screen, ToolnexusError> {
+        let params = core::ElicitRequestParams::from_json(
+            params_json.as_bytes(),
+            &Limits::or_default(limits),
+        )?;
+        let id = id.unwrap_or_else(core::id::next_id);
+        let now = now_or_clock(now_ms);
+        // One turn of the lock: the form is the one this request began with.
+        let (request, form) = self.inner.with(|s| {
+            let request = s.begin(&params, &id, now)?;
+            Ok::<_, core::Error>((request, s.form(&id).cloned()))
+        })?;
+        Ok(Screen::new(
+            Request::from_core(&request),
+            form.map(Form::from_core),
+        ))
     }
 
     /// Resolves a pending request with the host's `answer`, given at `now_ms`: the

@@ -142,6 +142,47 @@ object Api {
         )
     }
 
+    /** A screen's start and its reply in one call each: the same as the calls they stand for. */
+    private fun oneCallScreens() {
+        elicitationToScreen(SIGN_UP, id = "signup").use { screen ->
+            val request = elicitationToRequest(SIGN_UP, id = "signup")
+            expect("the screen's request is elicitationToRequest's", screen.request == request, screen.request)
+            val form = screen.form
+            expect("a form request's screen has its form", form != null && screen.review == null, screen.review)
+            request.form().use { expect("and its fields, the form's", screen.fields == it.fields() && form?.fields() == it.fields(), screen.fields) }
+            val typed = form?.parse("age", "36")
+            expect("the screen's form checks what is typed", typed == ContentValue.Number("36"), typed)
+        }
+        val link = """{"mode":"url","message":"Log in","url":"https://bücher.example/auth","elicitationId":"e-1"}"""
+        elicitationToScreen(link, id = "u1").use { screen ->
+            expect("a URL request's screen has no form", screen.form == null && screen.fields.isEmpty(), screen.fields)
+            expect("and the review of its URL", screen.review == reviewUrl("https://bücher.example/auth"), screen.review)
+        }
+        val unusable = failure { elicitationToScreen("""{"mode":"form","message":"?","requestedSchema":{"type":"object","properties":{"n":{}}}}""") }
+        expect("a schema that is no form fails under /requestedSchema", unusable?.pointer?.startsWith("/requestedSchema/properties/n") == true, unusable)
+        val notJson = failure { elicitationToScreen("""{"mode":""") }
+        expect("text that is no JSON fails as elicitationToRequest does", notJson?.kind == ErrorKind.INVALID_JSON, notJson)
+
+        for (answer in listOf(
+            Answer(id = "r1", ok = true, data = """{"name":"Ada","age":36.50}"""),
+            Answer(id = "r1", ok = false, reason = Reason.Declined),
+            Answer(id = "r1", ok = false),
+        )) {
+            expect("the reply in one call is the reply in two", answerToElicitResultJson(answer) == elicitResultToJson(answerToElicitResult(answer)), answer)
+        }
+        val wrong = failure { answerToElicitResultJson(Answer(id = "r1", ok = true, data = """{"n":{"deep":1}}""")) }
+        expect("and fails as they do", wrong?.kind == failure { answerToElicitResult(Answer(id = "r1", ok = true, data = """{"n":{"deep":1}}""")) }?.kind && wrong?.pointer == "/data/n", wrong)
+
+        Session().use { session ->
+            session.beginScreen(SIGN_UP, id = "s1", nowMs = 0uL).use { screen ->
+                expect("a session's screen is the request it began", session.get("s1") == screen.request, screen.request)
+                expect("with the form it prepared", screen.fields == session.form("s1")?.use { it.fields() } && screen.form != null, screen.fields)
+            }
+            val duplicate = failure { session.beginScreen(SIGN_UP, id = "s1", nowMs = 0uL) }
+            expect("and fails as begin does", duplicate?.kind == ErrorKind.DUPLICATE_REQUEST, duplicate)
+        }
+    }
+
     private fun answerToResult() {
         val answer = Answer(id = "r1", ok = true, data = """{"name":"Ada","age":36.50,"tags":["a","b"],"ok":true}""")
         val result = answerToElicitResult(answer)
@@ -472,7 +513,7 @@ object Api {
 
     fun run(): Boolean {
         val parts = listOf(
-            ::formToRequest, ::formScreen, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
+            ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
             ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::errorsAreExceptions,
         )
         for (part in parts) {

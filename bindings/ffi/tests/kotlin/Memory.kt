@@ -33,6 +33,8 @@ object Memory {
 
     val entryPoints: List<Pair<String, () -> Unit>> = listOf(
         "elicitationToRequest" to { elicitationToRequest(PARAMS, id = "r") },
+        "elicitationToScreen" to { elicitationToScreen(PARAMS, id = "r").use { } },
+        "answerToElicitResultJson" to { answerToElicitResultJson(answerFromJson(ANSWER)) },
         "answerFromJson + answerToElicitResult + elicitResultToJson" to {
             elicitResultToJson(answerToElicitResult(answerFromJson(ANSWER)))
         },

@@ -2171,6 +2171,13 @@ public protocol SessionProtocol: AnyObject, Sendable {
     func beginBytes(paramsJson: Data, id: String?, nowMs: UInt64?, limits: Limits?) throws  -> Request
     
     /**
+     * [`Session::begin`] with what a screen shows, in one call: the request, the form the
+     * session prepared for it with its fields, or the review of its URL. Fails as `begin`
+     * does.
+     */
+    func beginScreen(paramsJson: String, id: String?, nowMs: UInt64?, limits: Limits?) throws  -> Screen
+    
+    /**
      * Answers every pending request with cancel, for shutdown: each id with the result to
      * send, in the order they began. URL requests waiting for completion are forgotten.
      */
@@ -2345,6 +2352,24 @@ open func beginBytes(paramsJson: Data, id: String? = nil, nowMs: UInt64? = nil, 
     uniffi_toolnexus_ffi_fn_method_session_begin_bytes(
             self.uniffiCloneHandle(),
         FfiConverterData.lower(paramsJson),
+        FfiConverterOptionString.lower(id),
+        FfiConverterOptionUInt64.lower(nowMs),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * [`Session::begin`] with what a screen shows, in one call: the request, the form the
+     * session prepared for it with its fields, or the review of its URL. Fails as `begin`
+     * does.
+     */
+open func beginScreen(paramsJson: String, id: String? = nil, nowMs: UInt64? = nil, limits: Limits? = nil)throws  -> Screen  {
+    return try  FfiConverterTypeScreen_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_session_begin_screen(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(paramsJson),
         FfiConverterOptionString.lower(id),
         FfiConverterOptionUInt64.lower(nowMs),
         FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
@@ -4014,6 +4039,103 @@ public func FfiConverterTypeSchemaProblem_lift(_ buf: RustBuffer) throws -> Sche
 #endif
 public func FfiConverterTypeSchemaProblem_lower(_ value: SchemaProblem) -> RustBuffer {
     return FfiConverterTypeSchemaProblem.lower(value)
+}
+
+
+/**
+ * Everything a screen shows for one elicitation: the request, and for a form request the
+ * prepared form with its fields, for a URL request the review of its URL.
+ *
+ * In Kotlin the screen holds its form until `destroy()` (or the end of `use { … }`), or until
+ * the collector frees it; keep it as long as the screen checks what is typed.
+ */
+public struct Screen {
+    /**
+     * The request, as `elicitationToRequest` or `session.begin` gives it.
+     */
+    public var request: Request
+    /**
+     * The form of a form request (`request.form()`, or `session.form(request.id)`); `null`
+     * for a URL request.
+     */
+    public var form: Form?
+    /**
+     * The form's fields (`form.fields()`); empty for a URL request.
+     */
+    public var fields: [FormField]
+    /**
+     * The review of a URL request's URL (`reviewUrl(request.url)`); `null` for a form
+     * request.
+     */
+    public var review: UrlReview?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The request, as `elicitationToRequest` or `session.begin` gives it.
+         */request: Request, 
+        /**
+         * The form of a form request (`request.form()`, or `session.form(request.id)`); `null`
+         * for a URL request.
+         */form: Form?, 
+        /**
+         * The form's fields (`form.fields()`); empty for a URL request.
+         */fields: [FormField], 
+        /**
+         * The review of a URL request's URL (`reviewUrl(request.url)`); `null` for a form
+         * request.
+         */review: UrlReview?) {
+        self.request = request
+        self.form = form
+        self.fields = fields
+        self.review = review
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Screen: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeScreen: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Screen {
+        return
+            try Screen(
+                request: FfiConverterTypeRequest.read(from: &buf), 
+                form: FfiConverterOptionTypeForm.read(from: &buf), 
+                fields: FfiConverterSequenceTypeFormField.read(from: &buf), 
+                review: FfiConverterOptionTypeUrlReview.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Screen, into buf: inout [UInt8]) {
+        FfiConverterTypeRequest.write(value.request, into: &buf)
+        FfiConverterOptionTypeForm.write(value.form, into: &buf)
+        FfiConverterSequenceTypeFormField.write(value.fields, into: &buf)
+        FfiConverterOptionTypeUrlReview.write(value.review, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeScreen_lift(_ buf: RustBuffer) throws -> Screen {
+    return try FfiConverterTypeScreen.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeScreen_lower(_ value: Screen) -> RustBuffer {
+    return FfiConverterTypeScreen.lower(value)
 }
 
 
@@ -6817,6 +6939,30 @@ fileprivate struct FfiConverterOptionTypeSessionOptions: FfiConverterRustBuffer 
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeUrlReview: FfiConverterRustBuffer {
+    typealias SwiftType = UrlReview?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeUrlReview.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeUrlReview.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeContentValue: FfiConverterRustBuffer {
     typealias SwiftType = ContentValue?
 
@@ -7740,6 +7886,35 @@ public func rpcIdToJson(id: RpcId)throws  -> String  {
 })
 }
 /**
+ * MCP's reply to `answer` as JSON text: `elicitResultToJson(answerToElicitResult(answer))` in
+ * one call, with the same errors.
+ */
+public func answerToElicitResultJson(answer: Answer)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_answer_to_elicit_result_json(
+        FfiConverterTypeAnswer_lower(answer),uniffiCallStatus
+    )
+})
+}
+/**
+ * [`elicitation_to_request`](crate::elicitation_to_request) with the form prepared and its
+ * fields, or the URL reviewed: a screen's whole start in one call.
+ *
+ * Fails as `elicitationToRequest` does, and also, as `session.begin` does, when a form's
+ * `requestedSchema` cannot be shown as a form (its error under `/requestedSchema`).
+ */
+public func elicitationToScreen(paramsJson: String, id: String? = nil, limits: Limits? = nil)throws  -> Screen  {
+    return try  FfiConverterTypeScreen_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_elicitation_to_screen(
+        FfiConverterString.lower(paramsJson),
+        FfiConverterOptionString.lower(id),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+/**
  * The reject policy: returns when no property seems to ask for a secret, else fails with
  * `SensitiveField` at the first such property (`/properties/<name>`).
  */
@@ -7912,6 +8087,12 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_func_rpc_id_to_json() != 14470) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolnexus_ffi_checksum_func_answer_to_elicit_result_json() != 47219) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_elicitation_to_screen() != 34554) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolnexus_ffi_checksum_func_reject_secrets() != 10729) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -8075,6 +8256,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_session_begin_bytes() != 25694) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_session_begin_screen() != 22312) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_session_cancel_all() != 60775) {

@@ -3,7 +3,8 @@
 // `conformance` runs the shared suite (conformance/v1/) through the Swift API, `api` exercises
 // the API as an app calls it. Each prints `N passed, N failed` and exits non-zero on a failure.
 // `memory` (run by `cargo xtask bench memory`) calls every entry point 100,000 times and
-// reports the resident set size.
+// reports the resident set size. `bench` (run by `cargo xtask bench ffi`, built for release)
+// times the entry points a screen uses, over the core's benchmark payloads.
 
 import PackageDescription
 
@@ -28,6 +29,11 @@ let package = Package(
             name: "memory",
             dependencies: [.product(name: "Toolnexus", package: "Toolnexus")],
             path: "Sources/Memory"
+        ),
+        .executableTarget(
+            name: "bench",
+            dependencies: [.product(name: "Toolnexus", package: "Toolnexus")],
+            path: "Sources/Bench"
         ),
     ]
 )

@@ -573,6 +573,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_session_begin(uint64_t ptr, RustBuffer
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_begin_bytes(uint64_t ptr, RustBuffer params_json, RustBuffer id, RustBuffer now_ms, RustBuffer limits, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_BEGIN_SCREEN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_BEGIN_SCREEN
+RustBuffer uniffi_toolnexus_ffi_fn_method_session_begin_screen(uint64_t ptr, RustBuffer params_json, RustBuffer id, RustBuffer now_ms, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_CANCEL_ALL
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_CANCEL_ALL
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_cancel_all(uint64_t ptr, RustCallStatus *_Nonnull out_status
@@ -856,6 +861,16 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_with_client_capabilities(RustBuffer requ
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_RPC_ID_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_RPC_ID_TO_JSON
 RustBuffer uniffi_toolnexus_ffi_fn_func_rpc_id_to_json(RustBuffer id, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_ANSWER_TO_ELICIT_RESULT_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_ANSWER_TO_ELICIT_RESULT_JSON
+RustBuffer uniffi_toolnexus_ffi_fn_func_answer_to_elicit_result_json(RustBuffer answer, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_ELICITATION_TO_SCREEN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_ELICITATION_TO_SCREEN
+RustBuffer uniffi_toolnexus_ffi_fn_func_elicitation_to_screen(RustBuffer params_json, RustBuffer id, RustBuffer limits, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REJECT_SECRETS
@@ -1335,6 +1350,18 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_rpc_id_to_json(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_ANSWER_TO_ELICIT_RESULT_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_ANSWER_TO_ELICIT_RESULT_JSON
+uint16_t uniffi_toolnexus_ffi_checksum_func_answer_to_elicit_result_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_ELICITATION_TO_SCREEN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_ELICITATION_TO_SCREEN
+uint16_t uniffi_toolnexus_ffi_checksum_func_elicitation_to_screen(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REJECT_SECRETS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REJECT_SECRETS
 uint16_t uniffi_toolnexus_ffi_checksum_func_reject_secrets(void
@@ -1662,6 +1689,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_session_begin(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_BEGIN_BYTES
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_BEGIN_BYTES
 uint16_t uniffi_toolnexus_ffi_checksum_method_session_begin_bytes(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_BEGIN_SCREEN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_BEGIN_SCREEN
+uint16_t uniffi_toolnexus_ffi_checksum_method_session_begin_screen(void
     
 );
 #endif

@@ -159,6 +159,40 @@ group("url review") {
     expect("findings say why in words", spoof.findings.allSatisfy { !$0.message.isEmpty }, spoof.findings)
 }
 
+// MARK: - A screen's start and its reply, one call each
+
+group("one-call screens") {
+    let screen = try elicitationToScreen(paramsJson: signUp, id: "signup")
+    let request = try elicitationToRequest(paramsJson: signUp, id: "signup")
+    expect("the screen's request is elicitationToRequest's", try requestToJson(request: screen.request) == requestToJson(request: request), screen.request)
+    expect("a form request's screen has its form and no review", screen.form != nil && screen.review == nil, screen.review)
+    let fields = try request.form().fields()
+    expect("its fields are the form's", screen.fields == fields && screen.form?.fields() == fields, screen.fields)
+    expect("the screen's form checks what is typed", try screen.form?.parse(fieldName: "age", text: "36") == .number(spelling: "36"))
+
+    let link = #"{"mode":"url","message":"Log in","url":"https://bücher.example/auth","elicitationId":"e-1"}"#
+    let url = try elicitationToScreen(paramsJson: link, id: "u1")
+    expect("a URL request's screen has no form", url.form == nil && url.fields.isEmpty, url.fields)
+    expect("and the review of its URL", url.review == reviewUrl(url: "https://bücher.example/auth"), url.review)
+    let unusable = failure { _ = try elicitationToScreen(paramsJson: #"{"mode":"form","message":"?","requestedSchema":{"type":"object","properties":{"n":{}}}}"#) }
+    expect("a schema that is no form fails under /requestedSchema", unusable?.pointer.hasPrefix("/requestedSchema/properties/n") == true, unusable)
+
+    for answer in [
+        Answer(id: "r1", ok: true, data: #"{"name":"Ada","age":36.50}"#),
+        Answer(id: "r1", ok: false, reason: .declined),
+        Answer(id: "r1", ok: false),
+    ] {
+        expect("the reply in one call is the reply in two", try answerToElicitResultJson(answer: answer) == elicitResultToJson(result: answerToElicitResult(answer: answer)), answer)
+    }
+
+    let session = Session()
+    let begun = try session.beginScreen(paramsJson: signUp, id: "s1", nowMs: 0)
+    expect("a session's screen is the request it began", try session.get(id: "s1").map { try requestToJson(request: $0) } == requestToJson(request: begun.request), begun.request)
+    expect("with the form it prepared", begun.fields == session.form(requestId: "s1")?.fields(), begun.fields)
+    let duplicate = failure { _ = try session.beginScreen(paramsJson: signUp, id: "s1", nowMs: 0) }
+    expect("and fails as begin does", duplicate?.kind == .duplicateRequest, duplicate)
+}
+
 // MARK: - The session
 
 let ageForm = #"{"message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}}"#

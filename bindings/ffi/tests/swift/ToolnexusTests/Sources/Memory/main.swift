@@ -27,6 +27,8 @@ func refused(_ body: () throws -> Void) {
 
 let entryPoints: [(String, () throws -> Void)] = [
     ("elicitationToRequest", { _ = try elicitationToRequest(paramsJson: params, id: "r") }),
+    ("elicitationToScreen", { _ = try elicitationToScreen(paramsJson: params, id: "r") }),
+    ("answerToElicitResultJson", { _ = try answerToElicitResultJson(answer: try answerFromJson(json: answerText)) }),
     ("answerFromJson + answerToElicitResult + elicitResultToJson", {
         _ = try elicitResultToJson(result: try answerToElicitResult(answer: try answerFromJson(json: answerText)))
     }),

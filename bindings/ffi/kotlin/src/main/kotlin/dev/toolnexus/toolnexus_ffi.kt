@@ -739,6 +739,10 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_rpc_id_to_json(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_answer_to_elicit_result_json(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_elicitation_to_screen(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_reject_secrets(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_sensitive_fields(
@@ -848,6 +852,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolnexus_ffi_checksum_method_session_begin(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_begin_bytes(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_session_begin_screen(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_cancel_all(
     ): Int
@@ -1031,6 +1037,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_begin_bytes(`ptr`: Long,`paramsJson`: RustBuffer.ByValue,`id`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_session_begin_screen(`ptr`: Long,`paramsJson`: RustBuffer.ByValue,`id`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_cancel_all(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_complete(`ptr`: Long,`elicitationId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1144,6 +1152,10 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_func_with_client_capabilities(`requestJson`: RustBuffer.ByValue,`modes`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_rpc_id_to_json(`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_answer_to_elicit_result_json(`answer`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_elicitation_to_screen(`paramsJson`: RustBuffer.ByValue,`id`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_reject_secrets(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
@@ -1370,6 +1382,12 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_func_rpc_id_to_json() and 0xFFFF) != 14470) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_answer_to_elicit_result_json() and 0xFFFF) != 47219) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_elicitation_to_screen() and 0xFFFF) != 34554) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_reject_secrets() and 0xFFFF) != 10729) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1533,6 +1551,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_begin_bytes() and 0xFFFF) != 25694) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_begin_screen() and 0xFFFF) != 22312) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_cancel_all() and 0xFFFF) != 60775) {
@@ -4323,6 +4344,13 @@ public interface SessionInterface {
     fun `beginBytes`(`paramsJson`: kotlin.ByteArray, `id`: kotlin.String? = null, `nowMs`: kotlin.ULong? = null, `limits`: Limits? = null): Request
     
     /**
+     * [`Session::begin`] with what a screen shows, in one call: the request, the form the
+     * session prepared for it with its fields, or the review of its URL. Fails as `begin`
+     * does.
+     */
+    fun `beginScreen`(`paramsJson`: kotlin.String, `id`: kotlin.String? = null, `nowMs`: kotlin.ULong? = null, `limits`: Limits? = null): Screen
+    
+    /**
      * Answers every pending request with cancel, for shutdown: each id with the result to
      * send, in the order they began. URL requests waiting for completion are forgotten.
      */
@@ -4559,6 +4587,29 @@ open class Session: Disposable, AutoCloseable, SessionInterface
         it,
         
         FfiConverterByteArray.lower(`paramsJson`),
+        FfiConverterOptionalString.lower(`id`),
+        FfiConverterOptionalULong.lower(`nowMs`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * [`Session::begin`] with what a screen shows, in one call: the request, the form the
+     * session prepared for it with its fields, or the review of its URL. Fails as `begin`
+     * does.
+     */
+    @Throws(ToolnexusException::class)override fun `beginScreen`(`paramsJson`: kotlin.String, `id`: kotlin.String?, `nowMs`: kotlin.ULong?, `limits`: Limits?): Screen {
+            return FfiConverterTypeScreen.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_session_begin_screen(
+        it,
+        
+        FfiConverterString.lower(`paramsJson`),
         FfiConverterOptionalString.lower(`id`),
         FfiConverterOptionalULong.lower(`nowMs`),
         FfiConverterOptionalTypeLimits.lower(`limits`),_status)
@@ -5869,6 +5920,86 @@ public object FfiConverterTypeSchemaProblem: FfiConverterRustBuffer<SchemaProble
             FfiConverterTypeSchemaProblemKind.write(value.`kind`, buf)
             FfiConverterString.write(value.`pointer`, buf)
             FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
+ * Everything a screen shows for one elicitation: the request, and for a form request the
+ * prepared form with its fields, for a URL request the review of its URL.
+ *
+ * In Kotlin the screen holds its form until `destroy()` (or the end of `use { … }`), or until
+ * the collector frees it; keep it as long as the screen checks what is typed.
+ */
+data class Screen (
+    /**
+     * The request, as `elicitationToRequest` or `session.begin` gives it.
+     */
+    var `request`: Request
+    , 
+    /**
+     * The form of a form request (`request.form()`, or `session.form(request.id)`); `null`
+     * for a URL request.
+     */
+    var `form`: Form?
+    , 
+    /**
+     * The form's fields (`form.fields()`); empty for a URL request.
+     */
+    var `fields`: List<FormField>
+    , 
+    /**
+     * The review of a URL request's URL (`reviewUrl(request.url)`); `null` for a form
+     * request.
+     */
+    var `review`: UrlReview?
+    
+): Disposable{
+    
+
+    
+
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        
+    Disposable.destroy(
+        this.`request`,
+        this.`form`,
+        this.`fields`,
+        this.`review`
+    )
+    }
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeScreen: FfiConverterRustBuffer<Screen> {
+    override fun read(buf: ByteBuffer): Screen {
+        return Screen(
+            FfiConverterTypeRequest.read(buf),
+            FfiConverterOptionalTypeForm.read(buf),
+            FfiConverterSequenceTypeFormField.read(buf),
+            FfiConverterOptionalTypeUrlReview.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Screen) = (
+            FfiConverterTypeRequest.allocationSize(value.`request`) +
+            FfiConverterOptionalTypeForm.allocationSize(value.`form`) +
+            FfiConverterSequenceTypeFormField.allocationSize(value.`fields`) +
+            FfiConverterOptionalTypeUrlReview.allocationSize(value.`review`)
+    )
+
+    override fun write(value: Screen, buf: ByteBuffer) {
+            FfiConverterTypeRequest.write(value.`request`, buf)
+            FfiConverterOptionalTypeForm.write(value.`form`, buf)
+            FfiConverterSequenceTypeFormField.write(value.`fields`, buf)
+            FfiConverterOptionalTypeUrlReview.write(value.`review`, buf)
     }
 }
 
@@ -8168,6 +8299,38 @@ public object FfiConverterOptionalTypeSessionOptions: FfiConverterRustBuffer<Ses
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeUrlReview: FfiConverterRustBuffer<UrlReview?> {
+    override fun read(buf: ByteBuffer): UrlReview? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeUrlReview.read(buf)
+    }
+
+    override fun allocationSize(value: UrlReview?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeUrlReview.allocationSize(value)
+        }
+    }
+
+    override fun write(value: UrlReview?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeUrlReview.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeContentValue: FfiConverterRustBuffer<ContentValue?> {
     override fun read(buf: ByteBuffer): ContentValue? {
         if (buf.get().toInt() == 0) {
@@ -9292,6 +9455,43 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
         
         FfiConverterTypeRpcId.lower(`id`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * MCP's reply to `answer` as JSON text: `elicitResultToJson(answerToElicitResult(answer))` in
+         * one call, with the same errors.
+         */
+    @Throws(ToolnexusException::class) fun `answerToElicitResultJson`(`answer`: Answer): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_answer_to_elicit_result_json(
+    
+        
+        FfiConverterTypeAnswer.lower(`answer`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * [`elicitation_to_request`](crate::elicitation_to_request) with the form prepared and its
+         * fields, or the URL reviewed: a screen's whole start in one call.
+         *
+         * Fails as `elicitationToRequest` does, and also, as `session.begin` does, when a form's
+         * `requestedSchema` cannot be shown as a form (its error under `/requestedSchema`).
+         */
+    @Throws(ToolnexusException::class) fun `elicitationToScreen`(`paramsJson`: kotlin.String, `id`: kotlin.String? = null, `limits`: Limits? = null): Screen {
+            return FfiConverterTypeScreen.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_elicitation_to_screen(
+    
+        
+        FfiConverterString.lower(`paramsJson`),
+        FfiConverterOptionalString.lower(`id`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
 }
     )
     }
