@@ -236,3 +236,110 @@ fn with_scratch<T>(work: impl FnOnce(&Path) -> T) -> T {
     let _ = fs::remove_dir_all(&scratch);
     result
 }
+
+/// What `cargo xtask bench ffi` aims the stripped library of the `mobile` profile under: 1 MB
+/// read as 1,000,000 bytes.
+pub(crate) const SIZE_TARGET: u64 = 1_000_000;
+
+/// The library's sections with their sizes in bytes, largest first, as `size -A` lists them;
+/// `None` (after saying why) when it cannot run.
+pub(crate) fn sections(library: &Path) -> Option<Vec<(String, u64)>> {
+    let text = output(Command::new("size").arg("-A").arg(library))?;
+    let mut sections: Vec<(String, u64)> = text
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let name = words.next()?;
+            let size = words.next()?.parse().ok()?;
+            name.starts_with('.').then(|| (name.to_string(), size))
+        })
+        .collect();
+    sections.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Some(sections)
+}
+
+/// The bytes the symbols of each crate take in `library`, which must keep its symbols, largest
+/// first, as `nm -S -C` lists them (each address counted once). A generic function counts for
+/// the crate that defines it, wherever it was instantiated; symbols that are no Rust path (the
+/// C functions and statics UniFFI exports) count under `(exported by name)`. Data without a
+/// symbol of its own (string literals, Unicode tables) is in no crate's figure.
+pub(crate) fn crate_sizes(library: &Path) -> Option<Vec<(String, u64)>> {
+    let text = output(Command::new("nm").args(["-S", "-C"]).arg(library))?;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut crates = std::collections::BTreeMap::<String, u64>::new();
+    for line in text.lines() {
+        let mut words = line.splitn(4, ' ');
+        let (Some(address), Some(size), Some(_kind), Some(name)) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            continue;
+        };
+        let Ok(size) = u64::from_str_radix(size, 16) else {
+            continue;
+        };
+        if !seen.insert(address.to_string()) {
+            continue;
+        }
+        *crates.entry(crate_of(name)).or_default() += size;
+    }
+    let mut crates: Vec<(String, u64)> = crates.into_iter().collect();
+    crates.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Some(crates)
+}
+
+/// The crate a demangled symbol belongs to: the first segment of its path, the type's in
+/// `<Type as Trait>::f`.
+fn crate_of(name: &str) -> String {
+    let path = name
+        .trim_start_matches(['<', '&', '*'])
+        .trim_start_matches("mut ")
+        .trim_start_matches("dyn ");
+    if !path.contains("::") {
+        return String::from("(exported by name)");
+    }
+    let first = path
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or_default();
+    match first {
+        "" => String::from("(other)"),
+        // Methods of primitive types (`<str>::…`, `<[T]>::…`) are the standard library's.
+        "str" | "char" | "u8" | "u16" | "u32" | "u64" | "usize" | "i32" | "i64" | "isize"
+        | "f32" | "f64" | "bool" => String::from("core"),
+        // `<T as Trait>::f`: a blanket implementation, of whichever crate declares it.
+        "T" => String::from("(blanket impls)"),
+        crate_name => crate_name.to_string(),
+    }
+}
+
+/// The standard output of `command`, or `None` after saying why it did not run.
+fn output(command: &mut Command) -> Option<String> {
+    match command.output() {
+        Ok(out) if out.status.success() => Some(String::from_utf8_lossy(&out.stdout).into_owned()),
+        Ok(out) => {
+            eprintln!(
+                "xtask: {:?} failed: {}",
+                command.get_program(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!("xtask: cannot run {:?}: {e}", command.get_program());
+            None
+        }
+    }
+}
+
+/// `n` with its thousands grouped by commas: `1,487,968`.
+pub(crate) fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}

@@ -65,7 +65,7 @@ pub(crate) fn ensure_venv(venv: &Path) -> bool {
     println!("python: `python3 -m venv` did not work");
     if !apt::install(&["python3", "python3-venv"]) {
         eprintln!(
-            "xtask: python3 with the venv module is needed (or install Python 3.9+ another way)"
+            "xtask: python3 with the venv module is needed (or install Python 3.10+ another way)"
         );
         return false;
     }
@@ -91,10 +91,25 @@ fn make_venv(venv: &Path) -> bool {
     run(Command::new("python3").arg("-m").arg("venv").arg(venv)) && is_working(venv)
 }
 
+/// The peers `cargo xtask bench python` measures the binding beside, pinned, installed into
+/// the same environment by the benchmark alone.
+const BENCH_REQUIREMENTS: &str = "orjson==3.13.0\njsonschema-rs==0.61.2\n";
+
 /// Installs the pinned tools, unless the environment already has exactly these pins.
 pub(crate) fn ensure_tools(venv: &Path) -> bool {
-    let stamp = venv.join("toolnexus-requirements.txt");
-    if fs::read_to_string(&stamp).is_ok_and(|installed| installed == REQUIREMENTS) {
+    ensure_pins(venv, "toolnexus-requirements.txt", REQUIREMENTS)
+}
+
+/// Installs the tools and the benchmark's peers, unless the environment has them already.
+pub(crate) fn ensure_bench_tools(venv: &Path) -> bool {
+    ensure_tools(venv) && ensure_pins(venv, "toolnexus-bench-requirements.txt", BENCH_REQUIREMENTS)
+}
+
+/// Installs `requirements` (one pin a line), unless the stamp file `stamp_name` in the
+/// environment says that exactly these are installed.
+fn ensure_pins(venv: &Path, stamp_name: &str, requirements: &str) -> bool {
+    let stamp = venv.join(stamp_name);
+    if fs::read_to_string(&stamp).is_ok_and(|installed| installed == requirements) {
         return true;
     }
     if let Err(e) = fs::write(&stamp, "") {
@@ -109,15 +124,15 @@ pub(crate) fn ensure_tools(venv: &Path) -> bool {
         "--quiet",
         "--disable-pip-version-check",
     ]);
-    pip.args(REQUIREMENTS.lines());
+    pip.args(requirements.lines());
     if !run(&mut pip) {
         eprintln!(
             "xtask: pip could not install {}",
-            REQUIREMENTS.replace('\n', " ")
+            requirements.replace('\n', " ")
         );
         return false;
     }
-    match fs::write(&stamp, REQUIREMENTS) {
+    match fs::write(&stamp, requirements) {
         Ok(()) => true,
         Err(e) => {
             eprintln!("xtask: cannot write {}: {e}", stamp.display());

@@ -9,6 +9,9 @@
 //! generates, then mirrors both packages, the library and the suite into the chroot (unchanged
 //! files keep their times, so SwiftPM rebuilds only what changed), builds there and runs.
 //! Anything that cannot run fails the step with a message saying what to do.
+//!
+//! `cargo xtask bench ffi` uses the same chroot for the `bench` executable: built for release
+//! against the library apps ship, it times calls over the core's benchmark payloads.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -31,6 +34,12 @@ const TESTS: &str = "bindings/ffi/tests/swift/ToolnexusTests";
 const SCRATCH: &str = "build";
 /// The test executables, in the order they run, with their arguments inside the stage.
 const RUNS: [(&str, &str); 2] = [("conformance", "suite"), ("api", "")];
+/// Where the stage holds the debug library the tests link, and the library apps ship.
+const DEBUG_LIB: &str = "lib";
+const MOBILE_LIB: &str = "lib-mobile";
+/// The core's benchmark payloads, and where the stage holds them.
+const PAYLOADS: &str = "crates/toolnexus-core/benches/payloads";
+const STAGED_PAYLOADS: &str = "payloads";
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn swift(root: &Path) -> bool {
@@ -41,8 +50,12 @@ pub(crate) fn swift(root: &Path) -> bool {
         ("chroot", &|| ensure_chroot(&chroot)),
         ("cdylib", &ffi::build),
         ("bindings", &|| ffi::is_current(root, &[Language::Swift])),
-        ("stage", &|| stage_files(root, &stage)),
-        ("build", &|| with_proc(&chroot, || build(&chroot, &log))),
+        ("stage", &|| {
+            stage_files(root, &stage, &ffi::library(root), DEBUG_LIB)
+        }),
+        ("build", &|| {
+            with_proc(&chroot, || build(&chroot, &log, DEBUG_LIB, &[]))
+        }),
         ("run", &|| with_proc(&chroot, || run_tests(&chroot))),
     ];
     run_parts("swift", &parts)
@@ -56,15 +69,50 @@ pub(crate) fn memory(root: &Path) -> bool {
     let log = root.join("target/swift/build.log");
     ensure_chroot(&chroot)
         && ffi::build()
-        && stage_files(root, &stage)
-        && with_proc(&chroot, || build(&chroot, &log))
+        && stage_files(root, &stage, &ffi::library(root), DEBUG_LIB)
+        && with_proc(&chroot, || build(&chroot, &log, DEBUG_LIB, &[]))
         && with_proc(&chroot, || {
             run(Command::new("chroot")
                 .arg(&chroot)
                 .arg("env")
-                .arg(format!("LD_LIBRARY_PATH=/{STAGE}/lib"))
+                .arg(format!("LD_LIBRARY_PATH=/{STAGE}/{DEBUG_LIB}"))
                 .arg(format!("/{STAGE}/{SCRATCH}/debug/memory")))
         })
+}
+
+/// Builds the test package's `bench` executable for release against `library` (the library
+/// apps ship) and runs it over the core's benchmark payloads; `false` if it cannot run.
+pub(crate) fn bench(root: &Path, library: &Path) -> bool {
+    let chroot = root.join("target/swift/chroot");
+    let stage = chroot.join(STAGE);
+    let log = root.join("target/swift/build.log");
+    let release = ["-c", "release", "--product", "bench"];
+    ensure_chroot(&chroot)
+        && stage_files(root, &stage, library, MOBILE_LIB)
+        && stage_payloads(root, &stage)
+        && with_proc(&chroot, || build(&chroot, &log, MOBILE_LIB, &release))
+        && with_proc(&chroot, || {
+            run(Command::new("chroot")
+                .arg(&chroot)
+                .arg("env")
+                .arg(format!("LD_LIBRARY_PATH=/{STAGE}/{MOBILE_LIB}"))
+                .arg(format!("/{STAGE}/{SCRATCH}/release/bench"))
+                .arg(format!("/{STAGE}/{STAGED_PAYLOADS}")))
+        })
+}
+
+/// Mirrors the core's benchmark payloads into `stage`.
+fn stage_payloads(root: &Path, stage: &Path) -> bool {
+    match mirror(&root.join(PAYLOADS), &stage.join(STAGED_PAYLOADS)) {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!(
+                "xtask: cannot stage the payloads in {}: {e}",
+                stage.display()
+            );
+            false
+        }
+    }
 }
 
 /// Makes the chroot with swiftc unless a finished one is there (its stamp names the packages).
@@ -187,9 +235,10 @@ fn which(program: &str) -> Option<PathBuf> {
     })
 }
 
-/// Mirrors the two packages, the library and the suite into `stage`. SwiftPM may miss a
-/// source file added or removed since its last build, so then its build folder starts afresh.
-fn stage_files(root: &Path, stage: &Path) -> bool {
+/// Mirrors the two packages, `library` (into the stage's folder `lib_dir`) and the suite into
+/// `stage`. SwiftPM may miss a source file added or removed since its last build, so then its
+/// build folder starts afresh.
+fn stage_files(root: &Path, stage: &Path, library: &Path, lib_dir: &str) -> bool {
     let copy = || -> std::io::Result<()> {
         let mut reshaped = false;
         // Each to the same path under the stage, so the relative path between them holds.
@@ -200,8 +249,9 @@ fn stage_files(root: &Path, stage: &Path) -> bool {
         if reshaped && scratch.exists() {
             fs::remove_dir_all(scratch)?;
         }
-        fs::create_dir_all(stage.join("lib"))?;
-        copy_if_changed(&ffi::library(root), &stage.join("lib/libtoolnexus_ffi.so"))?;
+        let staged = stage.join(lib_dir);
+        fs::create_dir_all(&staged)?;
+        copy_if_changed(library, &staged.join("libtoolnexus_ffi.so"))?;
         mirror(&root.join("conformance/v1"), &stage.join("suite")).map(drop)
     };
     match copy() {
@@ -293,24 +343,27 @@ fn with_proc(chroot: &Path, body: impl Fn() -> bool) -> bool {
 }
 
 /// `swift build` of the tests package, and with it the Toolnexus package, inside the chroot,
-/// linking the staged library. The compiler's output goes to `log`; on failure its end is
-/// shown.
-fn build(chroot: &Path, log: &Path) -> bool {
+/// linking the library staged in `lib_dir`, with `extra` arguments (a configuration, a
+/// product). The compiler's output goes to `log`; on failure its end is shown.
+fn build(chroot: &Path, log: &Path, lib_dir: &str, extra: &[&str]) -> bool {
     if let Err(e) = fs::write(log, "") {
         eprintln!("xtask: cannot write {}: {e}", log.display());
         return false;
     }
     let built = run_logged(
-        Command::new("chroot").arg(chroot).args([
-            "swift",
-            "build",
-            "--package-path",
-            &format!("/{STAGE}/{TESTS}"),
-            "--scratch-path",
-            &format!("/{STAGE}/{SCRATCH}"),
-            "-Xlinker",
-            &format!("-L/{STAGE}/lib"),
-        ]),
+        Command::new("chroot")
+            .arg(chroot)
+            .args([
+                "swift",
+                "build",
+                "--package-path",
+                &format!("/{STAGE}/{TESTS}"),
+                "--scratch-path",
+                &format!("/{STAGE}/{SCRATCH}"),
+                "-Xlinker",
+                &format!("-L/{STAGE}/{lib_dir}"),
+            ])
+            .args(extra),
         log,
     );
     if !built {
@@ -336,7 +389,7 @@ fn run_tests(chroot: &Path) -> bool {
         command
             .arg(chroot)
             .arg("env")
-            .arg(format!("LD_LIBRARY_PATH=/{STAGE}/lib"))
+            .arg(format!("LD_LIBRARY_PATH=/{STAGE}/{DEBUG_LIB}"))
             .arg(format!("/{STAGE}/{SCRATCH}/debug/{name}"));
         if !argument.is_empty() {
             command.arg(format!("/{STAGE}/{argument}"));
