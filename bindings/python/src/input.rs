@@ -62,16 +62,22 @@ pub(crate) fn read_model_or_json(
     limits: &Limits,
 ) -> Result<Value, Fault> {
     let py = argument.py();
-    let is_plain = argument.is_exact_instance_of::<PyDict>()
-        || argument.is_instance_of::<PyDict>()
+    // The exact types first, one comparison each, then the two params models, then the rest.
+    if argument.is_exact_instance_of::<PyDict>()
+        || argument.is_exact_instance_of::<PyString>()
+        || argument.is_exact_instance_of::<PyBytes>()
+    {
+        return read_json(argument, limits);
+    }
+    if let Some(Ok(value)) = read_params_model(argument, limits)? {
+        return Ok(value);
+    }
+    let is_plain = argument.is_instance_of::<PyDict>()
         || argument.is_instance_of::<PyString>()
         || argument.is_instance_of::<PyBytes>()
         || argument.is_instance_of::<PyByteArray>();
     if is_plain {
         return read_json(argument, limits);
-    }
-    if let Some(Ok(value)) = read_params_model(argument, limits)? {
-        return Ok(value);
     }
     if let Some(model_dump) = argument.getattr_opt(intern!(py, "model_dump"))? {
         let options = PyDict::new(py);
@@ -84,11 +90,19 @@ pub(crate) fn read_model_or_json(
 }
 
 /// The classes of the `mcp` package's form and URL params, once the package is imported.
-static PARAMS_MODELS: PyOnceLock<(Py<PyType>, Py<PyType>)> = PyOnceLock::new();
+static PARAMS_MODELS: PyOnceLock<ParamsModels> = PyOnceLock::new();
+
+/// The `mcp` package's two params classes, and whether their configuration lets a model hold
+/// members beyond its fields (pydantic's `extra="allow"`).
+struct ParamsModels {
+    form: Py<PyType>,
+    url: Py<PyType>,
+    extra_allowed: bool,
+}
 
 /// The `mcp` package's params classes; `None` while `mcp.types` is not imported, since no
 /// argument can be one of its models before that (and this never imports it itself).
-fn params_models(py: Python<'_>) -> PyResult<Option<&(Py<PyType>, Py<PyType>)>> {
+fn params_models(py: Python<'_>) -> PyResult<Option<&ParamsModels>> {
     if let Some(classes) = PARAMS_MODELS.get(py) {
         return Ok(Some(classes));
     }
@@ -108,7 +122,19 @@ fn params_models(py: Python<'_>) -> PyResult<Option<&(Py<PyType>, Py<PyType>)>> 
     ) else {
         return Ok(None);
     };
-    Ok(Some(PARAMS_MODELS.get_or_init(py, || (form, url))))
+    let allows_extra = |class: &Py<PyType>| -> PyResult<bool> {
+        let config = class.bind(py).getattr("model_config")?;
+        Ok(config
+            .get_item("extra")
+            .ok()
+            .is_some_and(|extra| extra.eq("allow").unwrap_or(true)))
+    };
+    let extra_allowed = allows_extra(&form)? || allows_extra(&url)?;
+    Ok(Some(PARAMS_MODELS.get_or_init(py, || ParamsModels {
+        form,
+        url,
+        extra_allowed,
+    })))
 }
 
 /// The wire members of the `mcp` package's form and URL params read from their fields, or
@@ -118,12 +144,12 @@ fn read_params_model(
     limits: &Limits,
 ) -> PyResult<Option<Result<Value, Fault>>> {
     let py = model.py();
-    let Some((form, url)) = params_models(py)? else {
+    let Some(models) = params_models(py)? else {
         return Ok(None);
     };
     let class = model.get_type();
-    let is_form = class.is(form.bind(py));
-    if !is_form && !class.is(url.bind(py)) {
+    let is_form = class.is(models.form.bind(py));
+    if !is_form && !class.is(models.url.bind(py)) {
         return Ok(None);
     }
     // A model's fields live in its `__dict__`, its extra members apart: read that once.
@@ -138,9 +164,11 @@ fn read_params_model(
             return Ok(None);
         }
     }
-    let extra = model.getattr(intern!(py, "__pydantic_extra__"))?;
-    if !extra.is_none() && extra.len()? > 0 {
-        return Ok(None);
+    if models.extra_allowed {
+        let extra = model.getattr(intern!(py, "__pydantic_extra__"))?;
+        if !extra.is_none() && extra.len()? > 0 {
+            return Ok(None);
+        }
     }
     let fields: &[(&Bound<'_, PyString>, &str)] = if is_form {
         &[

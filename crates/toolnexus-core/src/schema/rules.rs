@@ -82,20 +82,22 @@ fn string_violations(
         out.push(wrong_type(at.pointer(), label, "text", value));
         return;
     };
-    // JSON Schema counts characters as Unicode code points: "é" is one whether it takes two
-    // bytes in UTF-8 or one unit in UTF-16, and an emoji outside the BMP is one, not two.
-    let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
-    check_count(
-        out,
-        at,
-        length,
-        (schema.min_length(), Keyword::MinLength, &|n| {
-            format!("{label} must be at least {}", characters(n))
-        }),
-        (schema.max_length(), Keyword::MaxLength, &|n| {
-            format!("{label} must be at most {}", characters(n))
-        }),
-    );
+    if schema.min_length().is_some() || schema.max_length().is_some() {
+        // JSON Schema counts characters as Unicode code points: "é" is one whether it takes
+        // two bytes in UTF-8 or one unit in UTF-16, and an emoji outside the BMP is one.
+        let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
+        check_count(
+            out,
+            at,
+            length,
+            (schema.min_length(), Keyword::MinLength, &|n| {
+                format!("{label} must be at least {}", characters(n))
+            }),
+            (schema.max_length(), Keyword::MaxLength, &|n| {
+                format!("{label} must be at most {}", characters(n))
+            }),
+        );
+    }
     if let Some(f) = schema.format()
         && !super::format::matches(f, text)
     {
