@@ -61,14 +61,15 @@ pub fn parse_str(text: &str, limits: &Limits) -> Result<Value, Error> {
         limits,
         members: Vec::new(),
         items: Vec::new(),
+        root: Value::Null,
     };
     reader.skip_whitespace();
-    let value = reader.value(0)?;
+    reader.value(0, Dest::Root)?;
     reader.skip_whitespace();
     if reader.pos < text.len() {
         return Err(reader.syntax("trailing characters after the JSON value"));
     }
-    Ok(value)
+    Ok(reader.root)
 }
 
 struct Reader<'a> {
@@ -81,6 +82,22 @@ struct Reader<'a> {
     members: Vec<(String, Value)>,
     /// The items of the arrays being read, likewise.
     items: Vec<Value>,
+    /// The document's value, once read.
+    root: Value,
+}
+
+/// Where a value read goes. Each value is put in its place by the call that reads it rather
+/// than handed back up through every enclosing call: a value is four words, and moving it
+/// out of one `Result` into the next at every level cost more than reading most of them.
+#[derive(Clone, Copy)]
+enum Dest {
+    /// The document itself.
+    Root,
+    /// The next item of the array being read, on the item stack.
+    Item,
+    /// The value of the member at this place of the member stack, which holds `null` until
+    /// its value is read.
+    Member(usize),
 }
 
 impl Reader<'_> {
@@ -102,18 +119,34 @@ impl Reader<'_> {
         }
     }
 
-    /// Reads a value whose first byte is at `pos`; `depth` containers are already open.
-    fn value(&mut self, depth: usize) -> Result<Value, Error> {
-        match self.peek() {
-            Some(b'{') => self.object(depth + 1),
-            Some(b'[') => self.array(depth + 1),
-            Some(b'"') => self.string().map(Value::String),
-            Some(b't') => self.literal("true", Value::Bool(true)),
-            Some(b'f') => self.literal("false", Value::Bool(false)),
-            Some(b'n') => self.literal("null", Value::Null),
-            Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(_) => Err(self.syntax("expected a JSON value")),
-            None => Err(self.syntax("unexpected end of input, expected a JSON value")),
+    /// Reads a value whose first byte is at `pos` into `dest`; `depth` containers are
+    /// already open.
+    fn value(&mut self, depth: usize, dest: Dest) -> Result<(), Error> {
+        let value = match self.peek() {
+            Some(b'{') => return self.object(depth + 1, dest),
+            Some(b'[') => return self.array(depth + 1, dest),
+            Some(b'"') => Value::String(self.string()?),
+            Some(b't') => self.literal("true", Value::Bool(true))?,
+            Some(b'f') => self.literal("false", Value::Bool(false))?,
+            Some(b'n') => self.literal("null", Value::Null)?,
+            Some(b'-' | b'0'..=b'9') => self.number()?,
+            Some(_) => return Err(self.syntax("expected a JSON value")),
+            None => return Err(self.syntax("unexpected end of input, expected a JSON value")),
+        };
+        self.put(dest, value);
+        Ok(())
+    }
+
+    /// Puts `value` in its place.
+    fn put(&mut self, dest: Dest, value: Value) {
+        match dest {
+            Dest::Root => self.root = value,
+            Dest::Item => self.items.push(value),
+            Dest::Member(at) => {
+                if let Some((_, slot)) = self.members.get_mut(at) {
+                    *slot = value;
+                }
+            }
         }
     }
 
@@ -131,7 +164,7 @@ impl Reader<'_> {
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Value, Error> {
+    fn object(&mut self, depth: usize, dest: Dest) -> Result<(), Error> {
         self.enter(depth)?;
         self.pos += 1; // '{'
         let start = self.members.len();
@@ -142,7 +175,8 @@ impl Reader<'_> {
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
             self.pos += 1;
-            return Ok(Value::Object(Map::new()));
+            self.put(dest, Value::Object(Map::new()));
+            return Ok(());
         }
         loop {
             self.skip_whitespace();
@@ -183,15 +217,21 @@ impl Reader<'_> {
             }
             self.pos += 1;
             self.skip_whitespace();
-            let member = self
-                .value(depth)
-                .map_err(|e| e.within(&pointer::key(place.key())))?;
+            // The member's place on the stack, its key there or (indexed) in the index.
+            let at = self.members.len();
             match place {
                 KeyPlace::Index(place) => {
                     place.insert(count);
-                    self.members.push((String::new(), member));
+                    self.members.push((String::new(), Value::Null));
                 }
-                KeyPlace::Member(key) => self.members.push((key, member)),
+                KeyPlace::Member(key) => self.members.push((key, Value::Null)),
+            }
+            if let Err(e) = self.value(depth, Dest::Member(at)) {
+                let key = match &index {
+                    Some(keys) => keys.iter().find(|&(_, &i)| i == count).map(|(k, _)| k),
+                    None => self.members.get(at).map(|(k, _)| k),
+                };
+                return Err(e.within(&pointer::key(key.map_or("", String::as_str))));
             }
             self.skip_whitespace();
             match self.peek() {
@@ -204,38 +244,41 @@ impl Reader<'_> {
                             *slot = key;
                         }
                     }
-                    return Ok(Value::Object(Map::from_distinct(members)));
+                    self.put(dest, Value::Object(Map::from_distinct(members)));
+                    return Ok(());
                 }
                 _ => return Err(self.syntax("expected ',' or '}' in an object")),
             }
         }
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value, Error> {
+    fn array(&mut self, depth: usize, dest: Dest) -> Result<(), Error> {
         self.enter(depth)?;
         self.pos += 1; // '['
         let start = self.items.len();
         self.skip_whitespace();
         if self.peek() == Some(b']') {
             self.pos += 1;
-            return Ok(Value::Array(Vec::new()));
+            self.put(dest, Value::Array(Vec::new()));
+            return Ok(());
         }
         loop {
             let index = self.items.len().saturating_sub(start);
             self.limits.check_items(index.saturating_add(1))?;
             self.skip_whitespace();
-            let item = self.value(depth).map_err(|e| {
+            self.value(depth, Dest::Item).map_err(|e| {
                 let mut at = String::new();
                 pointer::push_index(&mut at, index);
                 e.within(&at)
             })?;
-            self.items.push(item);
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Value::Array(self.items.split_off(start)));
+                    let items = self.items.split_off(start);
+                    self.put(dest, Value::Array(items));
+                    return Ok(());
                 }
                 _ => return Err(self.syntax("expected ',' or ']' in an array")),
             }
@@ -422,15 +465,6 @@ enum KeyPlace<'a> {
     Member(String),
 }
 
-impl KeyPlace<'_> {
-    fn key(&self) -> &str {
-        match self {
-            KeyPlace::Index(place) => place.key(),
-            KeyPlace::Member(key) => key,
-        }
-    }
-}
-
 /// The error for `key` read a second time in one object, at the second one.
 fn repeated_key(key: &str) -> Error {
     Error::new(
@@ -530,6 +564,18 @@ mod tests {
         assert_eq!(round_trip(&outer), outer);
         let repeated = outer.replacen("\"i19\"", "\"i3\"", 5);
         assert_eq!(kind(&repeated), (ErrorKind::DuplicateKey, "/o0/i3".into()));
+        // An error inside a member points at it, whether its key was scanned or indexed.
+        for at in [3, 18] {
+            let broken = outer.replacen(
+                &format!("\"i{at}\":[{at}]"),
+                &format!("\"i{at}\":[{at},]"),
+                1,
+            );
+            assert_eq!(
+                kind(&broken),
+                (ErrorKind::InvalidJson, format!("/o0/i{at}/1"))
+            );
+        }
     }
 
     #[test]
