@@ -72,11 +72,7 @@ pub(crate) fn memory(root: &Path) -> bool {
         && stage_files(root, &stage, &ffi::library(root), DEBUG_LIB)
         && with_proc(&chroot, || build(&chroot, &log, DEBUG_LIB, &[]))
         && with_proc(&chroot, || {
-            run(Command::new("chroot")
-                .arg(&chroot)
-                .arg("env")
-                .arg(format!("LD_LIBRARY_PATH=/{STAGE}/{DEBUG_LIB}"))
-                .arg(format!("/{STAGE}/{SCRATCH}/debug/memory")))
+            run(&mut staged(&chroot, DEBUG_LIB, "debug", "memory"))
         })
 }
 
@@ -92,11 +88,7 @@ pub(crate) fn bench(root: &Path, library: &Path) -> bool {
         && stage_payloads(root, &stage)
         && with_proc(&chroot, || build(&chroot, &log, MOBILE_LIB, &release))
         && with_proc(&chroot, || {
-            run(Command::new("chroot")
-                .arg(&chroot)
-                .arg("env")
-                .arg(format!("LD_LIBRARY_PATH=/{STAGE}/{MOBILE_LIB}"))
-                .arg(format!("/{STAGE}/{SCRATCH}/release/bench"))
+            run(staged(&chroot, MOBILE_LIB, "release", "bench")
                 .arg(format!("/{STAGE}/{STAGED_PAYLOADS}")))
         })
 }
@@ -380,17 +372,24 @@ fn build(chroot: &Path, log: &Path, lib_dir: &str, extra: &[&str]) -> bool {
     built
 }
 
+/// The command that runs the tests package's executable `name`, built in `configuration`
+/// (`debug`, `release`), inside the chroot against the library staged in `lib_dir`.
+fn staged(chroot: &Path, lib_dir: &str, configuration: &str, name: &str) -> Command {
+    let mut command = Command::new("chroot");
+    command
+        .arg(chroot)
+        .arg("env")
+        .arg(format!("LD_LIBRARY_PATH=/{STAGE}/{lib_dir}"))
+        .arg(format!("/{STAGE}/{SCRATCH}/{configuration}/{name}"));
+    command
+}
+
 /// Runs each test executable inside the chroot with the staged library; all run, and any
 /// failure (or one that cannot start) fails the step.
 fn run_tests(chroot: &Path) -> bool {
     let mut ok = true;
     for (name, argument) in RUNS {
-        let mut command = Command::new("chroot");
-        command
-            .arg(chroot)
-            .arg("env")
-            .arg(format!("LD_LIBRARY_PATH=/{STAGE}/{DEBUG_LIB}"))
-            .arg(format!("/{STAGE}/{SCRATCH}/debug/{name}"));
+        let mut command = staged(chroot, DEBUG_LIB, "debug", name);
         if !argument.is_empty() {
             command.arg(format!("/{STAGE}/{argument}"));
         }

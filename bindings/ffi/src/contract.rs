@@ -456,22 +456,22 @@ impl RecordSize {
 /// (`too_large` at `""`).
 fn check_entries(entries: &[ContentEntry], limits: &core::Limits) -> Result<(), core::Error> {
     limits.check_members(entries.len())?;
-    let mut size = RecordSize::within(limits);
+    // Counted exactly as the object's compact JSON text, before anything is copied.
+    let mut size = SizeBudget::new(limits);
+    size.object(entries.len())?;
     for entry in entries {
+        size.string(&entry.name)?;
         match &entry.value {
-            ContentValue::Text { value } => size.member(&entry.name, value)?,
-            ContentValue::Number { spelling } => size.text(&entry.name, Some(spelling))?,
-            ContentValue::Boolean { value } => {
-                size.text(&entry.name, Some(if *value { "true" } else { "false" }))?
-            }
+            ContentValue::Text { value } => size.string(value)?,
+            ContentValue::Number { spelling } => size.punctuation(spelling.len())?,
+            ContentValue::Boolean { value } => size.punctuation(if *value { 4 } else { 5 })?,
             ContentValue::TextList { values } => {
                 limits
                     .check_items(values.len())
                     .map_err(|e| e.within(&pointer::key(&entry.name)))?;
-                size.text(&entry.name, Some("[]"))?;
+                size.array(values.len())?;
                 for value in values {
-                    size.0.string(value)?;
-                    size.0.punctuation(1)?;
+                    size.string(value)?;
                 }
             }
         }
@@ -537,5 +537,45 @@ mod tests {
         for action in [CoreAction::Accept, CoreAction::Decline, CoreAction::Cancel] {
             assert_eq!(Action::from_core(action).to_core(), action);
         }
+    }
+
+    /// Entries are held to the size limit as exactly as their JSON text is: an object of
+    /// every kind of entry fits a limit of its own length, and not one byte less.
+    #[test]
+    fn entries_fit_the_size_of_their_json_text() {
+        let entries = vec![
+            ContentEntry {
+                name: "t\"".into(),
+                value: ContentValue::Text {
+                    value: "a\nb".into(),
+                },
+            },
+            ContentEntry {
+                name: "n".into(),
+                value: ContentValue::Number {
+                    spelling: "-1.5e3".into(),
+                },
+            },
+            ContentEntry {
+                name: "b".into(),
+                value: ContentValue::Boolean { value: false },
+            },
+            ContentEntry {
+                name: "l".into(),
+                value: ContentValue::TextList {
+                    values: vec!["x".into(), "y".into()],
+                },
+            },
+            ContentEntry {
+                name: "e".into(),
+                value: ContentValue::TextList { values: vec![] },
+            },
+        ];
+        let text = entries_to_map(&entries).unwrap().to_json();
+        let fits = core::Limits::DEFAULT.with_max_input_bytes(text.len());
+        assert!(entries_to_map_within(&entries, &fits).is_ok(), "{text}");
+        let short = core::Limits::DEFAULT.with_max_input_bytes(text.len() - 1);
+        let refused = entries_to_map_within(&entries, &short).unwrap_err();
+        assert_eq!(refused.kind(), core::ErrorKind::TooLarge);
     }
 }

@@ -107,11 +107,7 @@ impl Session {
         now_ms: Option<u64>,
         limits: Option<Limits>,
     ) -> Result<Request, ToolnexusError> {
-        let params =
-            core::ElicitRequestParams::from_json(&params_json, &Limits::or_default(limits))?;
-        let id = id.unwrap_or_else(core::id::next_id);
-        let now = now_or_clock(now_ms);
-        let request = self.inner.with(|s| s.begin(&params, &id, now))?;
+        let (request, ()) = self.begin_then(&params_json, id, now_ms, limits, |_, _| ())?;
         Ok(Request::from_core(&request))
     }
 
@@ -126,17 +122,11 @@ impl Session {
         now_ms: Option<u64>,
         limits: Option<Limits>,
     ) -> Result<Screen, ToolnexusError> {
-        let params = core::ElicitRequestParams::from_json(
-            params_json.as_bytes(),
-            &Limits::or_default(limits),
-        )?;
-        let id = id.unwrap_or_else(core::id::next_id);
-        let now = now_or_clock(now_ms);
-        // One turn of the lock: the form is the one this request began with.
-        let (request, form) = self.inner.with(|s| {
-            let request = s.begin(&params, &id, now)?;
-            Ok::<_, core::Error>((request, s.form(&id).cloned()))
-        })?;
+        // The form is the one this request began with.
+        let (request, form) =
+            self.begin_then(params_json.as_bytes(), id, now_ms, limits, |s, id| {
+                s.form(id).cloned()
+            })?;
         Ok(Screen::new(
             Request::from_core(&request),
             form.map(Form::from_core),
@@ -210,5 +200,28 @@ impl Session {
     /// send, in the order they began. URL requests waiting for completion are forgotten.
     pub fn cancel_all(&self) -> Vec<CancelledRequest> {
         cancelled(self.inner.with(core::Session::cancel_all))
+    }
+}
+
+impl Session {
+    /// Begins the request of `params_json`: the core's request, and what `then` takes from
+    /// the session for it in the same turn of the lock.
+    fn begin_then<T>(
+        &self,
+        params_json: &[u8],
+        id: Option<String>,
+        now_ms: Option<u64>,
+        limits: Option<Limits>,
+        then: impl FnOnce(&core::Session, &str) -> T,
+    ) -> Result<(core::Request, T), ToolnexusError> {
+        let params =
+            core::ElicitRequestParams::from_json(params_json, &Limits::or_default(limits))?;
+        let id = id.unwrap_or_else(core::id::next_id);
+        let now = now_or_clock(now_ms);
+        let begun = self.inner.with(|s| {
+            let request = s.begin(&params, &id, now)?;
+            Ok::<_, core::Error>((request, then(s, &id)))
+        })?;
+        Ok(begun)
     }
 }

@@ -182,14 +182,10 @@ impl<'a, 'py> Reader<'a, 'py> {
                 .limits
                 .check_members(members.len())
                 .map_err(invalid)?;
-            reader.charge(
-                2 + 2 * members.len().saturating_sub(1) + usize::from(!members.is_empty()),
-            )?;
+            reader.spend(|budget| budget.object(members.len()))?;
             let mut read = Vec::with_capacity(members.len());
             for (key, object) in members {
-                let mut budget = reader.budget.get();
-                budget.string(key).map_err(Stop::TooLarge)?;
-                reader.budget.set(budget);
+                reader.spend(|budget| budget.string(key))?;
                 let value = reader
                     .value(object, 1)
                     .map_err(|stop| stop.within(&pointer::key(key)))?;
@@ -275,16 +271,19 @@ impl<'a, 'py> Reader<'a, 'py> {
     /// A string, counted toward the size limit before it is copied.
     fn string(&self, s: &Bound<'py, PyString>) -> Result<String, Stop> {
         let text = s.to_cow().map_err(|e| not_utf8(self.py, e, "string"))?;
-        let mut budget = self.budget.get();
-        budget.string(&text).map_err(Stop::TooLarge)?;
-        self.budget.set(budget);
+        self.spend(|budget| budget.string(&text))?;
         Ok(text.into_owned())
     }
 
     /// Counts `bytes` of punctuation or a literal toward the size limit.
     fn charge(&self, bytes: usize) -> Result<(), Stop> {
+        self.spend(|budget| budget.punctuation(bytes))
+    }
+
+    /// Counts something toward the size limit, as `count` tells the budget.
+    fn spend(&self, count: impl FnOnce(&mut SizeBudget) -> Result<(), Error>) -> Result<(), Stop> {
         let mut budget = self.budget.get();
-        budget.punctuation(bytes).map_err(Stop::TooLarge)?;
+        count(&mut budget).map_err(Stop::TooLarge)?;
         self.budget.set(budget);
         Ok(())
     }
@@ -367,8 +366,7 @@ impl<'a, 'py> Reader<'a, 'py> {
     fn object(&self, dict: &Bound<'py, PyDict>, depth: usize) -> Result<Value, Stop> {
         self.enter(depth)?;
         self.limits.check_members(dict.len()).map_err(invalid)?;
-        // `{}`, a colon per member and the commas between them.
-        self.charge(2 + 2 * dict.len().saturating_sub(1) + usize::from(!dict.is_empty()))?;
+        self.spend(|budget| budget.object(dict.len()))?;
         // Guarded, a private copy is iterated: code of the caller's that runs while a value is
         // read (a `Number` subclass's `spelling`) may change the dict.
         let copy;
@@ -425,8 +423,7 @@ impl<'a, 'py> Reader<'a, 'py> {
     ) -> Result<Value, Stop> {
         self.enter(depth)?;
         self.limits.check_items(len).map_err(invalid)?;
-        // `[]` and the commas between the items.
-        self.charge(2 + len.saturating_sub(1))?;
+        self.spend(|budget| budget.array(len))?;
         let mut values = Vec::with_capacity(len);
         for (index, item) in items.enumerate() {
             match self.value(&item, depth) {

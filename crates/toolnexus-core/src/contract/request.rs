@@ -147,20 +147,7 @@ impl Request {
 
     /// The request as compact JSON with the pinned key order.
     pub fn to_json(&self) -> String {
-        let strings = [
-            Some(&self.id),
-            Some(&self.kind),
-            Some(&self.prompt),
-            self.url.as_ref(),
-        ]
-        .into_iter()
-        .chain([self.expires_at.as_ref()])
-        .flatten()
-        .map(String::len)
-        .sum::<usize>();
-        // The keys and punctuation take under 64 bytes, a small schema a few hundred; a large
-        // one grows the string.
-        let mut object = ObjectWriter::with_capacity(strings + 512);
+        let mut object = ObjectWriter::new();
         object.str("id", &self.id);
         object.str("kind", &self.kind);
         object.str("prompt", &self.prompt);

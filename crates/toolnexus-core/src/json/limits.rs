@@ -101,50 +101,47 @@ impl Limits {
     /// `""`, the caller's containers locating it. Every reader of untrusted input, the JSON
     /// text reader and the bindings' readers of native objects, asks this one.
     pub fn check_depth(&self, depth: usize) -> Result<(), crate::Error> {
-        if depth > self.max_depth {
-            return Err(crate::Error::new(
-                crate::ErrorKind::TooDeep,
-                "",
-                alloc::format!(
-                    "arrays and objects nest deeper than the limit of {}",
-                    self.max_depth
-                ),
-            ));
-        }
-        Ok(())
+        at_most(depth, self.max_depth, crate::ErrorKind::TooDeep, |limit| {
+            alloc::format!("arrays and objects nest deeper than the limit of {limit}")
+        })
     }
 
     /// Refuses an object of `members` members when that is more than
     /// [`max_object_members`](Limits::max_object_members):
     /// [`ErrorKind::TooManyMembers`](crate::ErrorKind) at the object (`""`).
     pub fn check_members(&self, members: usize) -> Result<(), crate::Error> {
-        if members > self.max_object_members {
-            return Err(crate::Error::new(
-                crate::ErrorKind::TooManyMembers,
-                "",
-                alloc::format!(
-                    "an object has more than the limit of {} members",
-                    self.max_object_members
-                ),
-            ));
-        }
-        Ok(())
+        at_most(
+            members,
+            self.max_object_members,
+            crate::ErrorKind::TooManyMembers,
+            |limit| alloc::format!("an object has more than the limit of {limit} members"),
+        )
     }
 
     /// Refuses an array of `items` items when that is more than
     /// [`max_array_items`](Limits::max_array_items):
     /// [`ErrorKind::TooManyItems`](crate::ErrorKind) at the array (`""`).
     pub fn check_items(&self, items: usize) -> Result<(), crate::Error> {
-        if items > self.max_array_items {
-            return Err(crate::Error::new(
-                crate::ErrorKind::TooManyItems,
-                "",
-                alloc::format!(
-                    "an array has more than the limit of {} items",
-                    self.max_array_items
-                ),
-            ));
-        }
+        at_most(
+            items,
+            self.max_array_items,
+            crate::ErrorKind::TooManyItems,
+            |limit| alloc::format!("an array has more than the limit of {limit} items"),
+        )
+    }
+}
+
+/// `Ok` while `count` is at most `limit`; otherwise an error of `kind` at `""` with the
+/// message made for the limit.
+fn at_most(
+    count: usize,
+    limit: usize,
+    kind: crate::ErrorKind,
+    message: impl FnOnce(usize) -> alloc::string::String,
+) -> Result<(), crate::Error> {
+    if count > limit {
+        Err(crate::Error::new(kind, "", message(limit)))
+    } else {
         Ok(())
     }
 }
@@ -207,6 +204,17 @@ impl SizeBudget {
         }
     }
 
+    /// Counts the braces, colons and commas of an object of `members` members (its keys and
+    /// values are counted apart).
+    pub fn object(&mut self, members: usize) -> Result<(), crate::Error> {
+        self.punctuation(2 + 2 * members.saturating_sub(1) + usize::from(members > 0))
+    }
+
+    /// Counts the brackets and commas of an array of `items` items (the items apart).
+    pub fn array(&mut self, items: usize) -> Result<(), crate::Error> {
+        self.punctuation(2 + items.saturating_sub(1))
+    }
+
     /// Counts `text` written as a JSON string: its quotes, and each character as the writer
     /// escapes it.
     pub fn string(&mut self, text: &str) -> Result<(), crate::Error> {
@@ -214,31 +222,14 @@ impl SizeBudget {
         if text.len() > self.max {
             return self.punctuation(text.len());
         }
-        self.punctuation(string_len(text))
+        self.punctuation(super::write::string_len(text))
     }
-}
-
-/// The length of `text` written as a JSON string, quotes included.
-pub fn string_len(text: &str) -> usize {
-    // Most text needs no escape.
-    if super::write::is_plain(text) {
-        return text.len().saturating_add(2);
-    }
-    let escapes: usize = text
-        .bytes()
-        .map(|b| match b {
-            b'"' | b'\\' | 0x08 | 0x0C | b'\n' | b'\r' | b'\t' => 1,
-            0..=0x1F => 5,
-            _ => 0,
-        })
-        .sum();
-    text.len().saturating_add(escapes).saturating_add(2)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse_str;
+    use crate::json::{parse_str, string_len};
 
     #[test]
     fn string_len_is_what_the_writer_writes() {
@@ -270,5 +261,32 @@ mod tests {
         budget.string("x\n").unwrap();
         budget.punctuation(4).unwrap(); // null
         assert_eq!(budget.used(), value.to_json().len());
+    }
+
+    #[test]
+    fn object_and_array_punctuation_is_the_compact_text() {
+        for text in [r#"{}"#, r#"[]"#, r#"{"a":[1,"x\n",null],"b":{},"c":[[]]}"#] {
+            let value = parse_str(text, &Limits::DEFAULT).unwrap();
+            let mut budget = SizeBudget::new(&Limits::DEFAULT);
+            count(&value, &mut budget);
+            assert_eq!(budget.used(), value.to_json().len(), "{text}");
+        }
+
+        fn count(value: &crate::Value, budget: &mut SizeBudget) {
+            match value {
+                crate::Value::Array(items) => {
+                    budget.array(items.len()).unwrap();
+                    items.iter().for_each(|item| count(item, budget));
+                }
+                crate::Value::Object(map) => {
+                    budget.object(map.len()).unwrap();
+                    for (key, member) in map {
+                        budget.string(key).unwrap();
+                        count(member, budget);
+                    }
+                }
+                other => budget.punctuation(other.to_json().len()).unwrap(),
+            }
+        }
     }
 }

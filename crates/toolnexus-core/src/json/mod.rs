@@ -14,6 +14,7 @@ mod read;
 mod value;
 pub(crate) mod write;
 
-pub use limits::{Limits, SizeBudget, string_len};
+pub use limits::{Limits, SizeBudget};
 pub use read::{parse, parse_str};
 pub use value::{Map, Number, Value};
+pub use write::string_len;

@@ -3,7 +3,7 @@
 //! Both write the same text: no whitespace, members in order, numbers as spelt, and strings
 //! escaped as serde_json escapes them (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, any other
 //! control character as `\u00xx`; everything else as it is, in UTF-8). The length of a string
-//! so written is what [`super::limits::string_len`] counts.
+//! so written is what [`string_len`] counts.
 
 use alloc::string::String;
 
@@ -127,10 +127,20 @@ const ESCAPES: [u8; 256] = {
     table
 };
 
-/// Whether `text` is written as it is, needing no escape.
-pub(crate) fn is_plain(text: &str) -> bool {
-    text.bytes()
-        .all(|b| ESCAPES.get(usize::from(b)).copied().unwrap_or(0) == 0)
+/// The length of `text` written as a JSON string, quotes included: what the writer
+/// appends, counted from the same table of escapes.
+pub fn string_len(text: &str) -> usize {
+    let escapes: usize = text
+        .bytes()
+        .map(
+            |b| match ESCAPES.get(usize::from(b)).copied().unwrap_or(0) {
+                0 => 0,
+                b'u' => 5,
+                _ => 1,
+            },
+        )
+        .sum();
+    text.len().saturating_add(escapes).saturating_add(2)
 }
 
 /// Writes a JSON object member by member, for types whose members are fixed: what serde's
@@ -141,9 +151,9 @@ pub(crate) struct ObjectWriter {
 }
 
 impl ObjectWriter {
-    /// An object about to be written, of about `capacity` bytes.
-    pub(crate) fn with_capacity(capacity: usize) -> ObjectWriter {
-        let mut out = String::with_capacity(capacity);
+    /// An object about to be written.
+    pub(crate) fn new() -> ObjectWriter {
+        let mut out = String::with_capacity(START_CAPACITY);
         out.push('{');
         ObjectWriter { out, first: true }
     }
@@ -188,7 +198,6 @@ impl ObjectWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::limits::string_len;
     use crate::json::{Limits, parse_str};
 
     #[test]
