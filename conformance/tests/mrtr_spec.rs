@@ -136,7 +136,7 @@ fn core_json(text: &str) -> Value {
 fn keys_of(value: Option<&Value>) -> Vec<String> {
     value
         .and_then(Value::as_object)
-        .map(|m| m.keys().cloned().collect())
+        .map(|m| m.keys().map(String::from).collect())
         .unwrap_or_default()
 }
 

@@ -353,11 +353,11 @@ impl ContentValue {
     /// The JSON value; a number whose spelling is not JSON is an `invalid_value` error.
     pub(crate) fn to_value(&self) -> Result<Value, core::Error> {
         Ok(match self {
-            ContentValue::Text { value } => Value::String(value.clone()),
+            ContentValue::Text { value } => Value::from(value.as_str()),
             ContentValue::Number { spelling } => Value::Number(json_number(spelling)?),
             ContentValue::Boolean { value } => Value::Bool(*value),
             ContentValue::TextList { values } => {
-                Value::Array(values.iter().cloned().map(Value::String).collect())
+                Value::Array(values.iter().map(|v| Value::from(v.as_str())).collect())
             }
         })
     }

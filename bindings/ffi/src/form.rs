@@ -262,7 +262,7 @@ impl Form {
             .iter()
             .filter_map(|(name, value)| {
                 Some(ContentEntry {
-                    name: name.clone(),
+                    name: name.to_owned(),
                     value: ContentValue::from_core(CoreValue::from_value(value).ok()?),
                 })
             })

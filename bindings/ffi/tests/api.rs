@@ -279,7 +279,7 @@ fn form_call(form: &Form, call: &Value) -> Value {
     let call = call.as_object().unwrap();
     let allow_unknown = call.get("allowUnknown").and_then(Value::as_bool) == Some(true);
     let (name, arg) = call.iter().find(|(k, _)| *k != "allowUnknown").unwrap();
-    outcome(match name.as_str() {
+    outcome(match name {
         "fields" => {
             let fields = form.fields();
             assert_eq!(form.field(&fields[0].name).as_ref(), fields.first());
@@ -589,7 +589,9 @@ fn run_mrtr(script: &Value, limits: Option<Limits>) -> String {
             outcome(current.supply(key, result, None).map(|()| Value::Null))
         } else if let Some(retry) = step.get("retry") {
             let id = match retry.get("id").unwrap() {
-                Value::String(s) => RpcId::Text { value: s.clone() },
+                Value::String(s) => RpcId::Text {
+                    value: s.to_string(),
+                },
                 Value::Number(n) => RpcId::Number {
                     spelling: n.as_str().into(),
                 },

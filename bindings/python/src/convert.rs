@@ -21,7 +21,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use std::cell::Cell;
 
-use toolnexus_core::json::{SizeBudget, pointer};
+use toolnexus_core::json::{SizeBudget, Text, pointer};
 use toolnexus_core::{Error, ErrorKind, Limits, Map, Number, Value};
 
 use crate::errors::Fault;
@@ -189,7 +189,7 @@ impl<'a, 'py> Reader<'a, 'py> {
                 let value = reader
                     .value(object, 1)
                     .map_err(|stop| stop.within(&pointer::key(key)))?;
-                read.push((String::from(*key), value));
+                read.push((Text::from(*key), value));
             }
             Ok(Value::Object(Map::from_distinct(read)))
         })
@@ -268,11 +268,13 @@ impl<'a, 'py> Reader<'a, 'py> {
         }
     }
 
-    /// A string, counted toward the size limit before it is copied.
-    fn string(&self, s: &Bound<'py, PyString>) -> Result<String, Stop> {
-        let text = s.to_cow().map_err(|e| not_utf8(self.py, e, "string"))?;
-        self.spend(|budget| budget.string(&text))?;
-        Ok(text.into_owned())
+    /// A string, counted toward the size limit before it is copied. Its text is the `str`'s
+    /// own UTF-8 (for ASCII, its characters), read in place; a short one is copied into the
+    /// value itself, without an allocation.
+    fn string(&self, s: &Bound<'py, PyString>) -> Result<Text, Stop> {
+        let text = s.to_str().map_err(|e| not_utf8(self.py, e, "string"))?;
+        self.spend(|budget| budget.string(text))?;
+        Ok(Text::from(text))
     }
 
     /// Counts `bytes` of punctuation or a literal toward the size limit.
@@ -376,7 +378,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         } else {
             dict
         };
-        let mut read: Vec<(String, Value)> = Vec::with_capacity(members.len());
+        let mut read: Vec<(Text, Value)> = Vec::with_capacity(members.len());
         let mut subclass_keys = false;
         for (key, value) in members.iter() {
             let Ok(key) = key

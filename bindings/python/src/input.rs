@@ -203,10 +203,15 @@ fn read_str(text: &Bound<'_, PyString>, limits: &Limits) -> Result<Value, Fault>
     if chars > limits.max_input_bytes() {
         return Err(too_large(chars, "characters", limits));
     }
-    let utf8 = text
-        .encode_utf8()
-        .map_err(|e| not_utf8(text.py(), e, "text"))?;
-    parse(text.py(), utf8.as_bytes(), limits)
+    // The `str`'s own UTF-8, which Python keeps with it once asked (for ASCII, the characters
+    // themselves): read in place, without a copy, and known to be UTF-8 already.
+    let utf8 = text.to_str().map_err(|e| not_utf8(text.py(), e, "text"))?;
+    let value = if utf8.len() >= DETACH_FROM_BYTES {
+        text.py().detach(|| json::parse_str(utf8, limits))
+    } else {
+        json::parse_str(utf8, limits)
+    };
+    Ok(value?)
 }
 
 fn parse(py: Python<'_>, bytes: &[u8], limits: &Limits) -> Result<Value, Fault> {

@@ -40,9 +40,9 @@ fn call_value(form: &Form, call: &Value) -> Result<Value, String> {
     let options = ContentOptions::STRICT.allow_unknown(allow_unknown);
     let (name, arg) = call
         .iter()
-        .find(|(k, _)| k.as_str() != "allowUnknown")
+        .find(|(k, _)| *k != "allowUnknown")
         .ok_or("form: a call names what it does")?;
-    Ok(match name.as_str() {
+    Ok(match name {
         "fields" => ok(fields_value(form.fields())),
         "problems" => ok(problems_value(form)),
         "validate" => ok(violations_value(&form.validate(arg, &options))),

@@ -155,7 +155,7 @@ impl Runner {
     fn retry(&mut self, retry: &Value) -> Result<Value, String> {
         // Any number is passed on as it is, so that the core's own check of fractions runs.
         let id = match retry.get("id") {
-            Some(Value::String(s)) => RpcId::String(s.clone()),
+            Some(Value::String(s)) => RpcId::String(s.to_string()),
             Some(Value::Number(n)) => RpcId::Number(n.clone()),
             _ => return Err("a retry `id` is a JSON string or number".into()),
         };

@@ -114,7 +114,7 @@ pub(crate) fn session_options(options: Option<&Value>) -> Result<SessionOptions,
     for (key, value) in map.iter() {
         let flag = || value.as_bool().ok_or(format!("`{key}` must be a boolean"));
         let count = || value.as_u64().ok_or(format!("`{key}` must be a count"));
-        o = match key.as_str() {
+        o = match key {
             "modes" => o.with_modes(
                 value
                     .as_str()

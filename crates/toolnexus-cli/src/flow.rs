@@ -235,7 +235,7 @@ pub fn show(field: &FormField, value: &Value) -> String {
     };
     match value {
         Value::String(s) if field.widget() == Widget::SingleSelect => label_of(s),
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         Value::Bool(true) => String::from("yes"),
         Value::Bool(false) => String::from("no"),
         Value::Array(items) => items

@@ -298,7 +298,7 @@ impl Asker for Terminal {
 /// The text of `value` for pre-filling a text box.
 fn initial(value: Option<&Value>) -> String {
     match value {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => s.to_string(),
         Some(other) => other.to_json(),
         None => String::new(),
     }

@@ -161,10 +161,10 @@ pub fn describe_tools(who: Option<&str>, tools: &[Value]) -> String {
             .map(|p| {
                 p.keys()
                     .map(|k| {
-                        if required.contains(&k.as_str()) {
+                        if required.contains(&k) {
                             format!("{k}*")
                         } else {
-                            k.clone()
+                            k.to_owned()
                         }
                     })
                     .collect()

@@ -107,7 +107,7 @@ fn received(out: &Output) -> Value {
         .and_then(|c| c.first())
         .and_then(|c| c.as_object()?.get("text")?.as_str().map(String::from))
         .unwrap_or_else(|| panic!("no text content in {}", result.to_json()));
-    json::parse_str(&text, &Limits::DEFAULT).unwrap_or(Value::String(text))
+    json::parse_str(&text, &Limits::DEFAULT).unwrap_or(Value::from(text))
 }
 
 fn at<'v>(value: &'v Value, path: &[&str]) -> &'v Value {

@@ -27,7 +27,7 @@ fn any_value() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         prop::sample::select(vec!["0.5", "-1e400", "1e400", "3.0", "-0", "1E-7"])
             .prop_map(|s| Value::Number(Number::from_spelling(s).unwrap())),
-        "\\PC{0,12}".prop_map(Value::String),
+        "\\PC{0,12}".prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 32, 6, |inner| {
         prop_oneof![

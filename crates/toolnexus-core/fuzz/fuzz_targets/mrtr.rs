@@ -101,7 +101,7 @@ fn check_retry(text: &str, method: &str, round: &InputRound) {
         .filter(|k| !missing.contains(k))
         .collect();
     let sent: Vec<&str> = match params.get("inputResponses") {
-        Some(Value::Object(map)) => map.keys().map(String::as_str).collect(),
+        Some(Value::Object(map)) => map.keys().collect(),
         Some(other) => panic!("inputResponses is {other:?}"),
         None => Vec::new(),
     };

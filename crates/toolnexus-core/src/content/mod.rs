@@ -169,7 +169,7 @@ fn members_by_property<'a>(schema: &RequestedSchema, content: &'a Map) -> Found<
                     *slot = Some((i, value));
                 }
             }
-            None => found.undeclared.push((name.as_str(), value)),
+            None => found.undeclared.push((name, value)),
         }
     }
     found

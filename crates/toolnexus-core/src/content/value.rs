@@ -99,11 +99,9 @@ impl Content {
 
     /// Every (name, value) pair, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, ContentValue<'_>)> {
-        self.0.iter().filter_map(|(k, v)| {
-            ContentValue::from_value(v)
-                .ok()
-                .map(|value| (k.as_str(), value))
-        })
+        self.0
+            .iter()
+            .filter_map(|(k, v)| ContentValue::from_value(v).ok().map(|value| (k, value)))
     }
 
     /// How many values there are.

@@ -1,7 +1,5 @@
 //! The diagnostics of [`crate::error`] written as JSON values, for bindings and for servers.
 
-use alloc::string::String;
-
 use super::{Map, Value};
 use crate::error::{SchemaProblem, Violation};
 
@@ -10,9 +8,9 @@ impl Violation {
     /// returns and what a client tells a server.
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
-        map.insert("pointer", Value::String(String::from(self.pointer())));
+        map.insert("pointer", Value::from(self.pointer()));
         map.insert("keyword", Value::from(self.keyword().as_str()));
-        map.insert("message", Value::String(String::from(self.message())));
+        map.insert("message", Value::from(self.message()));
         Value::Object(map)
     }
 }
@@ -22,8 +20,8 @@ impl SchemaProblem {
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("kind", Value::from(self.kind().as_str()));
-        map.insert("pointer", Value::String(String::from(self.pointer())));
-        map.insert("message", Value::String(String::from(self.message())));
+        map.insert("pointer", Value::from(self.pointer()));
+        map.insert("message", Value::from(self.message()));
         Value::Object(map)
     }
 }

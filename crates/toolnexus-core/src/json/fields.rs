@@ -136,7 +136,7 @@ impl<'a> Fields<'a> {
 
     /// Refuses any member not named in `known` (for the contract types, whose keys are pinned).
     pub(crate) fn deny_unknown(&self, known: &[&str], what: &str) -> Result<(), Error> {
-        match self.map.keys().find(|k| !known.contains(&k.as_str())) {
+        match self.map.keys().find(|k| !known.contains(k)) {
             None => Ok(()),
             Some(k) => Err(Error::new(
                 ErrorKind::UnknownField,

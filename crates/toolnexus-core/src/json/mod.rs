@@ -11,10 +11,12 @@ pub(crate) mod fields;
 mod limits;
 pub mod pointer;
 mod read;
+mod text;
 mod value;
 pub(crate) mod write;
 
 pub use limits::{Limits, SizeBudget};
 pub use read::{parse, parse_str};
+pub use text::Text;
 pub use value::{Map, Number, Value};
 pub use write::string_len;

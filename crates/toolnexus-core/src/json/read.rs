@@ -5,8 +5,6 @@
 //! traffic needs configurable [`Limits`], duplicate keys refused, numbers kept as written and
 //! errors located by JSON pointer, so this module reads the text itself into a [`Value`].
 
-use alloc::collections::BTreeMap;
-use alloc::collections::btree_map::{Entry, VacantEntry};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -14,11 +12,8 @@ use alloc::vec::Vec;
 use crate::error::{Error, ErrorKind};
 use crate::json::Limits;
 use crate::json::pointer;
-use crate::json::{Map, Number, Value};
-
-/// Objects up to this size find a repeated key by scanning the keys read so far; larger ones
-/// keep an index, so that an object of many members cannot make the check quadratic.
-const SCAN_LIMIT: usize = 16;
+use crate::json::value::{SCAN_LIMIT, first_repeated};
+use crate::json::{Map, Number, Text, Value};
 
 /// Reads one JSON value from `input` within `limits`.
 ///
@@ -79,7 +74,7 @@ struct Reader<'a> {
     /// The members of the objects being read, the innermost object's last. Each object moves
     /// its own into a vector of exactly their number when it closes: one allocation per object
     /// instead of one per doubling of a vector that grows member by member.
-    members: Vec<(String, Value)>,
+    members: Vec<(Text, Value)>,
     /// The items of the arrays being read, likewise.
     items: Vec<Value>,
     /// The document's value, once read.
@@ -168,83 +163,75 @@ impl Reader<'_> {
         self.enter(depth)?;
         self.pos += 1; // '{'
         let start = self.members.len();
-        // Past `SCAN_LIMIT` members, the keys read so far, each with its member's place: the
-        // keys move here (their members keep an empty string until the object closes), so
-        // that a large object is checked without copying a key.
-        let mut index: Option<BTreeMap<String, usize>> = None;
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
             self.pos += 1;
             self.put(dest, Value::Object(Map::new()));
             return Ok(());
         }
+        let mut count = 0;
+        let read = self.members_of_object(depth, start, &mut count);
+        // Past `SCAN_LIMIT` members, repeated keys are looked for once, all keys sorted, when
+        // the object closes or fails. A key repeated before whatever failed later comes first
+        // in the text, so it is the error, as when each key is checked as it is read.
+        let repeated = || {
+            let ours = self.members.get(start..start.saturating_add(count));
+            ours.filter(|ours| ours.len() > SCAN_LIMIT)
+                .and_then(first_repeated)
+                .map(repeated_key)
+        };
+        if let Err(e) = read {
+            return Err(repeated().unwrap_or(e));
+        }
+        if let Some(e) = repeated() {
+            return Err(e);
+        }
+        let members = self.members.split_off(start);
+        self.put(dest, Value::Object(Map::from_distinct(members)));
+        Ok(())
+    }
+
+    /// Reads the members of the object whose first member starts at or after `pos`, onto the
+    /// member stack from `start`, counting them in `count`, up to its closing brace.
+    fn members_of_object(
+        &mut self,
+        depth: usize,
+        start: usize,
+        count: &mut usize,
+    ) -> Result<(), Error> {
         loop {
             self.skip_whitespace();
             if self.peek() != Some(b'"') {
                 return Err(self.syntax("expected a string key"));
             }
             let key = self.string()?;
-            let count = self.members.len().saturating_sub(start);
-            if index.is_none() && count >= SCAN_LIMIT {
-                let moved = self.members.get_mut(start..).unwrap_or_default();
-                index = Some(
-                    moved
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, (k, _))| (core::mem::take(k), i))
-                        .collect(),
-                );
-            }
-            // Where the key goes once its member is read: its place in the index, found with
-            // the one look-up that also finds a repeated key, or the member itself.
-            let place = match &mut index {
-                Some(keys) => match keys.entry(key) {
-                    Entry::Occupied(seen) => return Err(repeated_key(seen.key())),
-                    Entry::Vacant(place) => KeyPlace::Index(place),
-                },
-                None => {
-                    let read = self.members.get(start..).unwrap_or_default();
-                    if read.iter().any(|(k, _)| *k == key) {
-                        return Err(repeated_key(&key));
-                    }
-                    KeyPlace::Member(key)
+            if *count < SCAN_LIMIT {
+                let read = self.members.get(start..).unwrap_or_default();
+                if read.iter().any(|(k, _)| *k == key) {
+                    return Err(repeated_key(&key));
                 }
-            };
-            self.limits.check_members(count.saturating_add(1))?;
+            }
+            // The member's place on the stack, holding `null` until its value is read. It is
+            // pushed before anything else can fail, so that a failure sees its key.
+            let at = self.members.len();
+            self.members.push((key, Value::Null));
+            *count += 1;
+            self.limits.check_members(*count)?;
             self.skip_whitespace();
             if self.peek() != Some(b':') {
                 return Err(self.syntax("expected ':' after an object key"));
             }
             self.pos += 1;
             self.skip_whitespace();
-            // The member's place on the stack, its key there or (indexed) in the index.
-            let at = self.members.len();
-            match place {
-                KeyPlace::Index(place) => {
-                    place.insert(count);
-                    self.members.push((String::new(), Value::Null));
-                }
-                KeyPlace::Member(key) => self.members.push((key, Value::Null)),
-            }
             if let Err(e) = self.value(depth, Dest::Member(at)) {
-                let key = match &index {
-                    Some(keys) => keys.iter().find(|&(_, &i)| i == count).map(|(k, _)| k),
-                    None => self.members.get(at).map(|(k, _)| k),
-                };
-                return Err(e.within(&pointer::key(key.map_or("", String::as_str))));
+                let key = self.members.get(at).map_or("", |(k, _)| k.as_str());
+                return Err(e.within(&pointer::key(key)));
             }
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
-                    let mut members = self.members.split_off(start);
-                    for (key, at) in index.into_iter().flatten() {
-                        if let Some((slot, _)) = members.get_mut(at) {
-                            *slot = key;
-                        }
-                    }
-                    self.put(dest, Value::Object(Map::from_distinct(members)));
                     return Ok(());
                 }
                 _ => return Err(self.syntax("expected ',' or '}' in an object")),
@@ -286,23 +273,19 @@ impl Reader<'_> {
     }
 
     /// Reads a string whose opening quote is at `pos`.
-    fn string(&mut self) -> Result<String, Error> {
+    fn string(&mut self) -> Result<Text, Error> {
         self.pos += 1; // '"'
         let start = self.pos;
         // Most strings hold no escape: find where the plain text ends in one pass, and when
-        // that is the closing quote, copy the text once into a string of its exact size.
+        // that is the closing quote, take the text as it is.
         let rest = self.text.as_bytes().get(start..).unwrap_or_default();
-        let plain = rest
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            .unwrap_or(rest.len());
-        self.pos = start.saturating_add(plain);
+        self.pos = start.saturating_add(plain_len(rest));
         if self.peek() == Some(b'"') {
-            let text = String::from(self.run(start)?);
+            let text = Text::from(self.run(start)?);
             self.pos += 1;
             return Ok(text);
         }
-        self.string_with_escapes(start)
+        self.string_with_escapes(start).map(Text::from)
     }
 
     /// Reads the rest of a string that started at `run_start`, from the first byte at `pos`
@@ -457,12 +440,44 @@ impl Reader<'_> {
     }
 }
 
-/// Where the key of the member being read goes once the member is read.
-enum KeyPlace<'a> {
-    /// Into the index of a large object, at this vacant place.
-    Index(VacantEntry<'a, String, usize>),
-    /// With its member.
-    Member(String),
+/// How many bytes at the start of `bytes` are plain string text: up to the first quote,
+/// backslash or control character, or all of them.
+///
+/// Eight bytes are looked at at once, as one word: a byte is flagged where subtracting it
+/// from the sought value borrows (the classic test for a zero byte, applied to `b ^ '"'`,
+/// `b ^ '\\'` and `b - 0x20`). A borrow can flag bytes above a true one but never below it,
+/// so the lowest flag is exact.
+fn plain_len(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(word);
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        let flags = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(ONES * 0x20) & !word);
+        let flags = flags & HIGHS;
+        if flags != 0 {
+            return at + (flags.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    let rest = chunks.remainder();
+    at + rest
+        .iter()
+        .position(|&b| is_special(b))
+        .unwrap_or(rest.len())
+}
+
+/// Whether `b` ends the plain text of a string: a quote, a backslash or a control character.
+fn is_special(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
 }
 
 /// The error for `key` read a second time in one object, at the second one.
@@ -576,6 +591,72 @@ mod tests {
                 (ErrorKind::InvalidJson, format!("/o0/i{at}/1"))
             );
         }
+    }
+
+    #[test]
+    fn plain_len_agrees_with_a_byte_by_byte_scan() {
+        for len in 0..=17 {
+            for at in 0..len {
+                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                    // Every other byte is plain, and some of them sit next to the sought
+                    // values or have the high bit set.
+                    let mut bytes: Vec<u8> = (0..len)
+                        .map(|i| [b'a', 0x21, 0x5d, 0xc3, 0x80, b'!', 0x23][i % 7])
+                        .collect();
+                    bytes[at] = special;
+                    let slow = bytes.iter().position(|&b| is_special(b)).unwrap_or(len);
+                    assert_eq!(plain_len(&bytes), slow, "{bytes:?}");
+                    assert_eq!(slow, at);
+                }
+            }
+            let plain: Vec<u8> = (0..len)
+                .map(|i| (0x20 + i * 13 % 0xdf) as u8)
+                .filter(|&b| !is_special(b))
+                .collect();
+            assert_eq!(plain_len(&plain), plain.len(), "{plain:?}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_comes_before_a_later_fault() {
+        let keys: Vec<String> = (0..30).map(|i| format!("\"k{i}\":{i}")).collect();
+        let head = keys.join(",");
+        // A repeat past the scanned keys, then a syntax error, a too-deep value, too many
+        // members or a broken nested object: the repeat is reported, as it comes first.
+        for later in [
+            ",\"x\":[1,]}",
+            ",\"x\":1 2}",
+            &format!(",\"x\":{}{}}}", "[".repeat(70), "]".repeat(70)),
+            ",\"x\":{\"a\":1,\"a\":2}}",
+        ] {
+            let text = format!("{{{head},\"k20\":0{later}");
+            assert_eq!(
+                kind(&text),
+                (ErrorKind::DuplicateKey, "/k20".into()),
+                "{text}"
+            );
+        }
+        let small = Limits::DEFAULT.with_max_object_members(31);
+        let text = format!("{{{head},\"k4\":0,\"extra\":1}}");
+        let e = parse_str(&text, &small).unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), (ErrorKind::DuplicateKey, "/k4"));
+        // The member over the limit is refused for its repeated key first, as it is read first.
+        let text = format!("{{{head},\"k30\":0,\"k4\":1}}");
+        let e = parse_str(&text, &small).unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), (ErrorKind::DuplicateKey, "/k4"));
+        let text = format!("{{{head},\"k30\":0,\"k31\":1}}");
+        let e = parse_str(&text, &small).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TooManyMembers);
+        // The first repeat in reading order, not the first key repeated.
+        let text = format!("{{{head},\"k25\":0,\"k2\":1}}");
+        assert_eq!(kind(&text), (ErrorKind::DuplicateKey, "/k25".into()));
+        // A repeat inside a nested large object is reported below the outer member.
+        let inner = format!("{{{head},\"k7\":0}}");
+        let text = format!("{{{head},\"in\":{inner}}}");
+        assert_eq!(kind(&text), (ErrorKind::DuplicateKey, "/in/k7".into()));
+        // An outer repeat before the nested fault wins over it.
+        let text = format!("{{{head},\"k9\":0,\"in\":{inner}}}");
+        assert_eq!(kind(&text), (ErrorKind::DuplicateKey, "/k9".into()));
     }
 
     #[test]

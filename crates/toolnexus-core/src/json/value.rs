@@ -5,7 +5,6 @@
 //! types keep a number as its text and an object as its members in order; serde_json still
 //! writes them out, so strings are escaped exactly as serde_json escapes them.
 
-use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec;
@@ -14,6 +13,8 @@ use core::fmt;
 
 use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
+
+use super::Text;
 
 /// Any JSON value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -26,7 +27,7 @@ pub enum Value {
     /// A number, spelt as it was given.
     Number(Number),
     /// A string.
-    String(String),
+    String(Text),
     /// An array.
     Array(Vec<Value>),
     /// An object, its members in order.
@@ -37,7 +38,7 @@ impl Value {
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::String(s) => Some(s),
+            Value::String(s) => Some(s.as_str()),
             _ => None,
         }
     }
@@ -157,12 +158,18 @@ impl From<bool> for Value {
 
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
-        Value::String(s.to_owned())
+        Value::String(Text::from(s))
     }
 }
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
+        Value::String(Text::from(s))
+    }
+}
+
+impl From<Text> for Value {
+    fn from(s: Text) -> Value {
         Value::String(s)
     }
 }
@@ -200,17 +207,17 @@ impl From<Vec<Value>> for Value {
 /// A JSON number, kept as the text it was written with (`1e2`, `-0`, `1.50`,
 /// `123456789012345678901234567890`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Number(String);
+pub struct Number(Text);
 
 impl Number {
     /// The number spelt `text`, if `text` is a JSON number (RFC 8259: `-? int frac? exp?`).
     pub fn from_spelling(text: &str) -> Option<Number> {
-        is_json_number(text).then(|| Number(text.to_owned()))
+        is_json_number(text).then(|| Number(Text::from(text)))
     }
 
     /// A number the reader has already checked.
     pub(crate) fn from_checked(text: &str) -> Number {
-        Number(text.to_owned())
+        Number(Text::from(text))
     }
 
     /// The number's spelling.
@@ -242,13 +249,13 @@ impl fmt::Display for Number {
 
 impl From<i64> for Number {
     fn from(n: i64) -> Number {
-        Number(alloc::format!("{n}"))
+        Number(Text::from(itoa::Buffer::new().format(n)))
     }
 }
 
 impl From<u64> for Number {
     fn from(n: u64) -> Number {
-        Number(alloc::format!("{n}"))
+        Number(Text::from(itoa::Buffer::new().format(n)))
     }
 }
 
@@ -282,7 +289,7 @@ fn is_json_number(text: &str) -> bool {
 /// A JSON object: its members in the order they were given, each key once.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Map {
-    members: Vec<(String, Value)>,
+    members: Vec<(Text, Value)>,
 }
 
 impl Map {
@@ -294,7 +301,7 @@ impl Map {
     /// An object of `members`, in order, whose keys the caller knows to be distinct (the
     /// keys of another map, of a dict of exact `str` keys): nothing is searched. Should a key
     /// repeat all the same, look-ups find its first member.
-    pub fn from_distinct(members: Vec<(String, Value)>) -> Map {
+    pub fn from_distinct(members: Vec<(Text, Value)>) -> Map {
         // Sorted, so that a debug build stays linearithmic on objects of 100,000 members.
         debug_assert!(
             {
@@ -326,7 +333,7 @@ impl Map {
     }
 
     /// Sets the member `key`: in its place if it exists (returning the old value), else last.
-    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
+    pub fn insert(&mut self, key: impl Into<Text>, value: Value) -> Option<Value> {
         let key = key.into();
         match self.get_mut(&key) {
             Some(slot) => Some(core::mem::replace(slot, value)),
@@ -341,20 +348,17 @@ impl Map {
     /// [`ErrorKind::DuplicateKey`](crate::ErrorKind::DuplicateKey) at the second one
     /// (`/name`), as for every object this crate reads.
     pub fn from_entries(
-        entries: impl IntoIterator<Item = (String, Value)>,
+        entries: impl IntoIterator<Item = (impl Into<Text>, Value)>,
     ) -> Result<Map, crate::Error> {
-        let mut map = Map::new();
-        for (key, value) in entries {
-            if map.get(&key).is_some() {
-                return Err(crate::Error::new(
-                    crate::ErrorKind::DuplicateKey,
-                    super::pointer::key(&key),
-                    alloc::format!("the key {} is given twice", crate::error::quote(&key)),
-                ));
-            }
-            map.members.push((key, value));
+        let members: Vec<(Text, Value)> = entries.into_iter().map(|(k, v)| (k.into(), v)).collect();
+        if let Some(key) = first_repeated(&members) {
+            return Err(crate::Error::new(
+                crate::ErrorKind::DuplicateKey,
+                super::pointer::key(key),
+                alloc::format!("the key {} is given twice", crate::error::quote(key)),
+            ));
         }
-        Ok(map)
+        Ok(Map { members })
     }
 
     /// The value of the member at `index` (in member order), mutably.
@@ -364,7 +368,7 @@ impl Map {
 
     /// Adds the member `key` last; the caller knows that no member has that key.
     pub(crate) fn push_distinct(&mut self, key: &str, value: Value) {
-        self.members.push((String::from(key), value));
+        self.members.push((Text::from(key), value));
     }
 
     /// Removes the member `key`, keeping the others in order.
@@ -384,13 +388,13 @@ impl Map {
     }
 
     /// The members, in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Value)> {
-        self.members.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &Value)> {
+        self.members.iter().map(|(k, v)| (k.as_str(), v))
     }
 
     /// The keys, in order.
-    pub fn keys(&self) -> impl ExactSizeIterator<Item = &String> {
-        self.members.iter().map(|(k, _)| k)
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.members.iter().map(|(k, _)| k.as_str())
     }
 
     /// The object as compact JSON, written as [`Value::to_json`] writes it.
@@ -404,7 +408,36 @@ impl Map {
     }
 }
 
-impl<K: Into<String>> FromIterator<(K, Value)> for Map {
+/// Objects up to this many members find a repeated key by comparing each key with those
+/// before it; larger ones sort their keys, so that many members cannot make the check
+/// quadratic.
+pub(crate) const SCAN_LIMIT: usize = 16;
+
+/// The key of `members` whose second appearance comes first, if a key appears twice: the one
+/// a reader going member by member meets first. At most [`SCAN_LIMIT`] members are compared
+/// pairwise; more are sorted by key, so the cost grows as n log n.
+pub(crate) fn first_repeated(members: &[(Text, Value)]) -> Option<&str> {
+    let key = |at: usize| members.get(at).map_or("", |(k, _)| k.as_str());
+    if members.len() <= SCAN_LIMIT {
+        return (1..members.len())
+            .find(|&at| (0..at).any(|before| key(before) == key(at)))
+            .map(key);
+    }
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
+    // Within a run of equal keys the places are in order, so each pair's second place is a
+    // repeat; the earliest of them is the one met first.
+    order
+        .windows(2)
+        .filter_map(|pair| match *pair {
+            [a, b] if key(a) == key(b) => Some(b),
+            _ => None,
+        })
+        .min()
+        .map(key)
+}
+
+impl<K: Into<Text>> FromIterator<(K, Value)> for Map {
     /// Collects members in order; a repeated key keeps its first place and its last value.
     fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Map {
         let mut map = Map::new();
@@ -416,8 +449,8 @@ impl<K: Into<String>> FromIterator<(K, Value)> for Map {
 }
 
 impl IntoIterator for Map {
-    type Item = (String, Value);
-    type IntoIter = vec::IntoIter<(String, Value)>;
+    type Item = (Text, Value);
+    type IntoIter = vec::IntoIter<(Text, Value)>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.members.into_iter()
@@ -425,14 +458,14 @@ impl IntoIterator for Map {
 }
 
 impl<'a> IntoIterator for &'a Map {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a str, &'a Value);
     type IntoIter = core::iter::Map<
-        core::slice::Iter<'a, (String, Value)>,
-        fn(&'a (String, Value)) -> (&'a String, &'a Value),
+        core::slice::Iter<'a, (Text, Value)>,
+        fn(&'a (Text, Value)) -> (&'a str, &'a Value),
     >;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.members.iter().map(|(k, v)| (k, v))
+        self.members.iter().map(|(k, v)| (k.as_str(), v))
     }
 }
 
@@ -459,7 +492,8 @@ impl Serialize for Number {
     /// Writes the spelling as it is: serde_json writes a `RawValue` verbatim.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let raw: Box<serde_json::value::RawValue> =
-            serde_json::value::RawValue::from_string(self.0.clone()).map_err(S::Error::custom)?;
+            serde_json::value::RawValue::from_string(String::from(self.0.as_str()))
+                .map_err(S::Error::custom)?;
         raw.serialize(serializer)
     }
 }
@@ -468,7 +502,7 @@ impl Serialize for Map {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.members.len()))?;
         for (k, v) in &self.members {
-            map.serialize_entry(k, v)?;
+            map.serialize_entry(k.as_str(), v)?;
         }
         map.end()
     }
@@ -480,8 +514,10 @@ impl From<serde_json::Value> for Value {
         match value {
             serde_json::Value::Null => Value::Null,
             serde_json::Value::Bool(b) => Value::Bool(b),
-            serde_json::Value::Number(n) => Value::Number(Number(alloc::format!("{n}"))),
-            serde_json::Value::String(s) => Value::String(s),
+            serde_json::Value::Number(n) => {
+                Value::Number(Number(Text::from(alloc::format!("{n}"))))
+            }
+            serde_json::Value::String(s) => Value::String(Text::from(s)),
             serde_json::Value::Array(items) => {
                 Value::Array(items.into_iter().map(Value::from).collect())
             }
@@ -537,6 +573,6 @@ mod tests {
             r#"{"z":"x","a":2,"m":null}"#
         );
         assert_eq!(m.remove("a"), Some(Value::from(2i64)));
-        assert_eq!(m.keys().map(String::as_str).collect::<Vec<_>>(), ["z", "m"]);
+        assert_eq!(m.keys().collect::<Vec<_>>(), ["z", "m"]);
     }
 }

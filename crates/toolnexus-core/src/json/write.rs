@@ -208,7 +208,7 @@ mod tests {
         assert_eq!(ours, to_json(&value));
         for c in (0u8..0x80).map(char::from) {
             let text = alloc::format!("a{c}b");
-            let value = Value::String(text.clone());
+            let value = Value::from(text.as_str());
             assert_eq!(value_to_json(&value), to_json(&value), "{c:?}");
             assert_eq!(value_to_json(&value).len(), string_len(&text), "{c:?}");
         }

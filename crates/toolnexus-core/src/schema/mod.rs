@@ -407,14 +407,14 @@ impl Property {
     /// string, a number (spelled as in the schema), a boolean or an array of strings.
     pub fn default_value(&self) -> Option<Value> {
         match &self.kind {
-            PropertyKind::String(s) => s.default.clone().map(Value::String),
+            PropertyKind::String(s) => s.default.as_deref().map(Value::from),
             PropertyKind::Number(n) => n.default.clone().map(Value::Number),
             PropertyKind::Boolean(b) => b.default.map(Value::Bool),
-            PropertyKind::SingleSelect(s) => s.default.clone().map(Value::String),
+            PropertyKind::SingleSelect(s) => s.default.as_deref().map(Value::from),
             PropertyKind::MultiSelect(m) => m
                 .default
                 .as_ref()
-                .map(|d| Value::Array(d.iter().cloned().map(Value::String).collect())),
+                .map(|d| Value::Array(d.iter().map(|s| Value::from(s.as_str())).collect())),
         }
     }
 }

@@ -114,7 +114,7 @@ impl RpcId {
     /// objects are not ids).
     pub fn from_value(value: &Value) -> Option<RpcId> {
         match value {
-            Value::String(s) => Some(RpcId::String(s.clone())),
+            Value::String(s) => Some(RpcId::String(String::from(s.as_str()))),
             Value::Number(n) if decimal::is_integer(n) => Some(RpcId::Number(n.clone())),
             _ => None,
         }
@@ -123,7 +123,7 @@ impl RpcId {
     /// The id as a JSON value.
     pub fn to_value(&self) -> Value {
         match self {
-            RpcId::String(s) => Value::String(s.clone()),
+            RpcId::String(s) => Value::from(s.as_str()),
             RpcId::Number(n) => Value::Number(n.clone()),
         }
     }
@@ -247,7 +247,7 @@ impl Message {
         }
         let id = id.map_err(|e| invalid_request(None, e.message(), e.pointer()))?;
         let method = match map.remove("method") {
-            Some(Value::String(method)) => method,
+            Some(Value::String(method)) => method.into_string(),
             None => {
                 return Err(invalid_request(
                     echo,

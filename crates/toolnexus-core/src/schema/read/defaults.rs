@@ -57,8 +57,10 @@ pub(super) fn check_default(
 /// Puts `default`, already known to have the right JSON type, into `kind`.
 fn set_default(kind: &mut PropertyKind, default: &Value) {
     match (kind, default) {
-        (PropertyKind::String(s), Value::String(d)) => s.default = Some(d.clone()),
-        (PropertyKind::SingleSelect(s), Value::String(d)) => s.default = Some(d.clone()),
+        (PropertyKind::String(s), Value::String(d)) => s.default = Some(String::from(d.as_str())),
+        (PropertyKind::SingleSelect(s), Value::String(d)) => {
+            s.default = Some(String::from(d.as_str()))
+        }
         (PropertyKind::Number(n), Value::Number(d)) => n.default = Some(d.clone()),
         (PropertyKind::Boolean(b), Value::Bool(d)) => b.default = Some(*d),
         (PropertyKind::MultiSelect(m), Value::Array(items)) => {

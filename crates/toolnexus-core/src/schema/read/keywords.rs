@@ -169,7 +169,7 @@ pub(super) const ITEMS: Context = Context {
 /// effect there, in the order written.
 pub(super) fn check_keywords(map: &Map, at: &str, context: &Context, out: &mut Problems) {
     for (key, value) in map.iter() {
-        if value.is_null() || context.own.contains(&key.as_str()) {
+        if value.is_null() || context.own.contains(&key) {
             continue;
         }
         let Some(keyword) = VALIDATION_KEYWORDS.iter().find(|k| k.name == key) else {

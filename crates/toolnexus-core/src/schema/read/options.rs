@@ -87,7 +87,7 @@ pub(super) fn check_enum_names(
     let mut titles = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
         match name {
-            Value::String(title) => titles.push(Some(title.clone())),
+            Value::String(title) => titles.push(Some(String::from(title.as_str()))),
             other => {
                 out.wrong_type(
                     item(&names_at, i),
@@ -157,7 +157,7 @@ pub(super) fn check_titled(
                 );
                 None
             }
-            Some(Value::String(title)) => Some(title.clone()),
+            Some(Value::String(title)) => Some(String::from(title.as_str())),
             Some(other) => {
                 out.wrong_type(
                     title_at,

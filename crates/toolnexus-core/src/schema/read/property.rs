@@ -111,7 +111,7 @@ pub(super) fn check_property(name: &str, value: &Value, out: &mut Problems) -> O
 /// The annotation `key` (`title` or `description`), which must be a string.
 fn annotation(map: &Map, at: &str, key: &str, out: &mut Problems) -> Option<String> {
     match member(map, key)? {
-        Value::String(text) => Some(text.clone()),
+        Value::String(text) => Some(String::from(text.as_str())),
         other => {
             out.wrong_type(child(at, key), &format!("`{key}`"), "a string", other);
             None

@@ -19,7 +19,7 @@ use crate::schema::RequestedSchema;
 pub(super) fn check_root(root: &Map, out: &mut Problems) -> RequestedSchema {
     let schema_uri = match member(root, "$schema") {
         None => None,
-        Some(Value::String(uri)) => Some(uri.clone()),
+        Some(Value::String(uri)) => Some(String::from(uri.as_str())),
         Some(other) => {
             out.wrong_type(
                 pointer::key("$schema"),
@@ -119,8 +119,7 @@ fn check_required(required: &Value, properties: Option<&Map>, out: &mut Problems
         return Vec::new();
     };
     let mut listed = Vec::with_capacity(names.len());
-    let defined: Option<BTreeSet<&str>> =
-        properties.map(|p| p.keys().map(String::as_str).collect());
+    let defined: Option<BTreeSet<&str>> = properties.map(|p| p.keys().collect());
     let mut seen = BTreeSet::new();
     for (i, name) in names.iter().enumerate() {
         let Value::String(name) = name else {
@@ -132,7 +131,7 @@ fn check_required(required: &Value, properties: Option<&Map>, out: &mut Problems
             );
             continue;
         };
-        listed.push(name.clone());
+        listed.push(String::from(name.as_str()));
         if !seen.insert(name.as_str()) {
             out.add(
                 SchemaProblemKind::DuplicateValue,

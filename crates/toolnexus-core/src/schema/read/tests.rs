@@ -1000,7 +1000,7 @@ fn problem_as_json_and_text() {
     ));
     let p = problems.first().unwrap();
     let value = p.to_value();
-    let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+    let keys: Vec<&str> = value.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["kind", "pointer", "message"]);
     assert_eq!(value.get("kind"), Some(&Value::from("unknown_required")));
     assert_eq!(value.get("pointer"), Some(&Value::from("/required/0")));
@@ -1147,7 +1147,7 @@ fn arb_value() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         prop::sample::select(NUMBERS).prop_map(|s| Value::Number(n(s))),
         prop::sample::select(WORDS).prop_map(Value::from),
-        ".{0,6}".prop_map(Value::String),
+        ".{0,6}".prop_map(Value::from),
     ];
     leaf.prop_recursive(5, 96, 6, |inner| {
         prop_oneof![
@@ -1253,7 +1253,7 @@ fn dismantle(value: Value) {
         match value {
             Value::Array(items) => stack.extend(items),
             Value::Object(mut map) => {
-                let keys: Vec<String> = map.keys().cloned().collect();
+                let keys: Vec<String> = map.keys().map(String::from).collect();
                 stack.extend(keys.iter().filter_map(|k| map.remove(k)));
             }
             _ => {}

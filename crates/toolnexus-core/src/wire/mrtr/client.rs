@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object};
-use crate::json::{Map, Value};
+use crate::json::{Map, Text, Value};
 use crate::mcp::Modes;
 use crate::wire::rpc::{self, RpcId};
 
@@ -134,7 +134,7 @@ pub(super) fn stamp_capabilities(params: &mut Map, modes: Modes) {
     if !matches!(params.get("_meta"), Some(Value::Object(_))) {
         // The specification writes `_meta` first; a created one goes there too.
         let rest = core::mem::take(params);
-        *params = core::iter::once((String::from("_meta"), Value::Object(Map::new())))
+        *params = core::iter::once((Text::from("_meta"), Value::Object(Map::new())))
             .chain(rest.into_iter().filter(|(k, _)| k != "_meta"))
             .collect();
     }

@@ -445,7 +445,7 @@ impl InputRound {
                 params.insert("inputResponses", Value::Object(responses));
             }
             if let Some(state) = state {
-                params.insert("requestState", Value::String(state));
+                params.insert("requestState", Value::from(state));
             }
         });
         Value::Object(message)
