@@ -32,7 +32,7 @@ fn same(ours: &toolnexus_core::Value, theirs: &serde_json::Value) -> bool {
         (T::Object(a), J::Object(b)) => {
             a.len() == b.len()
                 && a.iter()
-                    .all(|(k, v)| b.get(k.as_str()).is_some_and(|w| same(v, w)))
+                    .all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
         }
         _ => false,
     }

@@ -5,6 +5,7 @@
 //! traffic needs configurable [`Limits`], duplicate keys refused, numbers kept as written and
 //! errors located by JSON pointer, so this module reads the text itself into a [`Value`].
 
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -13,6 +14,7 @@ use crate::error::{Error, ErrorKind};
 use crate::json::Limits;
 use crate::json::pointer;
 use crate::json::value::{SCAN_LIMIT, first_repeated};
+use crate::json::write::is_special;
 use crate::json::{Map, Number, Text, Value};
 
 /// Reads one JSON value from `input` within `limits`.
@@ -95,7 +97,7 @@ enum Dest {
     Member(usize),
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.pos).copied()
     }
@@ -120,7 +122,7 @@ impl Reader<'_> {
         let value = match self.peek() {
             Some(b'{') => return self.object(depth + 1, dest),
             Some(b'[') => return self.array(depth + 1, dest),
-            Some(b'"') => Value::String(self.string()?),
+            Some(b'"') => Value::String(Text::from(self.string()?)),
             Some(b't') => self.literal("true", Value::Bool(true))?,
             Some(b'f') => self.literal("false", Value::Bool(false))?,
             Some(b'n') => self.literal("null", Value::Null)?,
@@ -207,14 +209,14 @@ impl Reader<'_> {
             let key = self.string()?;
             if *count < SCAN_LIMIT {
                 let read = self.members.get(start..).unwrap_or_default();
-                if read.iter().any(|(k, _)| *k == key) {
+                if read.iter().any(|(k, _)| k.as_str() == key.as_ref()) {
                     return Err(repeated_key(&key));
                 }
             }
             // The member's place on the stack, holding `null` until its value is read. It is
             // pushed before anything else can fail, so that a failure sees its key.
             let at = self.members.len();
-            self.members.push((key, Value::Null));
+            self.members.push((Text::from(key), Value::Null));
             *count += 1;
             self.limits.check_members(*count)?;
             self.skip_whitespace();
@@ -272,8 +274,13 @@ impl Reader<'_> {
         }
     }
 
-    /// Reads a string whose opening quote is at `pos`.
-    fn string(&mut self) -> Result<Text, Error> {
+    /// Reads a string whose opening quote is at `pos`: its text in the input when it holds no
+    /// escape, else the text it stands for.
+    ///
+    /// The text is made into a [`Text`] where it is kept, not here: a `Text` handed back through
+    /// a `Result` is written and read again in pieces of other sizes, which stalls the
+    /// processor on every string.
+    fn string(&mut self) -> Result<Cow<'a, str>, Error> {
         self.pos += 1; // '"'
         let start = self.pos;
         // Most strings hold no escape: find where the plain text ends in one pass, and when
@@ -281,11 +288,11 @@ impl Reader<'_> {
         let rest = self.text.as_bytes().get(start..).unwrap_or_default();
         self.pos = start.saturating_add(plain_len(rest));
         if self.peek() == Some(b'"') {
-            let text = Text::from(self.run(start)?);
+            let text = self.run(start)?;
             self.pos += 1;
-            return Ok(text);
+            return Ok(Cow::Borrowed(text));
         }
-        self.string_with_escapes(start).map(Text::from)
+        self.string_with_escapes(start).map(Cow::Owned)
     }
 
     /// Reads the rest of a string that started at `run_start`, from the first byte at `pos`
@@ -315,7 +322,7 @@ impl Reader<'_> {
 
     /// The unescaped text from `start` to `pos`; both sit next to ASCII bytes, so on char
     /// boundaries.
-    fn run(&self, start: usize) -> Result<&str, Error> {
+    fn run(&self, start: usize) -> Result<&'a str, Error> {
         self.text
             .get(start..self.pos)
             .ok_or_else(|| self.syntax("string is not on a character boundary"))
@@ -473,11 +480,6 @@ fn plain_len(bytes: &[u8]) -> usize {
         .iter()
         .position(|&b| is_special(b))
         .unwrap_or(rest.len())
-}
-
-/// Whether `b` ends the plain text of a string: a quote, a backslash or a control character.
-fn is_special(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
 }
 
 /// The error for `key` read a second time in one object, at the second one.

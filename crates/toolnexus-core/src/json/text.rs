@@ -5,6 +5,7 @@
 //! heap. A form of 1,000 fields is read with a fraction of the allocations a `String` per
 //! string would cost. The type is the core's own, so that the public API names no dependency.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use core::borrow::Borrow;
 use core::fmt;
@@ -91,6 +92,16 @@ impl From<&String> for Text {
 impl From<String> for Text {
     fn from(text: String) -> Text {
         Text(CompactString::from(text))
+    }
+}
+
+impl From<Cow<'_, str>> for Text {
+    #[inline]
+    fn from(text: Cow<'_, str>) -> Text {
+        match text {
+            Cow::Borrowed(text) => Text::from(text),
+            Cow::Owned(text) => Text::from(text),
+        }
     }
 }
 
