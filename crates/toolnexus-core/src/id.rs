@@ -4,8 +4,6 @@
 //! from a time and a sequence number without allocating; with the `std` feature, `next_id`
 //! takes the time from the system clock and the sequence from a process-wide counter.
 
-use core::fmt::Write;
-
 /// The longest id [`format_id`] can make: `elc-` + 16 hex digits + `-` + 20 digits.
 pub const MAX_ID_LEN: usize = 4 + 16 + 1 + 20;
 
@@ -16,8 +14,16 @@ pub type IdBuf = heapless::String<MAX_ID_LEN>;
 /// (written in decimal): `format_id(0x18bcfe56800, 1)` is `elc-18bcfe56800-1`.
 pub fn format_id(unix_ms: u64, sequence: u64) -> IdBuf {
     let mut id = IdBuf::new();
-    // MAX_ID_LEN holds the longest possible id, so the write cannot run out of room.
-    let _ = write!(id, "elc-{unix_ms:x}-{sequence}");
+    // MAX_ID_LEN holds the longest possible id, so no push can run out of room. Spelt digit
+    // by digit rather than through `core::fmt`, which costs more than the rest of the id.
+    let _ = id.push_str("elc-");
+    let nibbles = (u64::BITS - unix_ms.leading_zeros()).div_ceil(4).max(1);
+    for at in (0..nibbles).rev() {
+        let nibble = u32::try_from((unix_ms >> (at * 4)) & 0xF).unwrap_or(0);
+        let _ = id.push(char::from_digit(nibble, 16).unwrap_or('0'));
+    }
+    let _ = id.push('-');
+    let _ = id.push_str(itoa::Buffer::new().format(sequence));
     id
 }
 
@@ -58,6 +64,13 @@ mod tests {
             longest.as_str(),
             "elc-ffffffffffffffff-18446744073709551615"
         );
+        for ms in [1, 0xf, 0x10, 0xabc, 0x1234_5678_9abc, 1 << 63] {
+            assert_eq!(
+                format_id(ms, 42).as_str(),
+                alloc::format!("elc-{ms:x}-42"),
+                "{ms}"
+            );
+        }
     }
 
     #[cfg(feature = "std")]
