@@ -70,8 +70,8 @@ fn main() {
         );
     }
     println!(
-        "  read: one per string (key or value) and one per non-empty object or array, each of\n  \
-         its exact size; map: the request's own members around the schema, which it takes\n  \
+        "  read: one per string (key or value) longer than the 24 bytes a Text keeps inline and\n  \
+         one per non-empty object or array, each of its exact size; map: the request's own members around the schema, which it takes\n  \
          over without a copy; write: the output string growing (reallocations counted)."
     );
 }
