@@ -206,19 +206,24 @@ fn read_str(text: &Bound<'_, PyString>, limits: &Limits) -> Result<Value, Fault>
     // The `str`'s own UTF-8, which Python keeps with it once asked (for ASCII, the characters
     // themselves): read in place, without a copy, and known to be UTF-8 already.
     let utf8 = text.to_str().map_err(|e| not_utf8(text.py(), e, "text"))?;
-    let value = if utf8.len() >= DETACH_FROM_BYTES {
-        text.py().detach(|| json::parse_str(utf8, limits))
-    } else {
-        json::parse_str(utf8, limits)
-    };
-    Ok(value?)
+    read_detached_if_long(text.py(), utf8.len(), || json::parse_str(utf8, limits))
 }
 
 fn parse(py: Python<'_>, bytes: &[u8], limits: &Limits) -> Result<Value, Fault> {
-    let value = if bytes.len() >= DETACH_FROM_BYTES {
-        py.detach(|| json::parse(bytes, limits))
+    read_detached_if_long(py, bytes.len(), || json::parse(bytes, limits))
+}
+
+/// What `read` reads from `len` bytes of text, with the interpreter released while it reads
+/// when the text is long enough for that to pay.
+fn read_detached_if_long(
+    py: Python<'_>,
+    len: usize,
+    read: impl FnOnce() -> Result<Value, Error> + Send,
+) -> Result<Value, Fault> {
+    let value = if len >= DETACH_FROM_BYTES {
+        py.detach(read)
     } else {
-        json::parse(bytes, limits)
+        read()
     };
     Ok(value?)
 }

@@ -38,7 +38,8 @@ impl Text {
     }
 
     /// Whether the text is kept on the heap rather than inline.
-    pub fn is_heap_allocated(&self) -> bool {
+    #[cfg(test)]
+    fn is_heap_allocated(&self) -> bool {
         self.0.is_heap_allocated()
     }
 }
@@ -83,12 +84,6 @@ impl From<&str> for Text {
     }
 }
 
-impl From<&String> for Text {
-    fn from(text: &String) -> Text {
-        Text(CompactString::new(text))
-    }
-}
-
 impl From<String> for Text {
     fn from(text: String) -> Text {
         Text(CompactString::from(text))
@@ -102,12 +97,6 @@ impl From<Cow<'_, str>> for Text {
             Cow::Borrowed(text) => Text::from(text),
             Cow::Owned(text) => Text::from(text),
         }
-    }
-}
-
-impl From<&Text> for Text {
-    fn from(text: &Text) -> Text {
-        text.clone()
     }
 }
 
