@@ -15,4 +15,20 @@ pub mod method {
     pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
     /// The notification either side sends to withdraw a request it made.
     pub const CANCELLED: &str = "notifications/cancelled";
+    /// The method a modern client asks a server what it serves with.
+    pub const DISCOVER_METHOD: &str = "server/discover";
+    /// The request that opens a conversation of the handshake era.
+    pub const INITIALIZE_METHOD: &str = "initialize";
+    /// The notification that ends the handshake.
+    pub const INITIALIZED_METHOD: &str = "notifications/initialized";
+    /// The request either side sends to check the other is there.
+    pub const PING_METHOD: &str = "ping";
+    /// The request that lists a server's tools.
+    pub const TOOLS_LIST: &str = "tools/list";
+    /// The request that calls a tool.
+    pub const TOOLS_CALL: &str = "tools/call";
+    /// The request that gets a prompt.
+    pub const PROMPTS_GET: &str = "prompts/get";
+    /// The request that reads a resource.
+    pub const RESOURCES_READ: &str = "resources/read";
 }

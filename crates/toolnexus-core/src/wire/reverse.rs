@@ -286,7 +286,15 @@ impl ReverseBridge {
         now_ms: u64,
         limits: &Limits,
     ) -> Result<Vec<Request>, Error> {
-        let response = ErrorResponse::from_json(error_response, limits)?;
+        self.url_required_error(&ErrorResponse::from_json(error_response, limits)?, now_ms)
+    }
+
+    /// [`ReverseBridge::url_required`] for an error response already read.
+    pub fn url_required_error(
+        &mut self,
+        response: &ErrorResponse,
+        now_ms: u64,
+    ) -> Result<Vec<Request>, Error> {
         if response.error_code() != Some(ErrorCode::UrlElicitationRequired) {
             return Err(Error::new(
                 ErrorKind::InvalidValue,

@@ -21,9 +21,9 @@
 //! use toolnexus_core::{Limits, Map, Modes};
 //!
 //! let mut client = Client::new(Implementation::new("toolnexus", "0.1.0"), Modes::ALL);
-//! let (id, probe) = client.discover();
+//! let probe = client.discover();
 //! assert_eq!(
-//!     probe,
+//!     probe.text(),
 //!     r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"toolnexus","version":"0.1.0"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}}}}}}"#
 //! );
 //! // A server of the handshake era does not know the method.
@@ -32,15 +32,22 @@
 //!     &Limits::DEFAULT,
 //! )
 //! .unwrap();
-//! assert_eq!(read_probe(&answer, &id), Probe::Handshake);
+//! assert_eq!(read_probe(&answer, probe.id().unwrap()), Probe::Handshake);
+//! // Over streamable HTTP the probe names its version and method in headers too.
+//! assert_eq!(probe.headers()[0], ("MCP-Protocol-Version".into(), "2026-07-28".into()));
 //! ```
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub mod headers;
+
+use headers::ParamHeaders;
+
+use super::method;
 use super::mrtr::CLIENT_CAPABILITIES_KEY;
-use super::rpc::{self, ErrorCode, Message, RpcId};
+use super::rpc::{self, ErrorCode, ErrorResponse, Message, RpcId};
 use crate::error::{Error, ErrorKind};
 use crate::json::fields::Fields;
 use crate::json::{Map, Value};
@@ -61,17 +68,11 @@ pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 /// The `_meta` key of the server's name and version on a modern result.
 pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 
-/// The method a modern client asks a server what it serves with.
-pub const DISCOVER_METHOD: &str = "server/discover";
+pub use super::method::{DISCOVER_METHOD, INITIALIZE_METHOD, INITIALIZED_METHOD, PING_METHOD};
 
-/// The request that opens a conversation of the handshake era.
-pub const INITIALIZE_METHOD: &str = "initialize";
-
-/// The notification that ends the handshake.
-pub const INITIALIZED_METHOD: &str = "notifications/initialized";
-
-/// The request either side sends to check the other is there.
-pub const PING_METHOD: &str = "ping";
+/// The error code (2026-07-28) of a request whose HTTP headers do not match its body: for a
+/// call, the client reads the tool's annotations again and sends it once more.
+pub const HEADER_MISMATCH: i64 = -32020;
 
 /// The era a protocol version belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -146,6 +147,9 @@ pub struct Client {
     info: Implementation,
     modes: Modes,
     version: String,
+    /// Whether `version` was agreed with the server (after `initialize`, or chosen from what
+    /// it serves): from then on every message names it in the transport's headers.
+    agreed: bool,
     next_id: i64,
 }
 
@@ -157,6 +161,7 @@ impl Client {
             info,
             modes,
             version: String::from(MODERN_VERSION),
+            agreed: false,
             next_id: 1,
         }
     }
@@ -166,9 +171,10 @@ impl Client {
         &self.version
     }
 
-    /// Writes later requests in `version` (one the server said it serves).
+    /// Writes later messages in `version`, one agreed with the server.
     pub fn set_version(&mut self, version: &str) {
         self.version = String::from(version);
+        self.agreed = true;
     }
 
     /// The era of the current version.
@@ -191,25 +197,52 @@ impl Client {
     /// A request of the current era for `method` with `params`: in the modern era `params`
     /// gains `_meta` with the protocol version, the client's info and its capabilities (members
     /// `_meta` already has are kept); in the handshake era it is sent as given.
-    pub fn request(&mut self, method: &str, params: Map) -> (RpcId, String) {
-        let params = match self.era() {
-            Era::Modern => self.stamp(params, &self.version),
-            Era::Handshake => params,
-        };
-        self.write(method, Some(params))
+    pub fn request(&mut self, method: &str, params: Map) -> Outgoing {
+        self.request_with(method, params, &ParamHeaders::default())
+    }
+
+    /// `tools/call` of the tool `name` with `arguments`; over HTTP in the modern era, the
+    /// arguments `mirrored` names travel in `Mcp-Param-*` headers too.
+    pub fn call_tool(&mut self, name: &str, arguments: Map, mirrored: &ParamHeaders) -> Outgoing {
+        let mut params = Map::new();
+        params.insert("name", Value::from(name));
+        params.insert("arguments", Value::Object(arguments));
+        self.request_with(method::TOOLS_CALL, params, mirrored)
+    }
+
+    fn request_with(&mut self, method: &str, params: Map, mirrored: &ParamHeaders) -> Outgoing {
+        match self.era() {
+            Era::Modern => {
+                let version = self.version.clone();
+                let params = self.stamp(params, &version);
+                let headers = modern_headers(method, &params, &version, mirrored);
+                self.write(method, params, headers)
+            }
+            Era::Handshake => {
+                let headers = self.version_header();
+                self.write(method, params, headers)
+            }
+        }
     }
 
     /// `server/discover`, the modern probe, written in [`MODERN_VERSION`] whatever the current
     /// version.
-    pub fn discover(&mut self) -> (RpcId, String) {
+    pub fn discover(&mut self) -> Outgoing {
         let params = self.stamp(Map::new(), MODERN_VERSION);
-        self.write(DISCOVER_METHOD, Some(params))
+        let headers = modern_headers(
+            DISCOVER_METHOD,
+            &params,
+            MODERN_VERSION,
+            &ParamHeaders::default(),
+        );
+        self.write(DISCOVER_METHOD, params, headers)
     }
 
     /// `initialize` offering `version` (a handshake-era version), the client's info and its
     /// elicitation capability; later requests are written in that version.
-    pub fn initialize(&mut self, version: &str) -> (RpcId, String) {
+    pub fn initialize(&mut self, version: &str) -> Outgoing {
         self.version = String::from(version);
+        self.agreed = false;
         let mut params = Map::new();
         params.insert("protocolVersion", Value::from(version));
         params.insert(
@@ -217,12 +250,53 @@ impl Client {
             Value::Object(self.modes.client_capabilities()),
         );
         params.insert("clientInfo", self.info.to_value());
-        self.write(INITIALIZE_METHOD, Some(params))
+        self.write(INITIALIZE_METHOD, params, Vec::new())
     }
 
     /// `notifications/initialized`, sent once the server answered `initialize`.
-    pub fn initialized(&self) -> String {
-        notification(INITIALIZED_METHOD)
+    pub fn initialized(&self) -> Outgoing {
+        let mut message = Map::new();
+        message.insert("jsonrpc", Value::from(rpc::VERSION));
+        message.insert("method", Value::from(INITIALIZED_METHOD));
+        Outgoing::new(
+            message,
+            None,
+            Some(INITIALIZED_METHOD),
+            self.version_header(),
+        )
+    }
+
+    /// A response or notification written elsewhere (an answer to a server's request, a
+    /// `ping` reply), to send in the current version.
+    pub fn reply(&self, text: String) -> Outgoing {
+        Outgoing {
+            text,
+            message: None,
+            id: None,
+            method: None,
+            headers: self.version_header(),
+        }
+    }
+
+    /// The same request sent again as `id` in `text` (an `input_required` retry): the
+    /// headers of `original` are kept.
+    pub fn again(&self, original: &Outgoing, id: RpcId, text: String) -> Outgoing {
+        Outgoing {
+            text,
+            message: None,
+            id: Some(id),
+            method: original.method.clone(),
+            headers: original.headers.clone(),
+        }
+    }
+
+    /// `MCP-Protocol-Version` once a version is agreed.
+    fn version_header(&self) -> Vec<(String, String)> {
+        if self.agreed {
+            Vec::from([(String::from(PROTOCOL_VERSION_HEADER), self.version.clone())])
+        } else {
+            Vec::new()
+        }
     }
 
     /// `params` with `_meta` stamped for a modern request in `version`.
@@ -245,25 +319,109 @@ impl Client {
         stamped
     }
 
-    fn write(&mut self, method: &str, params: Option<Map>) -> (RpcId, String) {
+    fn write(&mut self, method: &str, params: Map, headers: Vec<(String, String)>) -> Outgoing {
         let id = self.next_id();
         let mut message = Map::new();
         message.insert("jsonrpc", Value::from(rpc::VERSION));
         message.insert("id", id.to_value());
         message.insert("method", Value::from(method));
-        if let Some(params) = params {
-            message.insert("params", Value::Object(params));
-        }
-        (id, Value::Object(message).to_json())
+        message.insert("params", Value::Object(params));
+        Outgoing::new(message, Some(id), Some(method), headers)
     }
 }
 
-/// A notification with no parameters.
-fn notification(method: &str) -> String {
-    let mut message = Map::new();
-    message.insert("jsonrpc", Value::from(rpc::VERSION));
-    message.insert("method", Value::from(method));
-    Value::Object(message).to_json()
+/// The headers a modern request carries over streamable HTTP: `MCP-Protocol-Version`,
+/// `Mcp-Method`, `Mcp-Name` for the methods that name a tool, prompt or resource (encoded by
+/// [`headers::encode_value`]), then the `Mcp-Param-*` of the tool's mirrored arguments.
+fn modern_headers(
+    method: &str,
+    params: &Map,
+    version: &str,
+    mirrored: &ParamHeaders,
+) -> Vec<(String, String)> {
+    let mut headers = Vec::from([
+        (String::from(PROTOCOL_VERSION_HEADER), String::from(version)),
+        (String::from("Mcp-Method"), String::from(method)),
+    ]);
+    let named = match method {
+        method::TOOLS_CALL | method::PROMPTS_GET => params.get("name"),
+        method::RESOURCES_READ => params.get("uri"),
+        _ => None,
+    };
+    if let Some(name) = named.and_then(Value::as_str) {
+        headers.push((String::from("Mcp-Name"), headers::encode_value(name)));
+    }
+    if method == method::TOOLS_CALL
+        && let Some(Value::Object(arguments)) = params.get("arguments")
+    {
+        headers.extend(mirrored.headers(arguments));
+    }
+    headers
+}
+
+/// The header that names the protocol version on every streamable HTTP message once it is
+/// agreed.
+pub const PROTOCOL_VERSION_HEADER: &str = "MCP-Protocol-Version";
+
+/// A message the client sends, with what a transport needs to know of it, worked out once
+/// when it was written: its id and method (for a request), and the headers streamable HTTP
+/// mirrors from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outgoing {
+    text: String,
+    message: Option<Map>,
+    id: Option<RpcId>,
+    method: Option<String>,
+    headers: Vec<(String, String)>,
+}
+
+impl Outgoing {
+    fn new(
+        message: Map,
+        id: Option<RpcId>,
+        method: Option<&str>,
+        headers: Vec<(String, String)>,
+    ) -> Outgoing {
+        Outgoing {
+            text: Value::Object(message.clone()).to_json(),
+            message: Some(message),
+            id,
+            method: method.map(String::from),
+            headers,
+        }
+    }
+
+    /// The JSON text to send.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The message as written, for a request or notification this client wrote itself.
+    pub fn message(&self) -> Option<&Map> {
+        self.message.as_ref()
+    }
+
+    /// The id, for a request: its response carries it.
+    pub fn id(&self) -> Option<&RpcId> {
+        self.id.as_ref()
+    }
+
+    /// The method, for a request or notification; `None` for a response.
+    pub fn method(&self) -> Option<&str> {
+        self.method.as_deref()
+    }
+
+    /// Whether it is a request (the server answers it).
+    pub fn is_request(&self) -> bool {
+        self.id.is_some()
+    }
+
+    /// The headers streamable HTTP carries it with, in order: `MCP-Protocol-Version` (once a
+    /// version is agreed, and on every modern request), and on modern requests `Mcp-Method`,
+    /// `Mcp-Name` and `Mcp-Param-*`.
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
 }
 
 /// What the answer to `server/discover` says about the server.
@@ -297,30 +455,24 @@ pub fn read_probe(message: &Message, id: &RpcId) -> Probe {
     if map.get("id").and_then(RpcId::from_value).as_ref() != Some(id) {
         return Probe::Handshake;
     }
-    if let Some(Value::Object(result)) = map.get("result") {
-        let Some(Value::Array(versions)) = result.get("supportedVersions") else {
-            return Probe::Handshake;
-        };
-        return Probe::Modern {
-            versions: strings(versions),
-            server: server_info(result),
-        };
-    }
-    let Some(Value::Object(error)) = map.get("error") else {
-        return Probe::Handshake;
-    };
-    let code = error.get("code").and_then(Value::as_i64);
-    if code == Some(ErrorCode::UnsupportedProtocolVersion.code()) {
-        let supported = error
-            .get("data")
-            .and_then(Value::as_object)
-            .and_then(|d| d.get("supported"))
-            .and_then(Value::as_array)
-            .map(|list| strings(list))
-            .unwrap_or_default();
+    probe_of(&Reply::read(map.clone()))
+}
+
+/// What `reply`, the answer to `server/discover`, says about the server (see [`read_probe`]).
+pub fn probe_of(reply: &Reply) -> Probe {
+    if let Some(supported) = reply.unsupported_version() {
         return Probe::UnsupportedVersion { supported };
     }
-    Probe::Handshake
+    match reply {
+        Reply::Result(result) => match result.get("supportedVersions") {
+            Some(Value::Array(versions)) => Probe::Modern {
+                versions: strings(versions),
+                server: server_info(result),
+            },
+            _ => Probe::Handshake,
+        },
+        Reply::Error(_) => Probe::Handshake,
+    }
 }
 
 fn strings(list: &[Value]) -> Vec<String> {
@@ -382,6 +534,79 @@ pub fn read_initialized(result: &Map) -> Result<Initialized, Error> {
     })
 }
 
+/// The server's response to one of the client's requests.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// `result`: what the request asked for.
+    Result(Map),
+    /// `error`: why not.
+    Error(ErrorResponse),
+}
+
+impl Reply {
+    /// Reads a response (a [`Message::Response`]'s map). A `result` that is not an object,
+    /// and an `error` that cannot be read, are an error of their own
+    /// ([`ErrorCode::InternalError`]) saying so.
+    pub fn read(response: Map) -> Reply {
+        let id = response.get("id").and_then(RpcId::from_value);
+        if let Some(result) = response.get("result") {
+            return match result {
+                Value::Object(result) => Reply::Result(result.clone()),
+                other => Reply::Error(ErrorResponse::new(
+                    id,
+                    ErrorCode::InternalError,
+                    format!(
+                        "the server's result is {}, not an object",
+                        other.type_name()
+                    ),
+                )),
+            };
+        }
+        match ErrorResponse::from_value(Value::Object(response)) {
+            Ok(error) => Reply::Error(error),
+            Err(e) => Reply::Error(ErrorResponse::new(
+                id,
+                ErrorCode::InternalError,
+                format!("the server's error response cannot be read: {e}"),
+            )),
+        }
+    }
+
+    /// The versions a `-32022` (unsupported protocol version) lists in `error.data.supported`,
+    /// if this is one.
+    pub fn unsupported_version(&self) -> Option<Vec<String>> {
+        let Reply::Error(error) = self else {
+            return None;
+        };
+        if error.error_code() != Some(ErrorCode::UnsupportedProtocolVersion) {
+            return None;
+        }
+        Some(
+            error
+                .data()
+                .and_then(|d| d.get("supported"))
+                .and_then(Value::as_array)
+                .map(|list| strings(list))
+                .unwrap_or_default(),
+        )
+    }
+}
+
+/// One page of `tools/list`: the tools as the server wrote them (members in order, numbers as
+/// spelt), and the cursor of the next page when there is one.
+pub fn read_tools(result: &Map) -> (Vec<Value>, Option<String>) {
+    let tools = match result.get("tools") {
+        Some(Value::Array(tools)) => tools.clone(),
+        _ => Vec::new(),
+    };
+    let cursor = result
+        .get("nextCursor")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+        .map(String::from);
+    (tools, cursor)
+}
+
 /// The empty result that answers a `ping`.
 pub fn ping_reply(id: &RpcId) -> String {
     rpc::write_result(id, &Map::new())
@@ -414,7 +639,7 @@ mod tests {
     #[test]
     fn a_discover_result_is_the_modern_era() {
         let mut c = client();
-        let (id, _) = c.discover();
+        let id = c.discover().id().cloned().unwrap();
         let answer = message(
             r#"{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"2"}}}}"#,
         );
@@ -430,7 +655,7 @@ mod tests {
     #[test]
     fn minus_32022_is_modern_with_the_supported_versions() {
         let mut c = client();
-        let (id, _) = c.discover();
+        let id = c.discover().id().cloned().unwrap();
         let answer = message(
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-09-01"],"requested":"2026-07-28"}}}"#,
         );
@@ -445,7 +670,7 @@ mod tests {
     #[test]
     fn any_other_answer_falls_back_to_the_handshake() {
         let mut c = client();
-        let (id, _) = c.discover();
+        let id = c.discover().id().cloned().unwrap();
         for text in [
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}"#,
@@ -463,26 +688,126 @@ mod tests {
         let mut c = client();
         let mut params = Map::new();
         params.insert("name", Value::from("book"));
-        let (_, modern) = c.request("tools/call", params.clone());
+        let modern = c.request("tools/call", params.clone());
         assert_eq!(
-            modern,
+            modern.text(),
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}}}},"name":"book"}}"#
         );
-        let (_, init) = c.initialize("2025-11-25");
+        let init = c.initialize("2025-11-25");
+        assert!(init.headers().is_empty());
         assert_eq!(
-            init,
+            init.text(),
             r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"t","version":"1"}}}"#
         );
         assert_eq!(c.era(), Era::Handshake);
-        let (_, plain) = c.request("tools/call", params);
+        assert!(c.initialized().headers().is_empty());
+        c.set_version("2025-11-25");
+        let plain = c.request("tools/call", params);
         assert_eq!(
-            plain,
+            plain.headers(),
+            [(
+                String::from("MCP-Protocol-Version"),
+                String::from("2025-11-25")
+            )]
+        );
+        assert_eq!(
+            plain.text(),
             r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"book"}}"#
         );
+        let initialized = c.initialized();
         assert_eq!(
-            c.initialized(),
+            initialized.text(),
             r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
         );
+        assert!(!initialized.is_request());
+        assert_eq!(initialized.headers().len(), 1);
+    }
+
+    #[test]
+    fn modern_requests_name_their_method_tool_and_mirrored_arguments() {
+        let mut c = client();
+        let tool = crate::json::parse_str(
+            r#"{"name":"réserver","inputSchema":{"type":"object","properties":{"city":{"type":"string","x-mcp-header":"City"}}}}"#,
+            &Limits::DEFAULT,
+        )
+        .unwrap();
+        let mirrored = ParamHeaders::of_tool(&tool).unwrap();
+        let mut arguments = Map::new();
+        arguments.insert("city", Value::from("Oslo"));
+        let call = c.call_tool("réserver", arguments, &mirrored);
+        let pairs: Vec<(&str, &str)> = call
+            .headers()
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("MCP-Protocol-Version", "2026-07-28"),
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", "=?base64?csOpc2VydmVy?="),
+                ("Mcp-Param-City", "Oslo"),
+            ]
+        );
+        let again = c.again(&call, RpcId::from(9), String::from("{}"));
+        assert_eq!(again.headers(), call.headers());
+        assert_eq!(again.id(), Some(&RpcId::from(9)));
+        let list = c.request("tools/list", Map::new());
+        assert_eq!(list.headers().len(), 2);
+    }
+
+    #[test]
+    fn replies_are_results_or_errors() {
+        let read = |text: &str| match message(text) {
+            Message::Response(map) => Reply::read(map),
+            other => panic!("{other:?}"),
+        };
+        assert!(matches!(
+            read(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            Reply::Result(_)
+        ));
+        let unsupported = read(
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"supported":["2026-07-28"]}}}"#,
+        );
+        assert_eq!(
+            unsupported.unsupported_version(),
+            Some(vec![String::from("2026-07-28")])
+        );
+        let Reply::Error(odd) = read(r#"{"jsonrpc":"2.0","id":1,"result":3}"#) else {
+            panic!()
+        };
+        assert_eq!(odd.code(), -32603);
+        let Reply::Error(broken) = read(r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}"#) else {
+            panic!()
+        };
+        assert!(
+            broken.message().contains("cannot be read"),
+            "{}",
+            broken.message()
+        );
+        assert_eq!(
+            read(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"m"}}"#)
+                .unsupported_version(),
+            None
+        );
+    }
+
+    #[test]
+    fn tool_pages_are_read_as_sent() {
+        let Value::Object(result) = crate::json::parse_str(
+            r#"{"tools":[{"name":"a","inputSchema":{"type":"object","x":1.0}}],"nextCursor":"2"}"#,
+            &Limits::DEFAULT,
+        )
+        .unwrap() else {
+            panic!()
+        };
+        let (tools, cursor) = read_tools(&result);
+        assert_eq!(
+            tools[0].to_json(),
+            r#"{"name":"a","inputSchema":{"type":"object","x":1.0}}"#
+        );
+        assert_eq!(cursor.as_deref(), Some("2"));
+        assert_eq!(read_tools(&Map::new()), (Vec::new(), None));
     }
 
     #[test]
