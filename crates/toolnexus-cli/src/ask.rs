@@ -76,6 +76,84 @@ pub trait Asker: Send {
     /// Answers a URL-mode request after its review. An accept for a URL whose verdict is
     /// `reject` is refused by the caller.
     fn url(&mut self, ask: &Ask<'_>, review: &UrlReview, refused: Option<&Error>) -> Option<Reply>;
+
+    /// Whether a question came that nobody could be asked (and was cancelled for it).
+    fn unasked(&self) -> bool {
+        false
+    }
+}
+
+/// The asker of a `call` with no terminal and no `--answers`: the call runs, and a question,
+/// if one comes, is cancelled and said on standard error.
+#[derive(Debug, Default)]
+pub struct Nobody {
+    asked: bool,
+}
+
+impl Nobody {
+    fn cancel(&mut self, ask: &Ask<'_>) -> Option<Reply> {
+        self.asked = true;
+        eprintln!(
+            "toolnexus: the server asks a person ({}), but there is no terminal to ask on and no \
+             --answers: the question is cancelled",
+            asked(ask, None)
+        );
+        Some(Reply::cancel("cancelled"))
+    }
+}
+
+impl Asker for Nobody {
+    fn form(&mut self, ask: &Ask<'_>, _: &Form, _: Option<&Error>) -> Option<Reply> {
+        self.cancel(ask)
+    }
+
+    fn url(&mut self, ask: &Ask<'_>, _: &UrlReview, _: Option<&Error>) -> Option<Reply> {
+        self.cancel(ask)
+    }
+
+    fn unasked(&self) -> bool {
+        self.asked
+    }
+}
+
+/// What is asked, in a line: the kind of request, its key, its prompt, and for a URL the URL
+/// in full and its host (in Unicode and, when it differs, ASCII).
+fn asked(ask: &Ask<'_>, review: Option<&UrlReview>) -> String {
+    let mut line = match ask.request.url() {
+        Some(_) => String::from("URL consent"),
+        None => String::from("form"),
+    };
+    if let Some(key) = ask.key {
+        line.push_str(&format!(" {key:?}"));
+    }
+    line.push_str(&format!(" {:?}", ask.request.prompt()));
+    if let Some(url) = ask.request.url() {
+        line.push_str(&format!(": open {url}"));
+        if let Some(host) = review.and_then(UrlReview::host) {
+            line.push_str(&format!(" (host {host}"));
+            if let Some(ascii) = review
+                .and_then(UrlReview::host_ascii)
+                .filter(|a| *a != host)
+            {
+                line.push_str(&format!(", ASCII {ascii}"));
+            }
+            line.push(')');
+        }
+    }
+    line
+}
+
+/// What was answered, in a line: accept with its content, decline, or cancel.
+fn answered(reply: &Reply) -> String {
+    match (reply.ok, reply.reason.as_deref()) {
+        (true, _) => match &reply.data {
+            Some(data) => format!("accept {}", Value::Object(data.clone()).to_json()),
+            None => String::from("accept"),
+        },
+        (false, Some("declined")) => String::from("decline"),
+        (false, Some(reason)) => format!("cancel ({reason})"),
+        (false, None) => String::from("cancel"),
+    }
 }
 
 /// The answers of `--answers`: a JSON array of `{"ok", "data"?, "reason"?}`, used in order,
@@ -118,8 +196,14 @@ impl Scripted {
     }
 
     /// The next answer, after saying why the last one was refused; `None`, said on standard
-    /// error, when there are no more.
-    fn next(&mut self, ask: &Ask<'_>, refused: Option<&Error>) -> Option<Reply> {
+    /// error, when there are no more. Each answer given is said on standard error with what
+    /// it answers, so that a script's log records both.
+    fn next(
+        &mut self,
+        ask: &Ask<'_>,
+        review: Option<&UrlReview>,
+        refused: Option<&Error>,
+    ) -> Option<Reply> {
         if let Some(error) = refused {
             eprintln!(
                 "toolnexus: answer {} was refused for request {}; using the next one:",
@@ -138,6 +222,11 @@ impl Scripted {
             return None;
         };
         self.used += 1;
+        eprintln!(
+            "toolnexus: asked {}; answered {}",
+            asked(ask, review),
+            answered(&reply)
+        );
         Some(reply)
     }
 }
@@ -172,10 +261,10 @@ fn reply_of(item: Value) -> Result<Reply, Error> {
 
 impl Asker for Scripted {
     fn form(&mut self, ask: &Ask<'_>, _: &Form, refused: Option<&Error>) -> Option<Reply> {
-        self.next(ask, refused)
+        self.next(ask, None, refused)
     }
 
-    fn url(&mut self, ask: &Ask<'_>, _: &UrlReview, refused: Option<&Error>) -> Option<Reply> {
-        self.next(ask, refused)
+    fn url(&mut self, ask: &Ask<'_>, review: &UrlReview, refused: Option<&Error>) -> Option<Reply> {
+        self.next(ask, Some(review), refused)
     }
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use toolnexus_core::Limits;
 
-use toolnexus_cli::ask::{Asker, Scripted};
+use toolnexus_cli::ask::{Asker, Nobody, Scripted};
 use toolnexus_cli::input::{Elicitation, Source};
 use toolnexus_cli::report::{Exit, Failure, Reporter};
 use toolnexus_cli::terminal::Terminal;
@@ -21,7 +21,9 @@ Exit codes:
      reject, answers that ran out; for call, a tool result with isError)
   2  usage: a wrong command line, or a file that cannot be read
   3  call and tools: the server failed (could not start, closed, a protocol error, a
-     timeout, no mutual protocol version)";
+     timeout, no mutual protocol version)
+  4  call: the server asked a person, but there was no terminal to ask on and no --answers
+     (the question was cancelled)";
 
 /// How to reach a server, for `call` and `tools`.
 #[derive(Debug, clap::Args)]
@@ -99,8 +101,16 @@ enum Command {
         server: ServerArgs,
     },
     /// List the tools of a live MCP server: names, descriptions and arguments.
+    ///
+    /// With --json, prints the tools as a JSON array, each tool as the server wrote it
+    /// (members in its order, numbers as it spelt them). Over streamable HTTP at 2026-07-28,
+    /// a tool whose x-mcp-header annotations are invalid is left out, and said on standard
+    /// error.
     #[command(after_help = EXIT_CODES)]
     Tools {
+        /// Print the tool definitions as JSON.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         server: ServerArgs,
     },
@@ -198,7 +208,7 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
             answers,
             server,
         } => call(&tool, &args, answers, &server, reporter, &limits),
-        Command::Tools { server } => list_tools(&server),
+        Command::Tools { json, server } => list_tools(&server, json),
         Command::Map { file, id } => tools::map(&source(file), id.as_deref(), &limits),
         Command::Answer { file } => tools::answer(&source(file), &limits),
         Command::CheckSchema { schema } => {
@@ -220,23 +230,25 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
     }
 }
 
-/// The asker: the answers given, or the terminal.
+/// The asker: the answers given, or the terminal. Without a terminal, `elicit` cannot start
+/// (asking is all it does); `call` starts with nobody to ask, and only a question ends it.
 fn asker(
     answers: Option<&str>,
     reporter: &Reporter,
     limits: &Limits,
+    terminal_needed: bool,
 ) -> Result<Box<dyn Asker>, Failure> {
-    match answers {
-        Some(answers) => {
-            let value = Source::parse(answers).json(limits)?;
-            Ok(Box::new(Scripted::from_value(value)?.reporting(*reporter)))
-        }
-        None => Ok(Box::new(Terminal::open().ok_or_else(|| {
-            Failure::usage(
-                "no terminal to ask on: run it in a terminal, or give the answers with \
-                 --answers FILE",
-            )
-        })?)),
+    if let Some(answers) = answers {
+        let value = Source::parse(answers).json(limits)?;
+        return Ok(Box::new(Scripted::from_value(value)?.reporting(*reporter)));
+    }
+    match Terminal::open() {
+        Some(terminal) => Ok(Box::new(terminal)),
+        None if terminal_needed => Err(Failure::usage(
+            "no terminal to ask on: run it in a terminal, or give the answers with \
+             --answers FILE",
+        )),
+        None => Ok(Box::new(Nobody::default())),
     }
 }
 
@@ -283,7 +295,7 @@ fn call(
             )));
         }
     };
-    let mut asker = asker(answers.as_deref(), reporter, limits)?;
+    let mut asker = asker(answers.as_deref(), reporter, limits, false)?;
     let transport = connect(server)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversation = call::Conversation::new(transport, asker.as_mut(), timeout);
@@ -297,13 +309,17 @@ fn call(
         result.get("isError"),
         Some(toolnexus_core::Value::Bool(true))
     );
-    let exit = tools::verdict(!is_error && answered_all);
+    let exit = if asker.unasked() {
+        Exit::Unasked
+    } else {
+        tools::verdict(!is_error && answered_all)
+    };
     Ok((toolnexus_core::Value::Object(result).to_json(), exit))
 }
 
-fn list_tools(server: &ServerArgs) -> tools::Printed {
+fn list_tools(server: &ServerArgs, json: bool) -> tools::Printed {
     // Listing asks nothing: an asker that never answers.
-    let mut nobody = Scripted::from_value(toolnexus_core::Value::Array(Vec::new()))?;
+    let mut nobody = Nobody::default();
     let transport = connect(server)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversation = call::Conversation::new(transport, &mut nobody, timeout);
@@ -312,8 +328,15 @@ fn list_tools(server: &ServerArgs) -> tools::Printed {
         .and_then(|()| conversation.list_tools());
     let who = conversation.who();
     conversation.close();
-    let tools = outcome?;
-    Ok((tools::describe_tools(who.as_deref(), &tools), Exit::Done))
+    let listing = outcome?;
+    if json {
+        let list = toolnexus_core::Value::Array(listing.tools);
+        return Ok((list.to_json(), Exit::Done));
+    }
+    Ok((
+        tools::describe_tools(who.as_deref(), &listing.tools),
+        Exit::Done,
+    ))
 }
 
 fn elicit(
@@ -328,7 +351,7 @@ fn elicit(
             "the elicitation and --answers cannot both be standard input",
         ));
     }
-    let mut asker = asker(answers.as_deref(), reporter, limits)?;
+    let mut asker = asker(answers.as_deref(), reporter, limits, true)?;
     // No file and nothing piped in: the sample, a form and then a URL request.
     let sample = file.is_none() && std::io::stdin().is_terminal();
     if sample {

@@ -18,6 +18,9 @@ pub enum Exit {
     /// `call` and `tools`: the server failed (could not start, closed, a protocol error, a
     /// timeout, no mutual protocol version).
     Server = 3,
+    /// `call`: the server asked a person, and there was nobody to ask (no terminal, no
+    /// `--answers`); the question was cancelled.
+    Unasked = 4,
 }
 
 impl From<Exit> for ExitCode {

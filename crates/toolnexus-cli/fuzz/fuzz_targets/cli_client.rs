@@ -12,7 +12,7 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use toolnexus_cli::ask::{Ask, Asker, Reply};
 use toolnexus_cli::call::Conversation;
-use toolnexus_cli::call::transport::{Received, Transport};
+use toolnexus_cli::call::scripted::Scripted;
 use toolnexus_core::form::Form;
 use toolnexus_core::{Error, Map, UrlReview, Value};
 use toolnexus_core_fuzz::{GenContent, GenParams, GenText, must_read, quote};
@@ -146,50 +146,6 @@ impl Sent {
     }
 }
 
-/// A server that says what the script says, in order, then closes.
-struct Scripted {
-    messages: std::vec::IntoIter<Vec<u8>>,
-    last_id: String,
-}
-
-impl Transport for Scripted {
-    fn send(&mut self, message: &str) -> Result<(), String> {
-        let value = must_read(message, "the client");
-        assert_eq!(
-            value.get("jsonrpc").and_then(Value::as_str),
-            Some("2.0"),
-            "{message}"
-        );
-        if value.get("method").is_some() {
-            if let Some(id) = value.get("id") {
-                self.last_id = id.to_json();
-            }
-        } else {
-            assert!(
-                value.get("result").is_some() != value.get("error").is_some(),
-                "{message}"
-            );
-        }
-        Ok(())
-    }
-
-    fn receive(&mut self, _wait: Duration) -> Received {
-        match self.messages.next() {
-            Some(bytes) => {
-                let text = String::from_utf8_lossy(&bytes);
-                if text.contains("$ID") {
-                    Received::Message(text.replace("$ID", &self.last_id).into_bytes())
-                } else {
-                    Received::Message(bytes)
-                }
-            }
-            None => Received::Closed(String::from("the script ended")),
-        }
-    }
-
-    fn close(&mut self) {}
-}
-
 #[derive(Debug, Arbitrary)]
 enum Choice {
     Defaults,
@@ -237,15 +193,8 @@ impl Asker for Answers {
 
 fuzz_target!(|input: (u8, Vec<Sent>, Vec<Choice>)| {
     let (pin, sent, choices) = input;
-    let transport = Scripted {
-        messages: sent
-            .iter()
-            .take(24)
-            .map(Sent::text)
-            .collect::<Vec<_>>()
-            .into_iter(),
-        last_id: String::from("0"),
-    };
+    let (transport, log) = Scripted::new(sent.iter().take(24).map(Sent::text));
+    let transport = if pin >= 128 { transport.over_http() } else { transport };
     let mut asker = Answers(choices.into_iter().take(16).collect::<Vec<_>>().into_iter());
     let mut conversation =
         Conversation::new(Box::new(transport), &mut asker, Duration::from_secs(30));
@@ -261,4 +210,21 @@ fuzz_target!(|input: (u8, Vec<Sent>, Vec<Choice>)| {
         let _ = conversation.call_tool("t", arguments);
     }
     conversation.close();
+    drop(conversation);
+    for message in log.borrow().iter() {
+        let value = must_read(message.text(), "the client");
+        assert_eq!(
+            value.get("jsonrpc").and_then(Value::as_str),
+            Some("2.0"),
+            "{}",
+            message.text()
+        );
+        if value.get("method").is_none() {
+            assert!(
+                value.get("result").is_some() != value.get("error").is_some(),
+                "{}",
+                message.text()
+            );
+        }
+    }
 });

@@ -1,37 +1,102 @@
-//! Streamable HTTP: each message is a POST; the answer is one JSON body or a server-sent
-//! event stream of messages, read on its own thread so that the server can ask while a call
-//! is open. The headers each version requires are set from the messages themselves.
+//! Streamable HTTP, as the specification and the official SDKs' clients use it.
+//!
+//! - Each message is a POST with the headers its [`Outgoing`] names (protocol version,
+//!   `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), the session's id and the user's headers.
+//! - Messages are sent in order: a notification or a response is acknowledged by the server
+//!   before `send` returns, so nothing sent later can overtake it. A request is answered by
+//!   one JSON body or an event stream, read on a thread of its own so that the server can ask
+//!   while a call is open.
+//! - Every event stream keeps its last event id and `retry` delay. A stream that ends before
+//!   the response to its request is resumed with a GET carrying `Last-Event-ID`, after the
+//!   delay; a stream without ids cannot be resumed, and its request gets an error.
+//! - In the handshake era, once `notifications/initialized` is acknowledged, a GET opens the
+//!   server's own event stream (a `405` means it offers none), where a server sends requests
+//!   not tied to a call; it is reopened, with `Last-Event-ID`, when it drops.
+//! - Every stream's messages go into one inbox, in the order they arrive.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
-use base64::Engine;
-use base64::prelude::BASE64_STANDARD;
-use toolnexus_core::wire::client::{Era, INITIALIZE_METHOD, PROTOCOL_VERSION_KEY};
-use toolnexus_core::{Limits, Map, Value, json};
+use toolnexus_core::Limits;
+use toolnexus_core::wire::client::{INITIALIZED_METHOD, Outgoing, PROTOCOL_VERSION_HEADER};
+use toolnexus_core::wire::rpc::{ErrorCode, ErrorResponse, RpcId};
 
-use super::transport::{Inbox, Received, Transport, wait};
+use super::sse::{Cursor, read_events};
+use super::transport::{Event, Inbox, Received, Transport, wait};
 
-/// What the conversation has told the server so far that later requests repeat in headers.
+/// How long to wait before reconnecting a stream whose server named no `retry` delay.
+const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+
+/// How many reconnections in a row may bring nothing before a stream is given up.
+const MAX_EMPTY_RECONNECTIONS: usize = 3;
+
+/// The largest body read from a plain (not event-stream) response.
+const MAX_BODY: u64 = 8 * 1024 * 1024;
+
+/// What every thread of one server shares.
 #[derive(Debug, Default)]
-struct Negotiated {
-    /// `MCP-Protocol-Version`, once known.
-    version: Option<String>,
+struct Shared {
     /// `Mcp-Session-Id`, when a handshake-era server gave one.
-    session: Option<String>,
+    session: Mutex<Option<String>>,
+    /// The protocol version header of the last message, for the GET streams.
+    version: Mutex<Option<String>>,
+    /// Set when the conversation ends: streams stop reconnecting.
+    closing: AtomicBool,
+}
+
+impl Shared {
+    fn session(&self) -> Option<String> {
+        self.session
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn version(&self) -> Option<String> {
+        self.version
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn closing(&self) -> bool {
+        self.closing.load(Ordering::SeqCst)
+    }
+
+    /// Keeps the session id a response assigns.
+    fn note_session(&self, response: &ureq::http::Response<ureq::Body>) {
+        if let Some(session) = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        {
+            *self.session.lock().unwrap_or_else(PoisonError::into_inner) =
+                Some(String::from(session));
+        }
+    }
+}
+
+/// One server's endpoint, and how to reach it: what every thread needs to make a request.
+#[derive(Clone)]
+struct Endpoint {
+    url: String,
+    /// The user's `--header`s, on every request.
+    headers: Vec<(String, String)>,
+    agent: ureq::Agent,
+    shared: Arc<Shared>,
+    tx: Sender<Received>,
 }
 
 /// A server at an HTTP(S) URL.
 pub struct HttpServer {
-    url: String,
-    headers: Vec<(String, String)>,
-    agent: ureq::Agent,
-    negotiated: Arc<Mutex<Negotiated>>,
-    tx: Sender<Received>,
+    endpoint: Endpoint,
     inbox: Receiver<Received>,
+    /// Whether the server's own event stream was opened.
+    listening: bool,
 }
 
 impl HttpServer {
@@ -53,151 +118,46 @@ impl HttpServer {
             .into();
         let (tx, inbox): Inbox = mpsc::channel();
         Ok(HttpServer {
-            url: String::from(url),
-            headers,
-            agent,
-            negotiated: Arc::default(),
-            tx,
+            endpoint: Endpoint {
+                url: String::from(url),
+                headers,
+                agent,
+                shared: Arc::default(),
+                tx,
+            },
             inbox,
+            listening: false,
         })
     }
 }
 
-/// The method, the tool or resource name, the id and the protocol version of an outgoing
-/// message, for the headers.
-struct Outgoing {
-    method: Option<String>,
-    name: Option<String>,
-    id: Option<Value>,
-    version: Option<String>,
-}
-
-fn outgoing(message: &str) -> Outgoing {
-    let value = json::parse_str(message, &Limits::DEFAULT).ok();
-    let map = value.as_ref().and_then(Value::as_object);
-    let params = map.and_then(|m| m.get("params")).and_then(Value::as_object);
-    let text = |m: Option<&Map>, key: &str| {
-        m.and_then(|m| m.get(key))
-            .and_then(Value::as_str)
-            .map(String::from)
-    };
-    let meta = params
-        .and_then(|p| p.get("_meta"))
-        .and_then(Value::as_object);
-    Outgoing {
-        method: text(map, "method"),
-        name: text(params, "name").or_else(|| text(params, "uri")),
-        id: map.and_then(|m| m.get("id")).cloned(),
-        version: text(meta, PROTOCOL_VERSION_KEY),
-    }
-}
-
-/// The `Mcp-Name` header value: the name itself when it is printable ASCII, else its UTF-8
-/// in base64 as `=?base64?…?=`.
-fn header_name(name: &str) -> String {
-    if name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        return String::from(name);
-    }
-    format!("=?base64?{}?=", BASE64_STANDARD.encode(name.as_bytes()))
-}
-
 impl Transport for HttpServer {
-    fn send(&mut self, message: &str) -> Result<(), String> {
-        let out = outgoing(message);
-        let mut request = self
-            .agent
-            .post(&self.url)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream");
-        let modern = out.version.as_deref().and_then(Era::of) == Some(Era::Modern);
+    fn send(&mut self, message: &Outgoing) -> Result<(), String> {
+        let endpoint = &self.endpoint;
+        if let Some((_, version)) = message
+            .headers()
+            .iter()
+            .find(|(name, _)| name == PROTOCOL_VERSION_HEADER)
         {
-            let mut negotiated = self
-                .negotiated
+            *endpoint
+                .shared
+                .version
                 .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if let Some(version) = &out.version {
-                negotiated.version = Some(version.clone());
-            }
-            if let Some(version) = &negotiated.version
-                && out.method.as_deref() != Some(INITIALIZE_METHOD)
-            {
-                request = request.header("MCP-Protocol-Version", version);
-            }
-            if let Some(session) = &negotiated.session {
-                request = request.header("Mcp-Session-Id", session);
-            }
+                .unwrap_or_else(PoisonError::into_inner) = Some(version.clone());
         }
-        if modern {
-            if let Some(method) = &out.method {
-                request = request.header("Mcp-Method", method);
-            }
-            let named = matches!(
-                out.method.as_deref(),
-                Some("tools/call" | "resources/read" | "prompts/get")
-            );
-            if let (true, Some(name)) = (named, &out.name) {
-                request = request.header("Mcp-Name", header_name(name));
-            }
+        let request = endpoint.post(message);
+        let body = String::from(message.text());
+        if let Some(id) = message.id().cloned() {
+            let endpoint = endpoint.clone();
+            thread::spawn(move || endpoint.exchange(request, body, &id));
+            return Ok(());
         }
-        for (name, value) in &self.headers {
-            request = request.header(name, value);
+        endpoint.deliver(request, body)?;
+        if message.method() == Some(INITIALIZED_METHOD) && !self.listening {
+            self.listening = true;
+            let endpoint = endpoint.clone();
+            thread::spawn(move || endpoint.listen());
         }
-        let body = String::from(message);
-        let tx = self.tx.clone();
-        let negotiated = Arc::clone(&self.negotiated);
-        let is_initialize = out.method.as_deref() == Some(INITIALIZE_METHOD);
-        let id = out.id;
-        thread::spawn(move || {
-            let response = match request.send(body) {
-                Ok(response) => response,
-                Err(e) => {
-                    let _ = tx.send(Received::Closed(format!("the request failed: {e}")));
-                    return;
-                }
-            };
-            let status = response.status().as_u16();
-            if let Some(session) = response
-                .headers()
-                .get("mcp-session-id")
-                .and_then(|v| v.to_str().ok())
-            {
-                negotiated
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .session = Some(String::from(session));
-            }
-            let event_stream = response
-                .headers()
-                .get("content-type")
-                .and_then(|v| v.to_str().ok())
-                .is_some_and(|v| v.starts_with("text/event-stream"));
-            let reader = response.into_body().into_reader();
-            if event_stream {
-                read_events(reader, &tx, is_initialize.then_some(&negotiated));
-                return;
-            }
-            let mut body = Vec::new();
-            let _ = reader.take(8 * 1024 * 1024).read_to_end(&mut body);
-            if status == 202 || (body.iter().all(u8::is_ascii_whitespace) && status < 300) {
-                return;
-            }
-            let is_json_rpc = json::parse(&body, &Limits::DEFAULT)
-                .ok()
-                .and_then(|v| v.as_object().map(|m| m.contains_key("jsonrpc")))
-                .unwrap_or(false);
-            if is_json_rpc {
-                if is_initialize {
-                    note_version(&body, &negotiated);
-                }
-                let _ = tx.send(Received::Message(body));
-            } else if let Some(id) = id {
-                // An HTTP error without a JSON-RPC body answers the request as an error.
-                let shown: String = String::from_utf8_lossy(&body).chars().take(200).collect();
-                let _ = tx.send(Received::Message(
-                    http_error(&id, status, &shown).into_bytes(),
-                ));
-            }
-        });
         Ok(())
     }
 
@@ -206,125 +166,278 @@ impl Transport for HttpServer {
     }
 
     fn close(&mut self) {
-        let session = self
-            .negotiated
+        let shared = &self.endpoint.shared;
+        shared.closing.store(true, Ordering::SeqCst);
+        let session = shared
+            .session
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .session
             .take();
         if let Some(session) = session {
             // A handshake-era session is ended by deleting it; a server may refuse, which is
             // fine.
-            let _ = self
+            let mut request = self
+                .endpoint
                 .agent
-                .delete(&self.url)
-                .header("Mcp-Session-Id", &session)
-                .call();
+                .delete(&self.endpoint.url)
+                .header("Mcp-Session-Id", &session);
+            if let Some(version) = shared.version() {
+                request = request.header(PROTOCOL_VERSION_HEADER, &version);
+            }
+            let _ = request.call();
         }
+    }
+
+    fn mirrors_headers(&self) -> bool {
+        true
     }
 }
 
-/// The JSON-RPC error response standing for an HTTP error to the request `id`.
-fn http_error(id: &Value, status: u16, body: &str) -> String {
-    let mut error = Map::new();
-    error.insert("code", Value::from(-32600i64));
-    error.insert(
-        "message",
-        Value::from(format!("HTTP {status}: {}", body.trim()).as_str()),
-    );
-    let mut map = Map::new();
-    map.insert("jsonrpc", Value::from("2.0"));
-    map.insert("id", id.clone());
-    map.insert("error", Value::Object(error));
-    Value::Object(map).to_json()
-}
-
-/// Keeps the protocol version an `initialize` result chose, for later headers.
-fn note_version(body: &[u8], negotiated: &Mutex<Negotiated>) {
-    let version = json::parse(body, &Limits::DEFAULT).ok().and_then(|v| {
-        v.as_object()?
-            .get("result")?
-            .as_object()?
-            .get("protocolVersion")?
-            .as_str()
-            .map(String::from)
-    });
-    if let Some(version) = version {
-        negotiated
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .version = Some(version);
+impl Endpoint {
+    /// The POST of `message`, with every header it needs.
+    fn post(&self, message: &Outgoing) -> ureq::RequestBuilder<ureq::typestate::WithBody> {
+        let mut request = self
+            .agent
+            .post(&self.url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream");
+        for (name, value) in message.headers() {
+            request = request.header(name, value);
+        }
+        if let Some(session) = self.shared.session() {
+            request = request.header("Mcp-Session-Id", &session);
+        }
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
+        }
+        request
     }
-}
 
-/// Reads a server-sent event stream: each event's `data` lines, joined by newlines, are one
-/// message. Comments (`:`) and other fields are skipped; the stream ends the thread.
-fn read_events(
-    reader: impl Read,
-    tx: &Sender<Received>,
-    initialize: Option<&Arc<Mutex<Negotiated>>>,
-) {
-    let mut lines = BufReader::new(reader);
-    let mut data: Vec<u8> = Vec::new();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match lines.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+    /// A GET of an event stream: the server's own, or the rest of a request's after `last_id`.
+    fn get(&self, last_id: Option<&str>) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        let mut request = self
+            .agent
+            .get(&self.url)
+            .header("Accept", "text/event-stream");
+        if let Some(session) = self.shared.session() {
+            request = request.header("Mcp-Session-Id", &session);
         }
-        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-            line.pop();
+        if let Some(version) = self.shared.version() {
+            request = request.header(PROTOCOL_VERSION_HEADER, &version);
         }
-        if line.is_empty() {
-            if !data.is_empty() {
-                if let Some(negotiated) = initialize {
-                    note_version(&data, negotiated);
+        if let Some(id) = last_id {
+            request = request.header("Last-Event-ID", id);
+        }
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
+        }
+        request.call()
+    }
+
+    fn event(&self, event: Event) -> bool {
+        self.tx.send(Received::Event(event)).is_ok()
+    }
+
+    /// Sends a notification or a response and waits for the server to take it. A refusal is
+    /// said on standard error; a JSON-RPC body that comes back goes to the inbox.
+    fn deliver(
+        &self,
+        request: ureq::RequestBuilder<ureq::typestate::WithBody>,
+        body: String,
+    ) -> Result<(), String> {
+        let response = request
+            .send(body)
+            .map_err(|e| format!("the request failed: {e}"))?;
+        self.shared.note_session(&response);
+        let status = response.status().as_u16();
+        let body = read_body(response);
+        match Event::read(body.clone(), &Limits::DEFAULT) {
+            Event::Garbage(_) if status >= 300 => eprintln!(
+                "toolnexus: the server refused a message with HTTP {status}: {}",
+                shown(&body)
+            ),
+            Event::Garbage(_) => {}
+            event => {
+                self.event(event);
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends the request `id` and delivers what answers it: one JSON body, or the messages of
+    /// its event stream, resumed when it breaks.
+    fn exchange(
+        &self,
+        request: ureq::RequestBuilder<ureq::typestate::WithBody>,
+        body: String,
+        id: &RpcId,
+    ) {
+        let response = match request.send(body) {
+            Ok(response) => response,
+            Err(e) => {
+                let _ = self
+                    .tx
+                    .send(Received::Closed(format!("the request failed: {e}")));
+                return;
+            }
+        };
+        self.shared.note_session(&response);
+        let status = response.status().as_u16();
+        if is_event_stream(&response) {
+            self.follow(response.into_body().into_reader(), id);
+            return;
+        }
+        let body = read_body(response);
+        if status == 202 || (body.iter().all(u8::is_ascii_whitespace) && status < 300) {
+            return;
+        }
+        match Event::read(body.clone(), &Limits::DEFAULT) {
+            // An HTTP error without a JSON-RPC body answers the request as an error.
+            Event::Garbage(_) => {
+                self.event(error_for(
+                    id,
+                    format!("HTTP {status}: {}", shown(&body).trim()),
+                ));
+            }
+            event => {
+                self.event(event);
+            }
+        }
+    }
+
+    /// Delivers the messages of the event stream answering `id`, resuming it with
+    /// `Last-Event-ID` until the response comes. A stream that cannot be resumed (no event
+    /// id, a refused GET, too many empty attempts) answers the request with an error.
+    fn follow(&self, first: impl Read + 'static, id: &RpcId) {
+        let mut reader: Box<dyn Read> = Box::new(first);
+        let mut cursor = Cursor::default();
+        let mut empty = 0;
+        loop {
+            let fields = cursor.fields;
+            let mut answered = false;
+            // Reading stops at the response: a resumed stream may stay open after it.
+            read_events(reader, &mut cursor, |data| {
+                let event = Event::read(data, &Limits::DEFAULT);
+                answered |= event.answers(id);
+                self.event(event) && !answered
+            });
+            if answered || self.shared.closing() {
+                return;
+            }
+            empty = if cursor.fields > fields { 0 } else { empty + 1 };
+            let Some(last_id) = cursor.last_id.clone() else {
+                self.event(error_for(
+                    id,
+                    String::from(
+                        "the server's event stream ended before the response, and without an \
+                         event id it cannot be resumed",
+                    ),
+                ));
+                return;
+            };
+            if empty > MAX_EMPTY_RECONNECTIONS {
+                self.event(error_for(
+                    id,
+                    format!("the server's event stream ended {empty} times without the response"),
+                ));
+                return;
+            }
+            thread::sleep(cursor.retry.unwrap_or(DEFAULT_RETRY));
+            match self.get(Some(&last_id)) {
+                Ok(response) if response.status().as_u16() == 200 && is_event_stream(&response) => {
+                    reader = Box::new(response.into_body().into_reader());
                 }
-                if tx
-                    .send(Received::Message(std::mem::take(&mut data)))
-                    .is_err()
-                {
+                Ok(response) => {
+                    let status = response.status().as_u16();
+                    self.event(error_for(
+                        id,
+                        format!(
+                            "the server's event stream ended before the response, and resuming \
+                             it after event {last_id:?} got HTTP {status}"
+                        ),
+                    ));
+                    return;
+                }
+                Err(e) => {
+                    self.event(error_for(
+                        id,
+                        format!("resuming the server's event stream failed: {e}"),
+                    ));
                     return;
                 }
             }
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix(b"data:") {
-            if !data.is_empty() {
-                data.push(b'\n');
-            }
-            data.extend_from_slice(rest.strip_prefix(b" ").unwrap_or(rest));
         }
     }
-    if !data.is_empty() {
-        let _ = tx.send(Received::Message(data));
+
+    /// The server's own event stream (handshake era): opened, read into the inbox, and
+    /// reopened when it drops, until the conversation ends. `405` means the server offers
+    /// none.
+    fn listen(&self) {
+        let mut cursor = Cursor::default();
+        let mut empty = 0;
+        while !self.shared.closing() {
+            let response = match self.get(cursor.last_id.as_deref()) {
+                Ok(response) => response,
+                Err(e) => {
+                    eprintln!("toolnexus: the server's event stream could not be opened: {e}");
+                    return;
+                }
+            };
+            let status = response.status().as_u16();
+            if status == 405 {
+                return;
+            }
+            if status != 200 || !is_event_stream(&response) {
+                eprintln!(
+                    "toolnexus: the server's event stream was refused (HTTP {status}); requests \
+                     it makes outside a call cannot arrive"
+                );
+                return;
+            }
+            let fields = cursor.fields;
+            read_events(response.into_body().into_reader(), &mut cursor, |data| {
+                self.event(Event::read(data, &Limits::DEFAULT))
+            });
+            empty = if cursor.fields > fields { 0 } else { empty + 1 };
+            if self.shared.closing() {
+                return;
+            }
+            if empty > MAX_EMPTY_RECONNECTIONS {
+                eprintln!(
+                    "toolnexus: the server's event stream closed {empty} times without a word; \
+                     it is not reopened"
+                );
+                return;
+            }
+            thread::sleep(cursor.retry.unwrap_or(DEFAULT_RETRY));
+        }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+fn is_event_stream(response: &ureq::http::Response<ureq::Body>) -> bool {
+    response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
 
-    #[test]
-    fn events_are_split_into_messages() {
-        let stream =
-            b": comment\nevent: message\ndata: {\"a\":1}\n\ndata: {\"b\":\ndata: 2}\nid: 7\n\n";
-        let (tx, rx) = mpsc::channel();
-        read_events(&stream[..], &tx, None);
-        let got: Vec<String> = rx
-            .try_iter()
-            .map(|r| match r {
-                Received::Message(m) => String::from_utf8(m).unwrap(),
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(got, ["{\"a\":1}", "{\"b\":\n2}"]);
-    }
+fn read_body(response: ureq::http::Response<ureq::Body>) -> Vec<u8> {
+    let mut body = Vec::new();
+    let _ = response
+        .into_body()
+        .into_reader()
+        .take(MAX_BODY)
+        .read_to_end(&mut body);
+    body
+}
 
-    #[test]
-    fn names_outside_ascii_are_base64() {
-        assert_eq!(header_name("book_trip"), "book_trip");
-        assert_eq!(header_name("réserver"), "=?base64?csOpc2VydmVy?=");
-    }
+fn shown(body: &[u8]) -> String {
+    String::from_utf8_lossy(body).chars().take(200).collect()
+}
+
+/// The error response standing for a failure of the transport to answer the request `id`.
+fn error_for(id: &RpcId, message: String) -> Event {
+    let error = ErrorResponse::new(Some(id.clone()), ErrorCode::InvalidRequest, message);
+    Event::read(error.to_json().into_bytes(), &Limits::DEFAULT)
 }

@@ -1,6 +1,7 @@
-//! How messages reach a live server: a child process over stdio, or streamable HTTP. Each
-//! transport sends one JSON-RPC text at a time and delivers what the server writes, message by
-//! message, through one channel, so the conversation waits in one place with one timeout.
+//! How messages reach a live server: a child process over stdio, or streamable HTTP
+//! ([`super::http`]). Each transport sends one [`Outgoing`] message at a time and delivers
+//! what the server writes through one channel, each message read once into an [`Event`], so
+//! the conversation waits in one place with one timeout.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -9,11 +10,50 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Duration;
 
+use toolnexus_core::Limits;
+use toolnexus_core::wire::client::{Outgoing, Reply};
+use toolnexus_core::wire::rpc::{Message, RpcId};
+
+/// One message from the server, read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A response to one of the client's requests.
+    Response {
+        /// The id it answers (`None` when the server wrote none, or `null`).
+        id: Option<RpcId>,
+        /// The result or the error.
+        reply: Reply,
+    },
+    /// A request or notification of the server's own.
+    Server(Message),
+    /// Something that is not a JSON-RPC message, as it came.
+    Garbage(Vec<u8>),
+}
+
+impl Event {
+    /// Reads one message.
+    pub fn read(bytes: Vec<u8>, limits: &Limits) -> Event {
+        match Message::parse(&bytes, limits) {
+            Ok(Message::Response(map)) => Event::Response {
+                id: map.get("id").and_then(RpcId::from_value),
+                reply: Reply::read(map),
+            },
+            Ok(message) => Event::Server(message),
+            Err(_) => Event::Garbage(bytes),
+        }
+    }
+
+    /// Whether it is the response to the request `id`.
+    pub fn answers(&self, id: &RpcId) -> bool {
+        matches!(self, Event::Response { id: Some(theirs), .. } if theirs == id)
+    }
+}
+
 /// What the server did next.
 #[derive(Debug)]
 pub enum Received {
-    /// One message, as the bytes of one line (stdio) or one event or body (HTTP).
-    Message(Vec<u8>),
+    /// One message.
+    Event(Event),
     /// Nothing within the time given.
     Timeout,
     /// The server is gone: the process ended or closed its output, or a request failed. Says
@@ -24,13 +64,19 @@ pub enum Received {
 /// A way to talk to a server.
 pub trait Transport {
     /// Sends one message.
-    fn send(&mut self, message: &str) -> Result<(), String>;
+    fn send(&mut self, message: &Outgoing) -> Result<(), String>;
 
     /// The next thing the server does, waiting at most `wait`.
     fn receive(&mut self, wait: Duration) -> Received;
 
-    /// Ends the conversation: the server is stopped.
+    /// Ends the conversation: the server is stopped, or its session ended.
     fn close(&mut self);
+
+    /// Whether tool arguments are mirrored into headers (streamable HTTP in 2026-07-28), so a
+    /// tool whose `x-mcp-header` annotations are invalid must be left out.
+    fn mirrors_headers(&self) -> bool {
+        false
+    }
 }
 
 /// Messages from reader threads to the conversation.
@@ -80,7 +126,7 @@ impl StdioServer {
     }
 }
 
-/// Sends each line of `output` as a message; then says the output closed.
+/// Sends each line of `output` as an event; then says the output closed.
 fn read_lines(output: impl Read, tx: &Sender<Received>) {
     let mut reader = BufReader::new(output);
     let mut line = Vec::new();
@@ -95,7 +141,8 @@ fn read_lines(output: impl Read, tx: &Sender<Received>) {
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                if tx.send(Received::Message(line.clone())).is_err() {
+                let event = Event::read(line.clone(), &Limits::DEFAULT);
+                if tx.send(Received::Event(event)).is_err() {
                     return;
                 }
             }
@@ -113,13 +160,13 @@ fn read_lines(output: impl Read, tx: &Sender<Received>) {
 }
 
 impl Transport for StdioServer {
-    fn send(&mut self, message: &str) -> Result<(), String> {
+    fn send(&mut self, message: &Outgoing) -> Result<(), String> {
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| String::from("the server's input is closed"))?;
         stdin
-            .write_all(message.as_bytes())
+            .write_all(message.text().as_bytes())
             .and_then(|()| stdin.write_all(b"\n"))
             .and_then(|()| stdin.flush())
             .map_err(|e| format!("the server stopped reading: {e}"))

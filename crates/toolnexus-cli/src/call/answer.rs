@@ -1,0 +1,195 @@
+//! What the conversation does with the server's own requests and notifications (handshake
+//! era): `ping` is answered, `elicitation/create` is asked of the person (or the answers) and
+//! replied to, a withdrawal closes the open form, completions are reported, and anything else
+//! gets the protocol's error.
+
+use std::cell::RefCell;
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use toolnexus_core::form::Form;
+use toolnexus_core::id::now_ms;
+use toolnexus_core::wire::client::{self, PING_METHOD};
+use toolnexus_core::wire::method::CANCELLED;
+use toolnexus_core::wire::reverse::Incoming;
+use toolnexus_core::wire::rpc::Message;
+use toolnexus_core::{Request, ReverseBridge, UrlReview};
+
+use super::Conversation;
+use super::inbox::Inbox;
+use super::transport::Event;
+use crate::ask::{Ask, Reply};
+use crate::elicit::{answer_with, ask_once};
+use crate::report::Failure;
+use crate::terminal::{self, Terminal};
+
+impl Conversation<'_> {
+    /// A request or notification from the server.
+    pub(super) fn server_message(&mut self, message: Message) -> Result<(), Failure> {
+        if let Message::Request { id, method, .. } = &message
+            && method == PING_METHOD
+        {
+            let reply = self.client.reply(client::ping_reply(id));
+            return self.inbox.send(&reply);
+        }
+        match self.bridge.handle(message, now_ms()) {
+            Incoming::Elicit { request, .. } => self.elicit(&request),
+            Incoming::Reply(reply) => {
+                eprintln!(
+                    "toolnexus: the server sent a request this client cannot answer; it gets \
+                     an error: {reply}"
+                );
+                let reply = self.client.reply(reply);
+                self.inbox.send(&reply)
+            }
+            Incoming::Completed { request_id, reply } => {
+                eprintln!("toolnexus: the server says the interaction of {request_id} is complete");
+                match reply {
+                    Some(reply) => {
+                        let reply = self.client.reply(reply);
+                        self.inbox.send(&reply)
+                    }
+                    None => Ok(()),
+                }
+            }
+            Incoming::Withdrawn { request_id } => {
+                eprintln!("toolnexus: the server withdrew its question ({request_id})");
+                Ok(())
+            }
+            Incoming::Ignored { .. } => Ok(()),
+        }
+    }
+
+    /// Answers an `elicitation/create` of the handshake era, unless the server withdraws it
+    /// while the person answers: then nothing is sent. A person at the terminal is asked on a
+    /// thread of its own while this one watches the server, so a withdrawal closes the open
+    /// form at once (the abandoned prompt gives the terminal back).
+    fn elicit(&mut self, request: &Request) -> Result<(), Failure> {
+        let who = self.who();
+        let form = self.bridge.session().form(request.id()).cloned();
+        let interactive = self.asker.interactive();
+        let Conversation {
+            inbox,
+            bridge,
+            asker,
+            terminal_taken,
+            ..
+        } = self;
+        // Both the watch while a person answers and the answer itself read the server's
+        // cancellations into the bridge, one after the other.
+        let watch = RefCell::new(Watch { inbox, bridge });
+        let ask = Ask {
+            request,
+            who: who.as_deref(),
+            key: None,
+            position: (1, 1),
+        };
+        let (reply, ran_out) = answer_with(
+            request,
+            |review, refused| {
+                if !interactive {
+                    return ask_once(*asker, &ask, form.as_ref(), review, refused);
+                }
+                if *terminal_taken {
+                    eprintln!(
+                        "toolnexus: the terminal is still held by a withdrawn form; this \
+                         request is cancelled"
+                    );
+                    return Some(Reply::cancel("cancelled"));
+                }
+                let replied = ask_on_a_thread(&ask, form.as_ref(), review, refused);
+                loop {
+                    match replied.recv_timeout(Duration::from_millis(50)) {
+                        Ok(reply) => return reply,
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            if watch.borrow_mut().withdrawn(request.id()) {
+                                terminal::restore();
+                                *terminal_taken = true;
+                                return Some(Reply::cancel("withdrawn"));
+                            }
+                        }
+                    }
+                }
+            },
+            |answer| {
+                let mut watch = watch.borrow_mut();
+                if watch.withdrawn(answer.id()) {
+                    eprintln!(
+                        "toolnexus: the server withdrew its question: the form is closed and \
+                         nothing is sent"
+                    );
+                    return Ok(None);
+                }
+                watch.bridge.respond(answer, now_ms())
+            },
+        )?;
+        self.answered_all &= !ran_out;
+        match reply {
+            Some(reply) => {
+                let reply = self.client.reply(reply);
+                self.inbox.send(&reply)
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// What the conversation watches while a person answers: the server's messages, read into
+/// the bridge (cancellations) or kept for later (everything else).
+struct Watch<'w> {
+    inbox: &'w mut Inbox,
+    bridge: &'w mut ReverseBridge,
+}
+
+impl Watch<'_> {
+    /// Whether the server has withdrawn the request `id`, after reading what it sent so far.
+    fn withdrawn(&mut self, id: &str) -> bool {
+        while let Some(event) = self.inbox.arrived() {
+            match event {
+                Event::Server(message @ Message::Notification { .. }) if is_cancel(&message) => {
+                    let _ = self.bridge.handle(message, now_ms());
+                }
+                other => self.inbox.keep(other),
+            }
+        }
+        !self.bridge.session().is_pending(id)
+    }
+}
+
+fn is_cancel(message: &Message) -> bool {
+    matches!(message, Message::Notification { method, .. } if method == CANCELLED)
+}
+
+/// Asks the person at the terminal on a thread of its own; the reply arrives on the channel
+/// returned (`None` when there is no terminal after all).
+fn ask_on_a_thread(
+    ask: &Ask<'_>,
+    form: Option<&Form>,
+    review: Option<&UrlReview>,
+    refused: Option<&toolnexus_core::Error>,
+) -> mpsc::Receiver<Option<Reply>> {
+    let (tx, rx) = mpsc::channel();
+    let (request, who) = (ask.request.clone(), ask.who.map(String::from));
+    let (form, review, refused) = (form.cloned(), review.cloned(), refused.cloned());
+    thread::spawn(move || {
+        let reply = Terminal::open().and_then(|mut terminal| {
+            let ask = Ask {
+                request: &request,
+                who: who.as_deref(),
+                key: None,
+                position: (1, 1),
+            };
+            ask_once(
+                &mut terminal,
+                &ask,
+                form.as_ref(),
+                review.as_ref(),
+                refused.as_ref(),
+            )
+        });
+        let _ = tx.send(reply);
+    });
+    rx
+}

@@ -1,0 +1,119 @@
+//! The conversation's one source of events: what the transport delivers, and what was put
+//! aside while a person answered, in order. Waiting here is the only place the server's time
+//! is counted.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use toolnexus_core::wire::client::Outgoing;
+
+use super::transport::{Event, Received, Transport};
+use crate::report::Failure;
+
+/// The transport, with the events put aside and the server's time left.
+pub struct Inbox {
+    transport: Box<dyn Transport>,
+    backlog: VecDeque<Event>,
+    /// The server's time left: it runs only while the client waits for the server.
+    budget: Duration,
+    timeout: Duration,
+}
+
+impl Inbox {
+    /// Events of `transport`, whose server has `timeout` in all.
+    pub fn new(transport: Box<dyn Transport>, timeout: Duration) -> Inbox {
+        Inbox {
+            transport,
+            backlog: VecDeque::new(),
+            budget: timeout,
+            timeout,
+        }
+    }
+
+    /// Sends one message.
+    pub fn send(&mut self, message: &Outgoing) -> Result<(), Failure> {
+        self.transport.send(message).map_err(Failure::server)
+    }
+
+    /// The next event, from the backlog first; what is not JSON-RPC is said on standard
+    /// error and skipped. No event within the server's time left is a timeout failure naming
+    /// `what` was awaited.
+    pub fn next(&mut self, what: &str) -> Result<Event, Failure> {
+        loop {
+            let budget = self.budget;
+            match self.next_within(budget)? {
+                Some(event) => return Ok(event),
+                None if self.budget.is_zero() || budget.is_zero() => {
+                    return Err(Failure::server(format!(
+                        "timeout: the server did not answer {what} within {} s of its own time",
+                        self.timeout.as_secs()
+                    )));
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// The next event within `wait` (and the server's time left), or `None`.
+    pub fn next_within(&mut self, wait: Duration) -> Result<Option<Event>, Failure> {
+        if let Some(event) = self.backlog.pop_front() {
+            return Ok(Some(event));
+        }
+        let deadline = Instant::now() + wait.min(self.budget);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let started = Instant::now();
+            let received = self.transport.receive(left);
+            self.budget = self.budget.saturating_sub(started.elapsed());
+            match received {
+                Received::Event(Event::Garbage(bytes)) => not_json_rpc(&bytes),
+                Received::Event(event) => return Ok(Some(event)),
+                Received::Timeout => return Ok(None),
+                Received::Closed(why) => return Err(Failure::server(why)),
+            }
+            if left.is_zero() {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// What the transport has delivered by now, without waiting and without counting time;
+    /// `None` when nothing more is there (or the server is gone, which is said).
+    pub fn arrived(&mut self) -> Option<Event> {
+        loop {
+            match self.transport.receive(Duration::ZERO) {
+                Received::Event(Event::Garbage(bytes)) => not_json_rpc(&bytes),
+                Received::Event(event) => return Some(event),
+                Received::Timeout => return None,
+                Received::Closed(why) => {
+                    eprintln!("toolnexus: {why}");
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Puts `event` aside, to be the next one read after those already aside.
+    pub fn keep(&mut self, event: Event) {
+        self.backlog.push_back(event);
+    }
+
+    /// Whether the transport mirrors tool arguments into headers.
+    pub fn mirrors_headers(&self) -> bool {
+        self.transport.mirrors_headers()
+    }
+
+    /// Ends the conversation.
+    pub fn close(&mut self) {
+        self.transport.close();
+    }
+}
+
+/// Says on standard error that the server wrote something that is not a JSON-RPC message.
+fn not_json_rpc(bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let shown: String = text.chars().take(120).collect();
+    eprintln!(
+        "toolnexus: the server wrote a line that is not a JSON-RPC message; ignored: {shown}"
+    );
+}

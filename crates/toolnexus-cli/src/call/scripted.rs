@@ -1,0 +1,84 @@
+//! A server that says what a script says: the transport the conversation's tests and the fuzz
+//! target drive it with, with no process and no network. Each `receive` hands out the next
+//! scripted message, with `$ID` standing for the id of the client's last request; every
+//! message the client sends is kept, to be looked at afterwards.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::Duration;
+
+use toolnexus_core::Limits;
+use toolnexus_core::wire::client::Outgoing;
+
+use super::transport::{Event, Received, Transport};
+
+/// What the client sent, shared with whoever made the script.
+pub type Sent = Rc<RefCell<Vec<Outgoing>>>;
+
+/// A scripted server: its messages in order, then the end of its output.
+pub struct Scripted {
+    messages: VecDeque<Vec<u8>>,
+    last_id: String,
+    sent: Sent,
+    mirrors: bool,
+}
+
+impl Scripted {
+    /// A server that will say `messages`, in order; what the client sends goes to the
+    /// returned log.
+    pub fn new<I, M>(messages: I) -> (Scripted, Sent)
+    where
+        I: IntoIterator<Item = M>,
+        M: Into<Vec<u8>>,
+    {
+        let sent = Sent::default();
+        let scripted = Scripted {
+            messages: messages.into_iter().map(Into::into).collect(),
+            last_id: String::from("0"),
+            sent: Rc::clone(&sent),
+            mirrors: false,
+        };
+        (scripted, sent)
+    }
+
+    /// The same server reached over streamable HTTP: tool arguments are mirrored into
+    /// headers.
+    pub fn over_http(self) -> Scripted {
+        Scripted {
+            mirrors: true,
+            ..self
+        }
+    }
+}
+
+impl Transport for Scripted {
+    fn send(&mut self, message: &Outgoing) -> Result<(), String> {
+        if let Some(id) = message.id() {
+            self.last_id = id.to_json();
+        }
+        self.sent.borrow_mut().push(message.clone());
+        Ok(())
+    }
+
+    fn receive(&mut self, _wait: Duration) -> Received {
+        match self.messages.pop_front() {
+            Some(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                let bytes = if text.contains("$ID") {
+                    text.replace("$ID", &self.last_id).into_bytes()
+                } else {
+                    bytes
+                };
+                Received::Event(Event::read(bytes, &Limits::DEFAULT))
+            }
+            None => Received::Closed(String::from("the script ended")),
+        }
+    }
+
+    fn close(&mut self) {}
+
+    fn mirrors_headers(&self) -> bool {
+        self.mirrors
+    }
+}

@@ -1,0 +1,371 @@
+//! Every branch of the conversation against a scripted server: the eras and their detection,
+//! version retries, rounds, the server's own requests, tools and their header annotations.
+
+use std::time::Duration;
+
+use toolnexus_core::{Limits, Map, Value, json};
+
+use super::scripted::{Scripted, Sent};
+use super::{Conversation, Listing};
+use crate::ask::{Asker, Nobody, Scripted as Answers};
+use crate::report::Failure;
+
+const DISCOVERED: &str = r#"{"jsonrpc":"2.0","id":$ID,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"2"}}}}"#;
+const NOT_FOUND: &str =
+    r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32601,"message":"Method not found"}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","id":$ID,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}}"#;
+const DONE: &str =
+    r#"{"jsonrpc":"2.0","id":$ID,"result":{"content":[{"type":"text","text":"done"}]}}"#;
+const FORM: &str = r#"{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}"#;
+
+fn answers(text: &str) -> Answers {
+    Answers::from_value(json::parse_str(text, &Limits::DEFAULT).unwrap()).unwrap()
+}
+
+/// Runs `call_tool("t", {})` against `script` (after `connect(pin)`), with `asker`: the
+/// outcome and what the client sent, as text.
+fn run(
+    script: &[&str],
+    pin: Option<&str>,
+    asker: &mut dyn Asker,
+    http: bool,
+) -> (Result<Map, Failure>, Vec<String>, Sent) {
+    let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
+    let transport = if http {
+        transport.over_http()
+    } else {
+        transport
+    };
+    let mut conversation = Conversation::new(Box::new(transport), asker, Duration::from_secs(5));
+    let outcome = conversation
+        .connect(pin)
+        .and_then(|()| conversation.call_tool("t", Map::new()));
+    conversation.close();
+    drop(conversation);
+    let texts = sent
+        .borrow()
+        .iter()
+        .map(|m| String::from(m.text()))
+        .collect();
+    (outcome, texts, sent)
+}
+
+fn method_of(text: &str) -> String {
+    let value = json::parse_str(text, &Limits::DEFAULT).unwrap();
+    value
+        .get("method")
+        .and_then(Value::as_str)
+        .map_or_else(|| String::from("(response)"), String::from)
+}
+
+fn methods(sent: &[String]) -> Vec<String> {
+    sent.iter().map(|t| method_of(t)).collect()
+}
+
+fn failed(outcome: Result<Map, Failure>) -> String {
+    match outcome {
+        Err(Failure::Server(message)) => message,
+        other => panic!("expected a server failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_discover_result_means_the_modern_era() {
+    let (outcome, sent, _) = run(&[DISCOVERED, DONE], None, &mut answers("[]"), false);
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(methods(&sent), ["server/discover", "tools/call"]);
+    assert!(sent[1].contains("io.modelcontextprotocol/protocolVersion"));
+}
+
+#[test]
+fn any_other_answer_falls_back_to_the_handshake_and_elicitations_are_answered() {
+    let elicit =
+        format!(r#"{{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{FORM}}}"#);
+    let script = [NOT_FOUND, INITIALIZED, &elicit, DONE];
+    let (outcome, sent, log) = run(
+        &script,
+        None,
+        &mut answers(r#"[{"ok":true,"data":{"name":"Ada"}}]"#),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        methods(&sent),
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/call",
+            "(response)"
+        ]
+    );
+    assert_eq!(
+        sent[4],
+        r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada"}}}"#
+    );
+    // After the handshake every message names the version agreed, for streamable HTTP.
+    let log = log.borrow();
+    assert!(log[1].headers().is_empty());
+    assert_eq!(log[2].headers()[0].1, "2025-11-25");
+    assert_eq!(log[4].headers()[0].1, "2025-11-25");
+}
+
+#[test]
+fn minus_32022_leads_to_one_more_probe_in_a_mutual_version() {
+    let unsupported = r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}}"#;
+    let (outcome, sent, _) = run(
+        &[unsupported, DISCOVERED, DONE],
+        None,
+        &mut answers("[]"),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        methods(&sent),
+        ["server/discover", "server/discover", "tools/call"]
+    );
+    // Twice refused: no mutual version, said with the server's list.
+    let (outcome, _, _) = run(&[unsupported, unsupported], None, &mut answers("[]"), false);
+    assert!(failed(outcome).contains("no mutual protocol version: the server serves 2026-07-28"));
+}
+
+#[test]
+fn minus_32022_naming_a_handshake_version_leads_to_initialize() {
+    let old = r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32022,"message":"m","data":{"supported":["2025-06-18"]}}}"#;
+    let initialized = INITIALIZED.replace("2025-11-25", "2025-06-18");
+    let (outcome, sent, _) = run(&[old, &initialized, DONE], None, &mut answers("[]"), false);
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert!(
+        sent[1].contains(r#""protocolVersion":"2025-06-18""#),
+        "{}",
+        sent[1]
+    );
+    let none = r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32022,"message":"m","data":{"supported":["2099-01-01"]}}}"#;
+    let (outcome, _, _) = run(&[none], None, &mut answers("[]"), false);
+    assert!(failed(outcome).contains("2099-01-01"));
+}
+
+#[test]
+fn a_pinned_modern_call_refused_for_its_version_is_sent_once_more() {
+    let refused = r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32022,"message":"m","data":{"supported":["2026-07-28"]}}}"#;
+    let (outcome, sent, _) = run(
+        &[refused, DONE],
+        Some("2026-07-28"),
+        &mut answers("[]"),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(methods(&sent), ["tools/call", "tools/call"]);
+    assert_ne!(sent[0], sent[1], "a new id");
+    let (outcome, sent, _) = run(
+        &[refused, refused],
+        Some("2026-07-28"),
+        &mut answers("[]"),
+        false,
+    );
+    assert!(failed(outcome).contains("error -32022"));
+    assert_eq!(sent.len(), 2);
+}
+
+#[test]
+fn input_rounds_are_answered_and_retried_with_the_request_state() {
+    let round = format!(
+        r#"{{"jsonrpc":"2.0","id":$ID,"result":{{"resultType":"input_required","inputRequests":{{"who":{{"method":"elicitation/create","params":{FORM}}}}},"requestState":"s-1"}}}}"#
+    );
+    let (outcome, sent, log) = run(
+        &[&round, DONE],
+        Some("2026-07-28"),
+        &mut answers(r#"[{"ok":true,"data":{"name":"Ada"}}]"#),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(methods(&sent), ["tools/call", "tools/call"]);
+    assert!(sent[1].contains(r#""requestState":"s-1""#), "{}", sent[1]);
+    assert!(
+        sent[1]
+            .contains(r#""inputResponses":{"who":{"action":"accept","content":{"name":"Ada"}}}"#)
+    );
+    let log = log.borrow();
+    assert_eq!(
+        log[0].headers(),
+        log[1].headers(),
+        "a retry keeps its headers"
+    );
+}
+
+#[test]
+fn rounds_end_at_an_unknown_result_a_method_not_served_or_too_many() {
+    let unknown = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"later"}}"#;
+    let (outcome, _, _) = run(&[unknown], Some("2026-07-28"), &mut answers("[]"), false);
+    assert!(failed(outcome).contains("resultType \"later\""));
+    let sampling = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"input_required","inputRequests":{"llm":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}},"requestState":"x"}}"#;
+    let (outcome, _, _) = run(&[sampling], Some("2026-07-28"), &mut answers("[]"), false);
+    assert!(failed(outcome).contains("sampling/createMessage"));
+    let again = format!(
+        r#"{{"jsonrpc":"2.0","id":$ID,"result":{{"resultType":"input_required","inputRequests":{{"k":{{"method":"elicitation/create","params":{FORM}}}}}}}}}"#
+    );
+    let script: Vec<&str> = std::iter::repeat_n(again.as_str(), 20).collect();
+    let many = format!(
+        "[{}]",
+        vec![r#"{"ok":true,"data":{"name":"A"}}"#; 20].join(",")
+    );
+    let (outcome, sent, _) = run(&script, Some("2026-07-28"), &mut answers(&many), false);
+    assert!(failed(outcome).contains("more than 16 times"));
+    assert_eq!(sent.len(), 17);
+}
+
+#[test]
+fn the_server_s_own_requests_get_answers() {
+    let ping = r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#;
+    let roots = r#"{"jsonrpc":"2.0","id":"r","method":"roots/list"}"#;
+    let stray = r#"{"jsonrpc":"2.0","id":999,"result":{}}"#;
+    let (outcome, sent, _) = run(
+        &[INITIALIZED, ping, roots, stray, "not json", DONE],
+        Some("2025-11-25"),
+        &mut answers("[]"),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(sent[3], r#"{"jsonrpc":"2.0","id":"p","result":{}}"#);
+    assert!(sent[4].contains(r#""code":-32601"#), "{}", sent[4]);
+    assert_eq!(sent.len(), 5, "a stray response and garbage get nothing");
+}
+
+#[test]
+fn a_question_withdrawn_before_it_is_answered_gets_nothing() {
+    let elicit =
+        format!(r#"{{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{FORM}}}"#);
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}"#;
+    // The cancellation is already there when the answer is about to be sent.
+    let (outcome, sent, _) = run(
+        &[INITIALIZED, &elicit, cancel, DONE],
+        Some("2025-11-25"),
+        &mut answers(r#"[{"ok":true,"data":{"name":"Ada"}}]"#),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        methods(&sent),
+        ["initialize", "notifications/initialized", "tools/call"]
+    );
+}
+
+#[test]
+fn url_elicitation_required_is_consented_completed_and_retried() {
+    let required = r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32042,"message":"m","data":{"elicitations":[{"mode":"url","message":"Sign in","url":"https://auth.example.com/x","elicitationId":"e1"}]}}}"#;
+    let complete = r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e1"}}"#;
+    let (outcome, sent, _) = run(
+        &[INITIALIZED, required, complete, DONE],
+        Some("2025-11-25"),
+        &mut answers(r#"[{"ok":true}]"#),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        methods(&sent),
+        [
+            "initialize",
+            "notifications/initialized",
+            "tools/call",
+            "tools/call"
+        ]
+    );
+    let (outcome, _, _) = run(
+        &[INITIALIZED, required],
+        Some("2025-11-25"),
+        &mut answers(r#"[{"ok":false,"reason":"declined"}]"#),
+        false,
+    );
+    assert!(failed(outcome).contains("not consented to"));
+}
+
+#[test]
+fn a_server_that_goes_silent_or_away_ends_the_call() {
+    let (outcome, _, _) = run(&[DISCOVERED], None, &mut answers("[]"), false);
+    assert!(failed(outcome).contains("the script ended"));
+    let error = r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32603,"message":"boom"}}"#;
+    let (outcome, _, _) = run(&[error], Some("2026-07-28"), &mut answers("[]"), false);
+    assert_eq!(
+        failed(outcome),
+        "the server answered tools/call with error -32603: boom"
+    );
+}
+
+#[test]
+fn nobody_to_ask_cancels_the_question_and_says_so() {
+    let elicit =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{FORM}}}"#);
+    let mut nobody = Nobody::default();
+    let (outcome, sent, _) = run(
+        &[INITIALIZED, &elicit, DONE],
+        Some("2025-11-25"),
+        &mut nobody,
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        sent[3],
+        r#"{"jsonrpc":"2.0","id":1,"result":{"action":"cancel"}}"#
+    );
+    assert!(nobody.unasked());
+    // A call that asks nothing needs nobody.
+    let mut quiet = Nobody::default();
+    let (outcome, _, _) = run(&[DISCOVERED, DONE], None, &mut quiet, false);
+    assert!(outcome.is_ok());
+    assert!(!quiet.unasked());
+}
+
+const TOOLS: &str = r#"{"jsonrpc":"2.0","id":$ID,"result":{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}},{"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}}]}}"#;
+
+#[test]
+fn over_http_a_modern_call_reads_its_tool_s_annotations_first() {
+    let (outcome, sent, log) = run(&[TOOLS, DONE], Some("2026-07-28"), &mut answers("[]"), true);
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(methods(&sent), ["tools/list", "tools/call"]);
+    let log = log.borrow();
+    let names: Vec<&str> = log[1].headers().iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]);
+    // Over stdio the annotations do not matter: no listing first.
+    let (outcome, sent, _) = run(&[DONE], Some("2026-07-28"), &mut answers("[]"), false);
+    assert!(outcome.is_ok());
+    assert_eq!(methods(&sent), ["tools/call"]);
+}
+
+#[test]
+fn a_tool_with_invalid_annotations_is_listed_out_and_never_called() {
+    let (transport, sent) = Scripted::new([TOOLS, TOOLS].map(|s| s.as_bytes().to_vec()));
+    let mut asker = answers("[]");
+    let mut conversation = Conversation::new(
+        Box::new(transport.over_http()),
+        &mut asker,
+        Duration::from_secs(5),
+    );
+    conversation.connect(Some("2026-07-28")).unwrap();
+    let Listing { tools, excluded } = conversation.list_tools().unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(excluded[0].0, "bad");
+    assert_eq!(
+        excluded[0].1.pointer(),
+        "/inputSchema/properties/n/x-mcp-header"
+    );
+    let refused = conversation.call_tool("bad", Map::new());
+    assert!(failed(refused).contains("must not call it"));
+    assert_eq!(sent.borrow().len(), 1, "only the listing was sent");
+}
+
+#[test]
+fn a_header_mismatch_lists_the_tools_again_and_sends_once_more() {
+    let mismatch =
+        r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32020,"message":"Header mismatch"}}"#;
+    let (outcome, sent, _) = run(
+        &[TOOLS, mismatch, TOOLS, DONE],
+        Some("2026-07-28"),
+        &mut answers("[]"),
+        true,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        methods(&sent),
+        ["tools/list", "tools/call", "tools/list", "tools/call"]
+    );
+}
