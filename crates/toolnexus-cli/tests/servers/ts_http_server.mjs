@@ -23,6 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { load } from './sdk_path.mjs';
+import { record } from './wire_record.mjs';
 
 // sdk_path.mjs's table has no entry for these subpaths: under TOOLNEXUS_NODE_DIR name the file itself.
 const sdk = (sub) => load(process.env.TOOLNEXUS_NODE_DIR ? `@modelcontextprotocol/sdk/dist/esm/${sub}` : `@modelcontextprotocol/sdk/${sub}`);
@@ -123,20 +124,8 @@ async function openSession() {
 
     await server.connect(transport);
 
-    // Watch the wire (after connect, so the SDK's own handlers are in place): note each elicitation/create we
-    // send and keep the raw result the client returns for it.
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-        if (message.method === 'elicitation/create') sentElicitations.push(message.id);
-        return send(message, options);
-    };
-    const onmessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-        if (message.id !== undefined && !message.method && sentElicitations.includes(message.id)) {
-            rawResults.set(message.id, message.result ?? { error: message.error });
-        }
-        return onmessage(message, extra);
-    };
+    // Watch the wire: each elicitation/create sent, and the raw result the client returns for it.
+    record(transport, sentElicitations, rawResults);
     return transport;
 }
 

@@ -14,6 +14,7 @@
 // Every elicitation waits up to 10 minutes for an answer (the SDK's default would be 60 s).
 import { randomUUID } from 'node:crypto';
 import { load } from './sdk_path.mjs';
+import { record } from './wire_record.mjs';
 
 const { McpServer } = await load('@modelcontextprotocol/sdk/server/mcp.js');
 const { StdioServerTransport } = await load('@modelcontextprotocol/sdk/server/stdio.js');
@@ -166,17 +167,5 @@ server.registerTool(
 const transport = new StdioServerTransport();
 await server.connect(transport);
 
-// Watch the wire (after connect, so the SDK's own handlers are in place): note each elicitation/create we
-// send and keep the raw result the client returns for it.
-const send = transport.send.bind(transport);
-transport.send = (message, options) => {
-    if (message.method === 'elicitation/create') sentElicitations.push(message.id);
-    return send(message, options);
-};
-const onmessage = transport.onmessage;
-transport.onmessage = (message, extra) => {
-    if (message.id !== undefined && !message.method && sentElicitations.includes(message.id)) {
-        rawResults.set(message.id, message.result ?? { error: message.error });
-    }
-    return onmessage(message, extra);
-};
+// Watch the wire: each elicitation/create sent, and the raw result the client returns for it.
+record(transport, sentElicitations, rawResults);
