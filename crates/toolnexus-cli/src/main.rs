@@ -318,7 +318,7 @@ fn call(
 }
 
 fn list_tools(server: &ServerArgs, json: bool) -> tools::Printed {
-    // Listing asks nothing: an asker that never answers.
+    // Listing asks nothing: a question that comes anyway is cancelled, and said.
     let mut nobody = Nobody::default();
     let transport = connect(server)?;
     let timeout = std::time::Duration::from_secs(server.timeout);

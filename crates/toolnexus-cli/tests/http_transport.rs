@@ -180,7 +180,7 @@ fn toolnexus(args: &[&str]) -> Output {
 }
 
 #[test]
-fn a_notification_is_taken_before_the_next_request_is_sent() {
+fn nothing_overtakes_a_notification_or_the_opening_of_the_server_s_stream() {
     // The server takes 400 ms to acknowledge notifications/initialized: nothing may overtake it.
     let server = Server::start(|seen, _| match (seen.verb.as_str(), seen.method.as_str()) {
         ("POST", "initialize") => result(seen, INITIALIZED),
@@ -188,7 +188,8 @@ fn a_notification_is_taken_before_the_next_request_is_sent() {
             Answer::Json(202, String::new(), Duration::from_millis(400))
         }
         ("POST", "tools/list") => result(seen, r#"{"tools":[{"name":"t"}]}"#),
-        ("GET", _) => Answer::Json(405, String::new(), Duration::ZERO),
+        // And 300 ms to answer the GET of its own stream.
+        ("GET", _) => Answer::Json(405, String::new(), Duration::from_millis(300)),
         _ => Answer::Json(200, String::new(), Duration::ZERO),
     });
     let out = toolnexus(&["tools", "--url", &server.url, "--protocol", "2025-11-25"]);
@@ -201,12 +202,21 @@ fn a_notification_is_taken_before_the_next_request_is_sent() {
     };
     let initialized = find("POST", "notifications/initialized");
     let list = find("POST", "tools/list");
+    let get = find("GET", "");
     let delete = find("DELETE", "");
     assert!(
         initialized.answered > Duration::ZERO && list.at >= initialized.answered,
         "tools/list arrived at {:?}, before notifications/initialized was acknowledged at {:?}",
         list.at,
         initialized.answered
+    );
+    // Nothing is sent while the server's own stream is being opened: what the server sends
+    // there before it is open would be lost.
+    assert!(
+        get.answered > Duration::ZERO && list.at >= get.answered,
+        "tools/list arrived at {:?}, before the GET was answered at {:?}",
+        list.at,
+        get.answered
     );
     assert!(delete.at >= list.answered);
     // After the handshake every message names the version and the session.
@@ -297,4 +307,57 @@ fn a_stream_without_event_ids_that_ends_early_fails_the_call() {
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot be resumed"), "{stderr}");
+}
+
+#[test]
+fn a_refusal_with_a_null_id_answers_the_request_it_came_back_on() {
+    // What a server of the handshake era built with the TypeScript SDK answers a modern probe.
+    let server = Server::start(|seen, _| match (seen.verb.as_str(), seen.method.as_str()) {
+        ("POST", "server/discover") => Answer::Json(
+            400,
+            String::from(
+                r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Unsupported protocol version"},"id":null}"#,
+            ),
+            Duration::ZERO,
+        ),
+        ("POST", "initialize") => result(seen, INITIALIZED),
+        ("POST", "tools/list") => result(seen, r#"{"tools":[]}"#),
+        ("POST", _) => Answer::Json(202, String::new(), Duration::ZERO),
+        _ => Answer::Json(405, String::new(), Duration::ZERO),
+    });
+    let started = Instant::now();
+    let out = toolnexus(&["tools", "--url", &server.url]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // The refusal is the probe's answer: the fallback does not wait out the probe's 5 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(server.log().iter().any(|s| s.method == "initialize"));
+}
+
+#[test]
+fn tools_json_prints_each_definition_as_the_server_wrote_it() {
+    const GOOD: &str = r#"{"name":"t","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"n":{"type":"number","default":1.0,"maximum":1e2},"r":{"type":"string","x-mcp-header":"Region"}},"x-z":{"b":2,"a":1}}}"#;
+    const BAD: &str = r#"{"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}}"#;
+    let server = Server::start(|seen, _| match seen.method.as_str() {
+        "tools/list" => result(seen, &format!(r#"{{"tools":[{GOOD},{BAD}]}}"#)),
+        _ => Answer::Json(405, String::new(), Duration::ZERO),
+    });
+    let out = toolnexus(&[
+        "tools",
+        "--json",
+        "--url",
+        &server.url,
+        "--protocol",
+        "2026-07-28",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("[{GOOD}]\n"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the tool \"bad\" is left out: its x-mcp-header annotation at /inputSchema/properties/n/x-mcp-header is invalid"),
+        "{stderr}"
+    );
 }

@@ -11,7 +11,8 @@
 //!   delay; a stream without ids cannot be resumed, and its request gets an error.
 //! - In the handshake era, once `notifications/initialized` is acknowledged, a GET opens the
 //!   server's own event stream (a `405` means it offers none), where a server sends requests
-//!   not tied to a call; it is reopened, with `Last-Event-ID`, when it drops.
+//!   not tied to a call; nothing more is sent until the server has answered that GET, so
+//!   nothing it sends there is lost. It is reopened, with `Last-Event-ID`, when it drops.
 //! - Every stream's messages go into one inbox, in the order they arrive.
 
 use std::io::Read;
@@ -33,6 +34,9 @@ const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 
 /// How many reconnections in a row may bring nothing before a stream is given up.
 const MAX_EMPTY_RECONNECTIONS: usize = 3;
+
+/// How long the first message after the handshake waits for the server's own stream to open.
+const STREAM_OPEN_WAIT: Duration = Duration::from_secs(5);
 
 /// The largest body read from a plain (not event-stream) response.
 const MAX_BODY: u64 = 8 * 1024 * 1024;
@@ -156,7 +160,12 @@ impl Transport for HttpServer {
         if message.method() == Some(INITIALIZED_METHOD) && !self.listening {
             self.listening = true;
             let endpoint = endpoint.clone();
-            thread::spawn(move || endpoint.listen());
+            let (opened, open) = mpsc::channel();
+            thread::spawn(move || endpoint.listen(&opened));
+            // What the server sends on its stream is lost while the stream is not open (a
+            // server built with the TypeScript SDK drops it): the next message waits until
+            // the server has answered the GET, or a little while.
+            let _ = open.recv_timeout(STREAM_OPEN_WAIT);
         }
         Ok(())
     }
@@ -299,6 +308,14 @@ impl Endpoint {
                     format!("HTTP {status}: {}", shown(&body).trim()),
                 ));
             }
+            // The body of this POST answers this request, even when its id is `null` (a
+            // server that refused the request before reading it).
+            Event::Response { id: None, reply } => {
+                self.event(Event::Response {
+                    id: Some(id.clone()),
+                    reply,
+                });
+            }
             event => {
                 self.event(event);
             }
@@ -371,12 +388,14 @@ impl Endpoint {
 
     /// The server's own event stream (handshake era): opened, read into the inbox, and
     /// reopened when it drops, until the conversation ends. `405` means the server offers
-    /// none.
-    fn listen(&self) {
+    /// none. `opened` hears each time the server has answered a GET.
+    fn listen(&self, opened: &Sender<()>) {
         let mut cursor = Cursor::default();
         let mut empty = 0;
         while !self.shared.closing() {
-            let response = match self.get(cursor.last_id.as_deref()) {
+            let response = self.get(cursor.last_id.as_deref());
+            let _ = opened.send(());
+            let response = match response {
                 Ok(response) => response,
                 Err(e) => {
                     eprintln!("toolnexus: the server's event stream could not be opened: {e}");
