@@ -31,6 +31,8 @@ pub(crate) enum Target {
     ValidateDifferential,
     /// `review_url` on any text
     ReviewUrl,
+    /// a tool's `x-mcp-header` annotations, a call's headers and the header value encoding
+    ToolHeaders,
     /// the 2025 wire's `ReverseBridge` fed any messages and answers
     ReverseBridge,
     /// the 2026-07-28 readers, a round's answers and its retry
@@ -72,6 +74,10 @@ impl Target {
             (Target::ReviewUrl, Op::ReviewUrl) => serde_json::from_slice::<String>(input)
                 .ok()
                 .map(String::into_bytes),
+            // A schema of the cases as a tool's input schema.
+            (Target::ToolHeaders, Op::CheckSchema | Op::FormFields) => {
+                Some([&br#"{"name":"t","inputSchema":"#[..], input, b"}"].concat())
+            }
             _ => None,
         }
     }
