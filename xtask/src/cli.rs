@@ -1,7 +1,8 @@
 //! The `cli` step: installs the SDKs the CLI's test servers are built with (a venv with the
-//! Python `mcp` package, the TypeScript SDK from npm, under `target/test-servers`), then runs
-//! the CLI's tests: its unit tests, the JSON tools on the shared cases, `elicit` through a
-//! pseudo-terminal, and `call` against those servers over stdio and HTTP.
+//! Python `mcp` package, the TypeScript SDK from npm) and the official MCP conformance suite
+//! with the Node.js 22 it needs, all under `target/test-servers`, then runs the CLI's tests:
+//! its unit tests, the JSON tools on the shared cases, `elicit` through a pseudo-terminal,
+//! `call` against those servers over stdio and HTTP, and the suite's client scenarios.
 
 use std::path::Path;
 use std::process::Command;
@@ -17,8 +18,9 @@ pub(crate) fn cli(root: &Path) -> bool {
             let ok = run(Command::new("sh").arg(&install).arg(&servers));
             if !ok {
                 eprintln!(
-                    "xtask: the test servers' SDKs could not be installed (python3 with venv, \
-                     node and npm are needed): the call tests cannot run"
+                    "xtask: the test servers' SDKs and the conformance suite could not be \
+                     installed (python3 with venv, node and npm are needed): the call tests \
+                     cannot run"
                 );
             }
             ok

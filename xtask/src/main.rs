@@ -88,7 +88,8 @@ enum Step {
     /// the core's and the conformance runner's tests under LeakSanitizer (nightly needed)
     Leaks,
     /// the toolnexus CLI: its unit tests, the JSON tools on the shared cases, elicit through a
-    /// real pseudo-terminal, and call against servers built with the official SDKs
+    /// real pseudo-terminal, call against servers built with the official SDKs, and the
+    /// official MCP conformance suite's client scenarios
     Cli,
     /// the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy
     Python,
