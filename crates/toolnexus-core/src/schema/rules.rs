@@ -1,6 +1,7 @@
 //! What each property admits: the rules a value for one field must keep, shared by content
 //! validation, typed input and the schema reader's check of each `default`.
 
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -254,12 +255,17 @@ fn multi_select_violations(
         EnumShape::Titled => Keyword::AnyOf,
         _ => Keyword::Enum,
     };
+    // The options sorted once and the choices seen so far: each item costs a look-up, not a
+    // scan of the options and of the items before it.
+    let mut options: Vec<&str> = schema.options().iter().map(EnumOption::value).collect();
+    options.sort_unstable();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
     for (i, item) in items.iter().enumerate() {
         let Value::String(chosen) = item else {
             out.push(wrong_type(at.item(i), label, "a list of options", item));
             continue;
         };
-        if schema.option(chosen).is_none() {
+        if options.binary_search(&chosen.as_str()).is_err() {
             out.push(Violation::new(
                 at.item(i),
                 keyword,
@@ -268,7 +274,7 @@ fn multi_select_violations(
                     option_list(schema.options())
                 ),
             ));
-        } else if items.iter().take(i).any(|earlier| earlier == item) {
+        } else if !seen.insert(chosen.as_str()) {
             out.push(Violation::new(
                 at.item(i),
                 Keyword::UniqueItems,
