@@ -89,6 +89,7 @@ use core::net::{Ipv4Addr, Ipv6Addr};
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 use url::{Host, Url};
 
+use crate::error::closed_set;
 use crate::json::{Map, Number, Value};
 
 /// The schemes a URL-mode link may use; anything else is `scheme_not_allowed`.
@@ -106,122 +107,55 @@ const ACCEPTED_SCRIPT_SETS: [&[Script]; 3] = [
     &[Script::Latin, Script::Han, Script::Hangul],
 ];
 
-/// The overall outcome of a review.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Verdict {
+closed_set! {
+    /// The overall outcome of a review, from the mildest.
+    pub enum Verdict {
     /// Nothing was found: show the URL and ask for consent as usual.
-    Ok,
+    Ok => "ok",
     /// Only warnings: show them with the URL before asking for consent.
-    Warn,
+    Warn => "warn",
     /// At least one finding rejects the URL: do not offer to open it.
-    Reject,
-}
-
-impl Verdict {
-    /// Every verdict, from the mildest.
-    pub const ALL: [Verdict; 3] = [Verdict::Ok, Verdict::Warn, Verdict::Reject];
-
-    /// The stable snake_case name of this verdict.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Ok => "ok",
-            Verdict::Warn => "warn",
-            Verdict::Reject => "reject",
-        }
+    Reject => "reject",
     }
 }
 
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// How serious one finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Severity {
+closed_set! {
+    /// How serious one finding is, from the mildest.
+    pub enum Severity {
     /// Show it to the person; they may still consent.
-    Warn,
+    Warn => "warn",
     /// The URL must not be opened.
-    Reject,
-}
-
-impl Severity {
-    /// Every severity, from the mildest.
-    pub const ALL: [Severity; 2] = [Severity::Warn, Severity::Reject];
-
-    /// The stable snake_case name of this severity.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Severity::Warn => "warn",
-            Severity::Reject => "reject",
-        }
+    Reject => "reject",
     }
 }
 
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What a finding is about, as a stable machine-readable code.
-///
-/// The snake_case name ([`FindingCode::as_str`]) never changes for an existing code. Findings
-/// of a review come in the declaration order of these codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum FindingCode {
+closed_set! {
+    /// What a finding is about, as a stable machine-readable code.
+    ///
+    /// The snake_case name ([`FindingCode::as_str`]) never changes for an existing code. Findings
+    /// of a review come in the declaration order of these codes.
+    #[non_exhaustive]
+    pub enum FindingCode {
     /// Not an absolute URL, or the text holds an ASCII control character or a space.
-    InvalidUrl,
+    InvalidUrl => "invalid_url",
     /// A scheme other than `https` or `http`.
-    SchemeNotAllowed,
+    SchemeNotAllowed => "scheme_not_allowed",
     /// A user name or password before an `@`, which makes the text before it look like the host.
-    Userinfo,
+    Userinfo => "userinfo",
     /// Plain `http` to a host that is not this computer.
-    NotHttps,
+    NotHttps => "not_https",
     /// The host is an IPv4 or IPv6 address.
-    IpLiteral,
+    IpLiteral => "ip_literal",
     /// The host is this computer or its local network.
-    LocalHost,
+    LocalHost => "local_host",
     /// The host has a punycode (`xn--`) label: an internationalised name.
-    PunycodeHost,
+    PunycodeHost => "punycode_host",
     /// A label of the host mixes scripts, or holds a symbol, as look-alike spoofs do.
-    MixedScriptHost,
+    MixedScriptHost => "mixed_script_host",
+    }
 }
 
 impl FindingCode {
-    /// Every code, in the order findings are reported.
-    pub const ALL: [FindingCode; 8] = [
-        FindingCode::InvalidUrl,
-        FindingCode::SchemeNotAllowed,
-        FindingCode::Userinfo,
-        FindingCode::NotHttps,
-        FindingCode::IpLiteral,
-        FindingCode::LocalHost,
-        FindingCode::PunycodeHost,
-        FindingCode::MixedScriptHost,
-    ];
-
-    /// The stable snake_case name of this code.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            FindingCode::InvalidUrl => "invalid_url",
-            FindingCode::SchemeNotAllowed => "scheme_not_allowed",
-            FindingCode::Userinfo => "userinfo",
-            FindingCode::NotHttps => "not_https",
-            FindingCode::IpLiteral => "ip_literal",
-            FindingCode::LocalHost => "local_host",
-            FindingCode::PunycodeHost => "punycode_host",
-            FindingCode::MixedScriptHost => "mixed_script_host",
-        }
-    }
-
-    /// The code with this snake_case name, if there is one.
-    pub fn from_name(name: &str) -> Option<FindingCode> {
-        FindingCode::ALL.into_iter().find(|c| c.as_str() == name)
-    }
-
     /// How serious a finding of this code is; fixed per code.
     pub const fn severity(self) -> Severity {
         match self {
@@ -234,12 +168,6 @@ impl FindingCode {
             | FindingCode::PunycodeHost
             | FindingCode::MixedScriptHost => Severity::Warn,
         }
-    }
-}
-
-impl fmt::Display for FindingCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

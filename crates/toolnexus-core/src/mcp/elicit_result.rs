@@ -7,40 +7,20 @@ use crate::json::{Map, Value};
 use serde::{Serialize, Serializer};
 
 use crate::content::Content;
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, closed_set};
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, take_object};
 
-/// What the person did with an elicitation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Action {
+closed_set! {
+    /// What the person did with an elicitation, as written on the wire.
+    pub enum Action {
     /// Submitted the form, or consented to open the URL (`"accept"`).
-    Accept,
+    Accept => "accept",
     /// Explicitly refused (`"decline"`): do not ask again.
-    Decline,
+    Decline => "decline",
     /// Dismissed without choosing (`"cancel"`): a retry may be fine.
-    Cancel,
-}
-
-impl Action {
-    /// The action as written on the wire.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Action::Accept => "accept",
-            Action::Decline => "decline",
-            Action::Cancel => "cancel",
-        }
-    }
-
-    /// The action written `s`, if it is one.
-    pub fn parse(s: &str) -> Option<Action> {
-        match s {
-            "accept" => Some(Action::Accept),
-            "decline" => Some(Action::Decline),
-            "cancel" => Some(Action::Cancel),
-            _ => None,
-        }
+    Cancel => "cancel",
     }
 }
 
@@ -125,7 +105,7 @@ impl ElicitResult {
         let fields = Fields::new(&map);
         fields.deny_unknown(&["action", "content", "_meta"], "an ElicitResult")?;
         let action_text = fields.str("action")?;
-        let action = Action::parse(action_text).ok_or_else(|| {
+        let action = Action::from_name(action_text).ok_or_else(|| {
             Error::new(
                 ErrorKind::InvalidValue,
                 "/action",

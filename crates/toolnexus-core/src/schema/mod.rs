@@ -139,7 +139,7 @@ use alloc::vec::Vec;
 
 use crate::json::{Map, Number, Value};
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, closed_set};
 
 /// Reads `schema`, any JSON value, as a `requestedSchema`, in one pass: the typed model and
 /// every problem the schema has, none of which blocks the model. Fails with the first problem
@@ -482,43 +482,19 @@ impl StringSchema {
     }
 }
 
-/// The four string formats an elicitation schema may name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum StringFormat {
+closed_set! {
+    /// The four string formats an elicitation schema may name, by the name written in a
+    /// schema (names are case-sensitive, as in JSON Schema).
+    #[non_exhaustive]
+    pub enum StringFormat {
     /// `"email"`: an email address.
-    Email,
+    Email => "email",
     /// `"uri"`: an absolute URI.
-    Uri,
+    Uri => "uri",
     /// `"date"`: an RFC 3339 full-date (see [`crate::rfc3339::is_full_date`]).
-    Date,
+    Date => "date",
     /// `"date-time"`: an RFC 3339 date-time (see [`crate::rfc3339::is_date_time`]).
-    DateTime,
-}
-
-impl StringFormat {
-    /// Every format, in declaration order.
-    pub const ALL: [StringFormat; 4] = [
-        StringFormat::Email,
-        StringFormat::Uri,
-        StringFormat::Date,
-        StringFormat::DateTime,
-    ];
-
-    /// The format's name as written in a schema.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            StringFormat::Email => "email",
-            StringFormat::Uri => "uri",
-            StringFormat::Date => "date",
-            StringFormat::DateTime => "date-time",
-        }
-    }
-
-    /// The format written `name`, if it is one of the four (names are case-sensitive, as in
-    /// JSON Schema).
-    pub fn from_name(name: &str) -> Option<StringFormat> {
-        StringFormat::ALL.into_iter().find(|f| f.as_str() == name)
+    DateTime => "date-time",
     }
 }
 

@@ -61,7 +61,7 @@ use alloc::vec::Vec;
 
 use crate::contract::Answer;
 use crate::contract::Request;
-use crate::error::{Error, ErrorKind, quote};
+use crate::error::{Error, ErrorKind, closed_set, quote};
 use crate::id;
 use crate::json::Limits;
 use crate::json::fields::Fields;
@@ -112,32 +112,21 @@ pub enum Incoming {
     },
 }
 
-/// Why a message was [ignored](Incoming::Ignored).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum IgnoreReason {
+closed_set! {
+    /// Why a message was [ignored](Incoming::Ignored), by a stable snake_case name
+    /// (`"response"`, `"unknown_elicitation"`, …).
+    #[non_exhaustive]
+    pub enum IgnoreReason {
     /// A response to a request of the client's own: its transport routes it.
-    Response,
+    Response => "response",
     /// A notification this bridge has no use for.
-    Notification,
+    Notification => "notification",
     /// A completion notification whose `elicitationId` is unknown or completed already.
-    UnknownElicitation,
+    UnknownElicitation => "unknown_elicitation",
     /// A cancellation whose `requestId` names no pending `elicitation/create`.
-    UnknownRequest,
+    UnknownRequest => "unknown_request",
     /// A completion or cancellation notification without the id it must carry.
-    MalformedNotification,
-}
-
-impl IgnoreReason {
-    /// A stable snake_case name (`"response"`, `"unknown_elicitation"`, …).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            IgnoreReason::Response => "response",
-            IgnoreReason::Notification => "notification",
-            IgnoreReason::UnknownElicitation => "unknown_elicitation",
-            IgnoreReason::UnknownRequest => "unknown_request",
-            IgnoreReason::MalformedNotification => "malformed_notification",
-        }
+    MalformedNotification => "malformed_notification",
     }
 }
 
