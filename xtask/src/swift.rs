@@ -130,7 +130,14 @@ fn ensure_chroot(chroot: &Path) -> bool {
         );
         return false;
     }
-    let mirror = debian_mirror();
+    let Some(mirror) = debian_mirror() else {
+        eprintln!(
+            "xtask: apt's sources on this machine name no Debian mirror (a URI ending in \
+             /debian in /etc/apt/sources.list or /etc/apt/sources.list.d/): the Swift chroot \
+             has nowhere to come from"
+        );
+        return false;
+    };
     // Thousands of lines nobody reads unless something fails: they go to a log.
     let log = chroot.with_file_name("chroot.log");
     if let Some(parent) = log.parent()
@@ -198,17 +205,27 @@ fn run_logged(command: &mut Command, log: &Path) -> bool {
     }
 }
 
-/// The Debian mirror apt on this machine already uses, or the public one.
-fn debian_mirror() -> String {
-    let sources = [
-        "/etc/apt/sources.list.d/debian.sources",
-        "/etc/apt/sources.list",
-    ];
+/// The Debian mirror apt on this machine already uses: the first URI ending in `/debian` in
+/// its sources (`sources.list`, then `sources.list.d/`, in name order); `None` when there is
+/// none.
+fn debian_mirror() -> Option<String> {
+    let mut sources = vec![PathBuf::from("/etc/apt/sources.list")];
+    if let Ok(entries) = fs::read_dir("/etc/apt/sources.list.d") {
+        let mut listed: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "sources" || x == "list"))
+            .collect();
+        listed.sort();
+        sources.extend(listed);
+    }
     sources
         .iter()
         .filter_map(|path| fs::read_to_string(path).ok())
         .flat_map(|text| {
-            text.split_whitespace()
+            text.lines()
+                .filter(|line| !line.trim_start().starts_with('#'))
+                .flat_map(str::split_whitespace)
                 .filter(|word| {
                     word.starts_with("http") && word.trim_end_matches('/').ends_with("/debian")
                 })
@@ -216,7 +233,6 @@ fn debian_mirror() -> String {
                 .collect::<Vec<_>>()
         })
         .next()
-        .unwrap_or_else(|| String::from("http://deb.debian.org/debian"))
 }
 
 fn which(program: &str) -> Option<PathBuf> {
