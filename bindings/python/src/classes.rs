@@ -1,6 +1,6 @@
 //! The two shapes every class of the package takes, each written once:
 //!
-//! - Plain data ([`plain_data!`]): a few attributes, all public (`#[pyclass(get_all)]`), with
+//! - Plain data ([`plain_data!`](crate::plain::plain_data)): a few attributes, all public (`#[pyclass(get_all)]`), with
 //!   `to_dict` (the attributes by name, in order), `repr` and pickling through the
 //!   constructor. `Violation`, `SchemaProblem`, `FieldOption`, `SensitiveField`, `UrlFinding`.
 //! - A wrapped core type read from and written as JSON ([`json_class!`]): `from_dict` and
@@ -152,47 +152,6 @@ macro_rules! wraps {
     };
 }
 pub(crate) use wraps;
-
-/// The `#[pymethods]` of a plain data class: the methods given, then `to_dict` (every field
-/// by name), `__repr__` (every field) and `__reduce__` (the constructor with `args`).
-macro_rules! plain_data {
-    (
-        $ty:ident as $name:literal,
-        fields = [$($field:ident),+ $(,)?],
-        args = [$($arg:ident),+ $(,)?];
-        $($methods:tt)*
-    ) => {
-        #[pymethods]
-        impl $ty {
-            $($methods)*
-
-            #[doc = concat!("The object as a `dict`: `{", $("\"", stringify!($field), "\", ",)+ "}`.")]
-            fn to_dict<'py>(
-                &self,
-                py: Python<'py>,
-            ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-                let dict = pyo3::types::PyDict::new(py);
-                $(dict.set_item(stringify!($field), self.$field.clone())?;)+
-                Ok(dict)
-            }
-
-            fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-                Ok($crate::repr::Repr::new($name)
-                    $(.field(stringify!($field), self.$field.clone(), py)?)+
-                    .finish())
-            }
-
-            fn __reduce__<'py>(
-                slf: &Bound<'py, Self>,
-            ) -> PyResult<(Bound<'py, pyo3::types::PyType>, Bound<'py, pyo3::types::PyTuple>)> {
-                let this = slf.get();
-                let args = ($(this.$arg.clone(),)+).into_pyobject(slf.py())?;
-                Ok((slf.get_type(), args))
-            }
-        }
-    };
-}
-pub(crate) use plain_data;
 
 /// The `#[pymethods]` of a class wrapping a core type that JSON makes (see [`JsonClass`]):
 /// `from_dict` and `from_json`, then the methods given. With `text`, also `to_json`,

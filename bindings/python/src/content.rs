@@ -13,11 +13,11 @@ use toolnexus_core::schema::RequestedSchema;
 use toolnexus_core::schema::{self, SchemaProblemKind};
 use toolnexus_core::{Error, ErrorKind, Limits, Map, Value};
 
-use crate::classes::plain_data;
 use crate::convert::map_to_python;
 use crate::errors::{Fault, OrRaise, named};
 use crate::input::read_json;
 use crate::limits::PyLimits;
+use crate::plain::plain_data;
 use crate::violation::PyViolation;
 
 /// A `requestedSchema` given as a `dict` or JSON text, read by the core's typed reading.

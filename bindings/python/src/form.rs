@@ -9,12 +9,13 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use toolnexus_core::form::{self, Constraints, FieldOption, Form, FormField, Widget};
 use toolnexus_core::{Limits, Map, Value};
 
-use crate::classes::{hash_json, plain_data};
+use crate::classes::hash_json;
 use crate::content::{fill_with, prepare_with, problems, read_schema, validate_with};
 use crate::convert::{map_to_python, to_python};
 use crate::errors::{Fault, OrRaise};
 use crate::input::read_json;
 use crate::limits::PyLimits;
+use crate::plain::plain_data;
 use crate::repr::Repr;
 use crate::secrets::{PySensitiveField, sensitive_list};
 use crate::text::read_str;

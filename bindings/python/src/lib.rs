@@ -26,6 +26,7 @@ mod json_text;
 mod limits;
 mod mapping;
 mod mrtr;
+mod plain;
 mod repr;
 mod reverse;
 mod secrets;

@@ -5,10 +5,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use toolnexus_core::form::secrets::{self, SecretKind, SensitiveField};
 
-use crate::classes::plain_data;
 use crate::content::read_schema;
 use crate::errors::{OrRaise, named};
 use crate::limits::PyLimits;
+use crate::plain::plain_data;
 
 /// Every property of `schema` that seems to ask for a secret, in schema order.
 ///

@@ -5,9 +5,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use toolnexus_core::url_review::{self, FindingCode, UrlReview};
 
-use crate::classes::{hash_json, plain_data};
+use crate::classes::hash_json;
 use crate::convert::to_python;
 use crate::errors::{OrRaise, named};
+use crate::plain::plain_data;
 use crate::repr::Repr;
 use crate::text::read_str;
 

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use toolnexus_core::content;
 
-use crate::classes::plain_data;
+use crate::plain::plain_data;
 
 /// One way content breaks its form's schema: where (`pointer`, a JSON pointer into the
 /// content), which JSON Schema keyword (`keyword`), and what is wrong in words (`message`).

@@ -1,7 +1,7 @@
 //! Bounds on untrusted JSON input, checked while it is read.
 
 /// Bounds every JSON input is read within. Each one exceeded is a typed error
-/// ([`ErrorKind::TooLarge`](crate::ErrorKind::TooLarge), `TooDeep`, `TooManyMembers`,
+/// ([`ErrorKind::TooLarge`](crate::error::ErrorKind::TooLarge), `TooDeep`, `TooManyMembers`,
 /// `TooManyItems`), found in time and memory proportional to the limit, never to the input.
 ///
 /// The defaults suit elicitation traffic, whose schemas are flat and small, with room to spare:
@@ -97,35 +97,38 @@ impl Limits {
 
 impl Limits {
     /// Refuses a container that opens at `depth` (the outermost is 1) when that is deeper
-    /// than [`max_depth`](Limits::max_depth): [`ErrorKind::TooDeep`](crate::ErrorKind) at
+    /// than [`max_depth`](Limits::max_depth): [`ErrorKind::TooDeep`](crate::error::ErrorKind) at
     /// `""`, the caller's containers locating it. Every reader of untrusted input, the JSON
     /// text reader and the bindings' readers of native objects, asks this one.
-    pub fn check_depth(&self, depth: usize) -> Result<(), crate::Error> {
-        at_most(depth, self.max_depth, crate::ErrorKind::TooDeep, |limit| {
-            alloc::format!("arrays and objects nest deeper than the limit of {limit}")
-        })
+    pub fn check_depth(&self, depth: usize) -> Result<(), crate::error::Error> {
+        at_most(
+            depth,
+            self.max_depth,
+            crate::error::ErrorKind::TooDeep,
+            |limit| alloc::format!("arrays and objects nest deeper than the limit of {limit}"),
+        )
     }
 
     /// Refuses an object of `members` members when that is more than
     /// [`max_object_members`](Limits::max_object_members):
-    /// [`ErrorKind::TooManyMembers`](crate::ErrorKind) at the object (`""`).
-    pub fn check_members(&self, members: usize) -> Result<(), crate::Error> {
+    /// [`ErrorKind::TooManyMembers`](crate::error::ErrorKind) at the object (`""`).
+    pub fn check_members(&self, members: usize) -> Result<(), crate::error::Error> {
         at_most(
             members,
             self.max_object_members,
-            crate::ErrorKind::TooManyMembers,
+            crate::error::ErrorKind::TooManyMembers,
             |limit| alloc::format!("an object has more than the limit of {limit} members"),
         )
     }
 
     /// Refuses an array of `items` items when that is more than
     /// [`max_array_items`](Limits::max_array_items):
-    /// [`ErrorKind::TooManyItems`](crate::ErrorKind) at the array (`""`).
-    pub fn check_items(&self, items: usize) -> Result<(), crate::Error> {
+    /// [`ErrorKind::TooManyItems`](crate::error::ErrorKind) at the array (`""`).
+    pub fn check_items(&self, items: usize) -> Result<(), crate::error::Error> {
         at_most(
             items,
             self.max_array_items,
-            crate::ErrorKind::TooManyItems,
+            crate::error::ErrorKind::TooManyItems,
             |limit| alloc::format!("an array has more than the limit of {limit} items"),
         )
     }
@@ -136,11 +139,11 @@ impl Limits {
 fn at_most(
     count: usize,
     limit: usize,
-    kind: crate::ErrorKind,
+    kind: crate::error::ErrorKind,
     message: impl FnOnce(usize) -> alloc::string::String,
-) -> Result<(), crate::Error> {
+) -> Result<(), crate::error::Error> {
     if count > limit {
-        Err(crate::Error::new(kind, "", message(limit)))
+        Err(crate::error::Error::new(kind, "", message(limit)))
     } else {
         Ok(())
     }
@@ -153,8 +156,8 @@ impl Default for Limits {
 }
 
 /// Counts the size of a value read from native objects, as the length of its compact JSON
-/// text (what [`Value::to_json`](crate::Value::to_json) writes), against
-/// [`Limits::max_input_bytes`]. Going over is [`ErrorKind::TooLarge`](crate::ErrorKind) at `""`,
+/// text (what [`Value::to_json`](crate::json::Value::to_json) writes), against
+/// [`Limits::max_input_bytes`]. Going over is [`ErrorKind::TooLarge`](crate::error::ErrorKind) at `""`,
 /// the error JSON text of that size gets.
 ///
 /// ```
@@ -188,11 +191,11 @@ impl SizeBudget {
     }
 
     /// Counts `bytes` bytes of punctuation, a number's spelling, or a literal.
-    pub fn punctuation(&mut self, bytes: usize) -> Result<(), crate::Error> {
+    pub fn punctuation(&mut self, bytes: usize) -> Result<(), crate::error::Error> {
         self.used = self.used.saturating_add(bytes);
         if self.used > self.max {
-            Err(crate::Error::new(
-                crate::ErrorKind::TooLarge,
+            Err(crate::error::Error::new(
+                crate::error::ErrorKind::TooLarge,
                 "",
                 alloc::format!(
                     "the input takes more than {} bytes as JSON text, the limit",
@@ -206,18 +209,18 @@ impl SizeBudget {
 
     /// Counts the braces, colons and commas of an object of `members` members (its keys and
     /// values are counted apart).
-    pub fn object(&mut self, members: usize) -> Result<(), crate::Error> {
+    pub fn object(&mut self, members: usize) -> Result<(), crate::error::Error> {
         self.punctuation(2 + 2 * members.saturating_sub(1) + usize::from(members > 0))
     }
 
     /// Counts the brackets and commas of an array of `items` items (the items apart).
-    pub fn array(&mut self, items: usize) -> Result<(), crate::Error> {
+    pub fn array(&mut self, items: usize) -> Result<(), crate::error::Error> {
         self.punctuation(2 + items.saturating_sub(1))
     }
 
     /// Counts `text` written as a JSON string: its quotes, and each character as the writer
     /// escapes it.
-    pub fn string(&mut self, text: &str) -> Result<(), crate::Error> {
+    pub fn string(&mut self, text: &str) -> Result<(), crate::error::Error> {
         // A string longer than the whole budget needs no closer look.
         if text.len() > self.max {
             return self.punctuation(text.len());
@@ -244,7 +247,7 @@ mod tests {
             "é😀",
             "\u{7f}",
         ] {
-            let written = crate::Value::from(text).to_json();
+            let written = crate::json::Value::from(text).to_json();
             assert_eq!(string_len(text), written.len(), "{text:?}");
         }
     }
@@ -272,13 +275,13 @@ mod tests {
             assert_eq!(budget.used(), value.to_json().len(), "{text}");
         }
 
-        fn count(value: &crate::Value, budget: &mut SizeBudget) {
+        fn count(value: &crate::json::Value, budget: &mut SizeBudget) {
             match value {
-                crate::Value::Array(items) => {
+                crate::json::Value::Array(items) => {
                     budget.array(items.len()).unwrap();
                     items.iter().for_each(|item| count(item, budget));
                 }
-                crate::Value::Object(map) => {
+                crate::json::Value::Object(map) => {
                     budget.object(map.len()).unwrap();
                     for (key, member) in map {
                         budget.string(key).unwrap();

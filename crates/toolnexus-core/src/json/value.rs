@@ -345,15 +345,15 @@ impl Map {
     }
 
     /// The object of `entries`, in order, refusing a key named twice: an
-    /// [`ErrorKind::DuplicateKey`](crate::ErrorKind::DuplicateKey) at the second one
+    /// [`ErrorKind::DuplicateKey`](crate::error::ErrorKind::DuplicateKey) at the second one
     /// (`/name`), as for every object this crate reads.
     pub fn from_entries(
         entries: impl IntoIterator<Item = (impl Into<Text>, Value)>,
-    ) -> Result<Map, crate::Error> {
+    ) -> Result<Map, crate::error::Error> {
         let members: Vec<(Text, Value)> = entries.into_iter().map(|(k, v)| (k.into(), v)).collect();
         if let Some(key) = first_repeated(&members) {
-            return Err(crate::Error::new(
-                crate::ErrorKind::DuplicateKey,
+            return Err(crate::error::Error::new(
+                crate::error::ErrorKind::DuplicateKey,
                 super::pointer::key(key),
                 alloc::format!("the key {} is given twice", crate::error::quote(key)),
             ));

@@ -670,7 +670,7 @@ mod tests {
 
     /// Reads JSON text with the crate's own reader, which keeps every number's spelling.
     fn json(text: &str) -> Value {
-        crate::json::parse_str(text, &crate::Limits::DEFAULT).unwrap()
+        crate::json::parse_str(text, &crate::json::Limits::DEFAULT).unwrap()
     }
 
     fn read(text: &str) -> Result<RequestedSchema, Error> {

@@ -533,7 +533,7 @@ fn reply_error(rpc_id: RpcId, code: ErrorCode, error: &Error, within: &str) -> I
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Modes;
+    use crate::mcp::Modes;
 
     const FORM: &str = r#"{"message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}}"#;
     const URL: &str = r#"{"mode":"url","message":"Log in","url":"https://example.com/auth","elicitationId":"e-1"}"#;

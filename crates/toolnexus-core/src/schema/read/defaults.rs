@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::SchemaProblemKind;
 use super::problems::{Problems, child, item, member};
-use super::property::{Shape, Shaped};
+use super::shape::{Shape, Shaped};
 use crate::json::{Map, Value};
 use crate::schema::{Property, PropertyKind};
 

@@ -19,6 +19,7 @@ mod problems;
 mod property;
 mod root;
 mod select;
+mod shape;
 mod text;
 
 #[cfg(test)]

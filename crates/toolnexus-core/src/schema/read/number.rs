@@ -7,7 +7,7 @@ use core::cmp::Ordering;
 use super::SchemaProblemKind;
 use super::bounds::{in_order, number};
 use super::problems::{Problems, child};
-use super::property::Shaped;
+use super::shape::Shaped;
 use crate::json::decimal;
 use crate::json::{Map, Number};
 use crate::schema::{NumberSchema, PropertyKind};

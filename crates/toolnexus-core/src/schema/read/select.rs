@@ -10,7 +10,7 @@ use super::bounds::{as_count, count, in_order};
 use super::items::check_items;
 use super::options::{OptionList, check_enum, check_enum_names, check_titled};
 use super::problems::{Problems, child, member};
-use super::property::Shaped;
+use super::shape::Shaped;
 use crate::json::{Map, Number, decimal};
 use crate::schema::{EnumShape, MultiSelectSchema, PropertyKind, SingleSelectSchema};
 

@@ -10,7 +10,8 @@ use proptest::prelude::*;
 
 use super::keywords::{ITEMS, ROOT, VALIDATION_KEYWORDS};
 use super::problems::{Problems, quote};
-use super::property::{Shape, check_shape, read_shape};
+use super::property::{check_shape, read_shape};
+use super::shape::Shape;
 use super::{SchemaProblemKind, check_schema};
 use crate::json::{Map, Number, Value};
 use crate::schema::PropertyKind;
@@ -18,7 +19,7 @@ use crate::schema::PropertyKind;
 use SchemaProblemKind::*;
 
 fn json(text: &str) -> Value {
-    crate::json::parse_str(text, &crate::Limits::DEFAULT).unwrap()
+    crate::json::parse_str(text, &crate::json::Limits::DEFAULT).unwrap()
 }
 
 /// The kind and pointer of every problem with the schema written `text`.

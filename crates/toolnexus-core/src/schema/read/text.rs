@@ -5,7 +5,7 @@ use alloc::format;
 use super::SchemaProblemKind;
 use super::bounds::{as_count, count, in_order};
 use super::problems::{Problems, child, member, quote};
-use super::property::Shaped;
+use super::shape::Shaped;
 use crate::json::{Map, Value};
 use crate::schema::{PropertyKind, StringFormat, StringSchema};
 
