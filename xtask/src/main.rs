@@ -87,6 +87,9 @@ enum Step {
     Fuzz,
     /// the core's and the conformance runner's tests under LeakSanitizer (nightly needed)
     Leaks,
+    /// the crates users install (the core, the conformance runner, the CLI) package, each built
+    /// from its package alone
+    Package,
     /// the toolnexus CLI: its unit tests, the JSON tools on the shared cases, elicit through a
     /// real pseudo-terminal, call against servers built with the official SDKs, and the
     /// official MCP conformance suite's client scenarios
@@ -132,6 +135,15 @@ impl Step {
             Step::Nostd => nostd(),
             Step::Fuzz => fuzz::replay(&root()),
             Step::Leaks => fuzz::leaks(&root()),
+            Step::Package => run(cargo().args([
+                "package",
+                "-p",
+                "toolnexus-core",
+                "-p",
+                "toolnexus-conformance",
+                "-p",
+                "toolnexus-cli",
+            ])),
             Step::Cli => cli::cli(&root()),
             Step::Python => python::python(&root()),
             Step::Kotlin => kotlin::kotlin(&root()),

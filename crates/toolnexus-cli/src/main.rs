@@ -161,8 +161,8 @@ enum Command {
     /// Run the shared conformance suite through the core.
     #[command(after_help = EXIT_CODES)]
     Conformance {
-        /// The suite's folder (default: the suite this binary was built with).
-        dir: Option<PathBuf>,
+        /// The suite's folder: `conformance/v1` in a checkout of toolnexus.
+        dir: PathBuf,
     },
 }
 

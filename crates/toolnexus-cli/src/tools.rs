@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use toolnexus_conformance::{check, load_suite, suite_dir};
+use toolnexus_conformance::{check, load_suite};
 use toolnexus_core::form::Form;
 use toolnexus_core::url_review::Verdict;
 use toolnexus_core::{
@@ -83,8 +83,7 @@ pub fn review(url: &str) -> Printed {
 
 /// `conformance`: the shared suite through the core, a line per area with its counts, then
 /// `N passed, N failed`; each failure is named on standard error.
-pub fn conformance(dir: Option<PathBuf>) -> Printed {
-    let dir = dir.unwrap_or_else(suite_dir);
+pub fn conformance(dir: PathBuf) -> Printed {
     let files = load_suite(&dir)
         .map_err(|e| Failure::usage(format!("cannot load the suite in {}: {e}", dir.display())))?;
     let mut areas: Vec<(String, usize, usize)> = Vec::new();

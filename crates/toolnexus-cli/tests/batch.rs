@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -387,7 +387,8 @@ fn every_command_has_help_with_the_exit_codes() {
 
 #[test]
 fn the_conformance_command_prints_the_areas_and_the_count() {
-    let out = toolnexus(&["conformance"], b"");
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/v1");
+    let out = toolnexus(&["conformance", suite.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let last = text.lines().last().unwrap();
