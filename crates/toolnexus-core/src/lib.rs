@@ -67,6 +67,11 @@ extern crate std;
 // (`tests/architecture.rs` holds the core to it; ARCHITECTURE.md draws it).
 
 // 0. Leaves: diagnostics, dates and ids, which use nothing else.
+/// The README's Rust examples, run as doctests so the front door cannot drift from the API.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
+
 pub mod error;
 pub mod id;
 pub mod rfc3339;
