@@ -1,5 +1,6 @@
 //! Tidy checks on the case files: the schema, unique ids and descriptions, explained flags,
-//! and coverage of every operation and every error kind.
+//! and coverage of every operation and every error kind; and the table of error kinds in
+//! `conformance/README.md`, held to `ErrorKind::ALL`.
 
 // A failed check is meant to stop the test: its helpers, not only its `#[test]`s, may panic.
 #![allow(
@@ -161,4 +162,126 @@ fn every_operation_has_cases() {
             "the operation {op} has {n} cases; every operation needs at least 3"
         );
     }
+}
+
+/// The header row of the table of error kinds in `conformance/README.md`.
+const KINDS_TABLE_HEADER: &str = "| kind | when |";
+
+/// The kinds listed by the table headed [`KINDS_TABLE_HEADER`] in `readme`, in order: the first
+/// cell of each row, without its backticks. `None` when no line is that header.
+fn kinds_table(readme: &str) -> Option<Vec<String>> {
+    let mut lines = readme
+        .lines()
+        .map(str::trim)
+        .skip_while(|line| *line != KINDS_TABLE_HEADER);
+    lines.next()?;
+    let is_separator = |line: &str| line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '));
+    Some(
+        lines
+            .take_while(|line| line.starts_with('|'))
+            .filter(|line| !is_separator(line))
+            .map(|row| {
+                let cell = row.trim_start_matches('|').split('|').next().unwrap_or("");
+                cell.trim().trim_matches('`').to_owned()
+            })
+            .collect(),
+    )
+}
+
+/// Each way `table` differs from `expected` (the kinds in `ErrorKind::ALL`'s order): kinds
+/// missing, kinds that are none, kinds listed twice, and the first row out of order.
+fn kinds_table_problems(table: &[String], expected: &[&str]) -> Vec<String> {
+    let quoted = |kinds: &[&str]| {
+        kinds
+            .iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let listed: BTreeSet<&str> = table.iter().map(String::as_str).collect();
+    let mut problems = Vec::new();
+    let missing: Vec<&str> = expected
+        .iter()
+        .copied()
+        .filter(|k| !listed.contains(k))
+        .collect();
+    if !missing.is_empty() {
+        problems.push(format!("missing (no row): {}", quoted(&missing)));
+    }
+    let extra: Vec<&str> = table
+        .iter()
+        .map(String::as_str)
+        .filter(|k| !expected.contains(k))
+        .collect();
+    if !extra.is_empty() {
+        problems.push(format!("extra (no such ErrorKind): {}", quoted(&extra)));
+    }
+    let mut seen = BTreeSet::new();
+    let twice: Vec<&str> = table
+        .iter()
+        .map(String::as_str)
+        .filter(|k| !seen.insert(*k))
+        .collect();
+    if !twice.is_empty() {
+        problems.push(format!("listed more than once: {}", quoted(&twice)));
+    }
+    // The order of the kinds both hold, each at its first row.
+    let mut once = BTreeSet::new();
+    let rows: Vec<&str> = table
+        .iter()
+        .map(String::as_str)
+        .filter(|k| expected.contains(k) && once.insert(*k))
+        .collect();
+    let wanted: Vec<&str> = expected
+        .iter()
+        .copied()
+        .filter(|k| listed.contains(k))
+        .collect();
+    if let Some((row, want)) = rows.iter().zip(&wanted).find(|(row, want)| row != want) {
+        problems.push(format!(
+            "out of order: `{row}` stands where ErrorKind::ALL has `{want}`; the order is {}",
+            quoted(expected)
+        ));
+    }
+    problems
+}
+
+#[test]
+fn the_readme_table_of_error_kinds_is_error_kind_all() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = fs::read_to_string(&path).unwrap();
+    let Some(table) = kinds_table(&readme) else {
+        panic!(
+            "{}: no table of error kinds (a line `{KINDS_TABLE_HEADER}`)",
+            path.display()
+        );
+    };
+    let expected = ErrorKind::ALL.map(ErrorKind::as_str);
+    let problems = kinds_table_problems(&table, &expected);
+    assert!(
+        problems.is_empty(),
+        "conformance/README.md: the table of error kinds must list every kind of \
+         ErrorKind::ALL by as_str(), in its order, and nothing else:\n  {}",
+        problems.join("\n  ")
+    );
+}
+
+#[test]
+fn the_kinds_table_check_names_each_difference() {
+    let readme = "| limit | error kind |\n|---|---|\n| size | `too_large` |\n\n\
+                  | kind | when |\n|---|---|\n| `b` | two |\n| `a` | one |\n| `z` | none |\n\
+                  | `a` | again |\n\nAfter the table.\n| `c` | not a row of it |\n";
+    let table = kinds_table(readme).unwrap();
+    assert_eq!(table, ["b", "a", "z", "a"]);
+    assert_eq!(
+        kinds_table_problems(&table, &["a", "b", "c"]),
+        [
+            "missing (no row): `c`",
+            "extra (no such ErrorKind): `z`",
+            "listed more than once: `a`",
+            "out of order: `b` stands where ErrorKind::ALL has `a`; the order is `a`, `b`, `c`",
+        ]
+    );
+    assert!(kinds_table_problems(&table[1..2], &["a"]).is_empty());
+    assert_eq!(kinds_table("no table here"), None);
 }
