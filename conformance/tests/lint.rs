@@ -285,3 +285,44 @@ fn the_kinds_table_check_names_each_difference() {
     assert!(kinds_table_problems(&table[1..2], &["a"]).is_empty());
     assert_eq!(kinds_table("no table here"), None);
 }
+
+#[test]
+fn the_case_schema_s_error_kinds_are_error_kind_all() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("case.schema.json");
+    let text = fs::read_to_string(&path).unwrap();
+    // The one `enum` that lists error kinds: the one holding the first kind.
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    fn find(value: &serde_json::Value, out: &mut Vec<Vec<String>>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::Array(items)) = map.get("enum")
+                    && items.iter().any(|i| i == "invalid_json")
+                {
+                    out.push(
+                        items
+                            .iter()
+                            .filter_map(|i| i.as_str().map(String::from))
+                            .collect(),
+                    );
+                }
+                map.values().for_each(|v| find(v, out));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| find(v, out)),
+            _ => {}
+        }
+    }
+    let mut lists = Vec::new();
+    find(&schema, &mut lists);
+    assert_eq!(
+        lists.len(),
+        1,
+        "case.schema.json must list the error kinds once"
+    );
+    let expected = ErrorKind::ALL.map(ErrorKind::as_str);
+    let problems = kinds_table_problems(&lists[0], &expected);
+    assert!(
+        problems.is_empty(),
+        "case.schema.json: the kinds a case may expect must be ErrorKind::ALL, in order:\n  {}",
+        problems.join("\n  ")
+    );
+}
