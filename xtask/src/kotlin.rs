@@ -5,7 +5,7 @@
 //! (`bindings/ffi/kotlin/`) is not what the library generates, fetches `kotlinc` from the npm
 //! package `kotlin-compiler` into `target/kotlin/` and JNA from Debian (`libjna-java`, which
 //! needs root) when missing, compiles the committed source with the tests in
-//! `bindings/ffi/tests/kotlin/` and runs them. Anything that cannot run fails the step with a
+//! `bindings/ffi/tests/kotlin/` and the README's Kotlin example, and runs them. Anything that cannot run fails the step with a
 //! message saying what to do.
 
 use std::fs;
@@ -149,9 +149,19 @@ impl Build {
         true
     }
 
-    /// Compiles the committed bindings and the tests into the jar.
+    /// Compiles the committed bindings, the tests and the README's Kotlin example into the
+    /// jar.
     fn compile(&self, root: &Path) -> bool {
-        let sources = [root.join(SOURCES), root.join("bindings/ffi/tests/kotlin")];
+        let readme = root.join("target/kotlin/readme");
+        if let Err(e) = write_readme_example(root, &readme) {
+            eprintln!("xtask: {e}");
+            return false;
+        }
+        let sources = [
+            root.join(SOURCES),
+            root.join("bindings/ffi/tests/kotlin"),
+            readme,
+        ];
         run(Command::new(self.compiler.join("package/bin/kotlinc"))
             .args(&sources)
             .arg("-cp")
@@ -161,6 +171,50 @@ impl Build {
             .arg("-d")
             .arg(&self.jar))
     }
+}
+
+/// Writes the README's Kotlin example into `dir` as `ReadmeExample.kt`: its imports, then its
+/// body as `fun readmeExample(paramsJson: String, contentJson: String)`, which the API tests
+/// call, so the example compiles and runs against the bindings as a reader would copy it.
+fn write_readme_example(root: &Path, dir: &Path) -> Result<(), String> {
+    let readme = root.join("README.md");
+    let text = fs::read_to_string(&readme)
+        .map_err(|e| format!("cannot read {}: {e}", readme.display()))?;
+    let block: Vec<&str> = text
+        .lines()
+        .skip_while(|line| !line.starts_with("```kotlin"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("```"))
+        .collect();
+    if block.is_empty() {
+        return Err(String::from(
+            "README.md has no ```kotlin example to compile",
+        ));
+    }
+    let (imports, body): (Vec<&str>, Vec<&str>) =
+        block.iter().partition(|line| line.starts_with("import "));
+    let mut source = String::from(
+        "// ReadmeExample.kt: README.md's Kotlin example, written by cargo xtask as it stands there.\n",
+    );
+    for line in imports {
+        source.push_str(line);
+        source.push('\n');
+    }
+    source.push_str("\nfun readmeExample(paramsJson: String, contentJson: String) {\n");
+    for line in body {
+        source.push_str("    ");
+        source.push_str(line);
+        source.push('\n');
+    }
+    source.push_str("}\n");
+    fs::create_dir_all(dir)
+        .and_then(|()| fs::write(dir.join("ReadmeExample.kt"), source))
+        .map_err(|e| {
+            format!(
+                "cannot write the README's example into {}: {e}",
+                dir.display()
+            )
+        })
 }
 
 /// Installs Debian's `libjna-java` unless JNA is there; that needs root.

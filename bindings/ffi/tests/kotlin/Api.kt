@@ -530,5 +530,11 @@ object Api {
 }
 
 fun main() {
+    // The README's example, as a reader copies it (cargo xtask writes it out of README.md).
+    readmeExample(
+        """{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}""",
+        """{"name":"Ada"}""",
+    )
+    println("api (kotlin): the README's example ran")
     if (!Api.run()) exitProcess(1)
 }
