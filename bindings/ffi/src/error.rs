@@ -1,77 +1,54 @@
 //! The one error every function throws: a Kotlin exception, a Swift `Error`.
 
 use toolnexus_core as core;
+use toolnexus_core::ErrorKind as CoreErrorKind;
 
-/// What went wrong, one case per kind the core reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum ErrorKind {
-    /// The input is not JSON (syntax error, empty input, trailing characters).
-    InvalidJson,
-    /// The input bytes are not valid UTF-8.
-    InvalidUtf8,
-    /// A `\uXXXX` escape names half of a surrogate pair without the other half.
-    LoneSurrogate,
-    /// An object names the same key twice.
-    DuplicateKey,
-    /// The input is longer than the limits allow.
-    TooLarge,
-    /// Arrays and objects nest deeper than the limits allow.
-    TooDeep,
-    /// An object has more members than the limits allow.
-    TooManyMembers,
-    /// An array has more items than the limits allow.
-    TooManyItems,
-    /// A required field is absent.
-    MissingField,
-    /// A field holds the wrong JSON type.
-    WrongType,
-    /// A contract object holds a key its type does not define.
-    UnknownField,
-    /// A field has the right type but a value outside what it allows.
-    InvalidValue,
-    /// A form asks for what looks like a secret and the policy refuses such forms.
-    SensitiveField,
-    /// An answer names a request that is not pending.
-    UnknownRequest,
-    /// A request is begun with the id of one that is still pending.
-    DuplicateRequest,
-    /// Beginning one more request would exceed the bound on pending requests.
-    TooManyPending,
-    /// Accepted content breaks the form's schema; the error's violations list every way.
-    InvalidContent,
-    /// The server asked for an elicitation mode the host did not advertise.
-    ModeNotSupported,
-    /// A retry is built before every input request has its response.
-    MissingResponses,
-    /// A kind newer than this binding; the message says what went wrong.
-    Other,
-}
+use crate::mirror::mirror_enum;
 
-impl ErrorKind {
-    fn from_core(kind: core::ErrorKind) -> ErrorKind {
-        use core::ErrorKind as K;
-        match kind {
-            K::InvalidJson => ErrorKind::InvalidJson,
-            K::InvalidUtf8 => ErrorKind::InvalidUtf8,
-            K::LoneSurrogate => ErrorKind::LoneSurrogate,
-            K::DuplicateKey => ErrorKind::DuplicateKey,
-            K::TooLarge => ErrorKind::TooLarge,
-            K::TooDeep => ErrorKind::TooDeep,
-            K::TooManyMembers => ErrorKind::TooManyMembers,
-            K::TooManyItems => ErrorKind::TooManyItems,
-            K::MissingField => ErrorKind::MissingField,
-            K::WrongType => ErrorKind::WrongType,
-            K::UnknownField => ErrorKind::UnknownField,
-            K::InvalidValue => ErrorKind::InvalidValue,
-            K::SensitiveField => ErrorKind::SensitiveField,
-            K::UnknownRequest => ErrorKind::UnknownRequest,
-            K::DuplicateRequest => ErrorKind::DuplicateRequest,
-            K::TooManyPending => ErrorKind::TooManyPending,
-            K::InvalidContent => ErrorKind::InvalidContent,
-            K::ModeNotSupported => ErrorKind::ModeNotSupported,
-            K::MissingResponses => ErrorKind::MissingResponses,
-            _ => ErrorKind::Other,
-        }
+mirror_enum! {
+    /// What went wrong, one case per kind the core reports.
+    pub enum ErrorKind mirrors CoreErrorKind, newer
+        /// A kind newer than this binding; the message says what went wrong.
+        Other => "error"
+    {
+        /// The input is not JSON (syntax error, empty input, trailing characters).
+        InvalidJson,
+        /// The input bytes are not valid UTF-8.
+        InvalidUtf8,
+        /// A `\uXXXX` escape names half of a surrogate pair without the other half.
+        LoneSurrogate,
+        /// An object names the same key twice.
+        DuplicateKey,
+        /// The input is longer than the limits allow.
+        TooLarge,
+        /// Arrays and objects nest deeper than the limits allow.
+        TooDeep,
+        /// An object has more members than the limits allow.
+        TooManyMembers,
+        /// An array has more items than the limits allow.
+        TooManyItems,
+        /// A required field is absent.
+        MissingField,
+        /// A field holds the wrong JSON type.
+        WrongType,
+        /// A contract object holds a key its type does not define.
+        UnknownField,
+        /// A field has the right type but a value outside what it allows.
+        InvalidValue,
+        /// A form asks for what looks like a secret and the policy refuses such forms.
+        SensitiveField,
+        /// An answer names a request that is not pending.
+        UnknownRequest,
+        /// A request is begun with the id of one that is still pending.
+        DuplicateRequest,
+        /// Beginning one more request would exceed the bound on pending requests.
+        TooManyPending,
+        /// Accepted content breaks the form's schema; the error's violations list every way.
+        InvalidContent,
+        /// The server asked for an elicitation mode the host did not advertise.
+        ModeNotSupported,
+        /// A retry is built before every input request has its response.
+        MissingResponses,
     }
 }
 
@@ -117,20 +94,12 @@ pub enum ToolnexusError {
 }
 
 fn describe(kind: ErrorKind, pointer: &str, message: &str) -> String {
-    let name = core_name(kind);
+    let name = kind.core_name();
     if pointer.is_empty() {
         format!("{name}: {message}")
     } else {
         format!("{name} at {pointer}: {message}")
     }
-}
-
-/// The kind as the core and the conformance suite spell it (`invalid_json`, …).
-fn core_name(kind: ErrorKind) -> &'static str {
-    core::ErrorKind::ALL
-        .iter()
-        .find(|k| ErrorKind::from_core(**k) == kind)
-        .map_or("error", |k| k.as_str())
 }
 
 impl From<core::Error> for ToolnexusError {
@@ -160,14 +129,5 @@ mod tests {
             assert_ne!(mine, ErrorKind::Other, "{kind:?}");
             assert_eq!(mine.as_str(), kind.as_str());
         }
-    }
-}
-
-#[uniffi::export]
-impl ErrorKind {
-    /// The name the core and the conformance suite give this kind (`invalid_json`,
-    /// `too_deep`, …); `Other` is `error`.
-    pub fn as_str(&self) -> String {
-        core_name(*self).into()
     }
 }

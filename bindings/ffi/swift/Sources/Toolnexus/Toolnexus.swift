@@ -4922,8 +4922,8 @@ public enum ErrorKind: Equatable, Hashable {
 
 
     /**
-     * The name the core and the conformance suite give this kind (`invalid_json`,
-     * `too_deep`, …); `Other` is `error`.
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
      */
 public func asStr() -> String  {
     return try!  FfiConverterString.lift(try! rustCall() {

@@ -6654,8 +6654,8 @@ enum class ErrorKind {
 
     
     /**
-     * The name the core and the conformance suite give this kind (`invalid_json`,
-     * `too_deep`, …); `Other` is `error`.
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
      */ fun `asStr`(): kotlin.String {
             return FfiConverterString.lift(
     uniffiRustCall() { _status ->
