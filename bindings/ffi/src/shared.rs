@@ -126,7 +126,7 @@ impl SessionOptions {
             .with_max_pending(usize::try_from(self.max_pending).unwrap_or(usize::MAX))
             .with_ttl_ms(self.ttl_ms)
             .with_apply_defaults(self.apply_defaults)
-            .with_content_options(content_options(self.allow_unknown))
+            .with_allow_unknown(self.allow_unknown)
             .with_reject_secrets(self.reject_secrets)
     }
 }

@@ -5,6 +5,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyType};
+use toolnexus_core::mcp::Mode;
 use toolnexus_core::{Error, ErrorKind, Limits, Value, json};
 
 use crate::convert::Reader;
@@ -15,15 +16,61 @@ use crate::text::not_utf8;
 /// threads run meanwhile; shorter ones are read faster than releasing it costs.
 const DETACH_FROM_BYTES: usize = 64 * 1024;
 
+/// What an argument is, found once: the exact types by one comparison each (a plain `dict`
+/// first, the most common argument), then their subclasses.
+enum Argument<'a, 'py> {
+    /// A `dict` (or a subclass of it).
+    Dict,
+    /// JSON text as `str`.
+    Str(&'a Bound<'py, PyString>),
+    /// JSON text as `bytes`.
+    Bytes(&'a Bound<'py, PyBytes>),
+    /// JSON text as `bytearray`.
+    ByteArray(&'a Bound<'py, PyByteArray>),
+    /// Anything else: a list, a number, a model…
+    Other,
+}
+
+impl<'a, 'py> Argument<'a, 'py> {
+    fn of(argument: &'a Bound<'py, PyAny>) -> Argument<'a, 'py> {
+        if argument.is_exact_instance_of::<PyDict>() {
+            Argument::Dict
+        } else if let Ok(text) = argument.cast::<PyString>() {
+            Argument::Str(text)
+        } else if let Ok(bytes) = argument.cast::<PyBytes>() {
+            Argument::Bytes(bytes)
+        } else if let Ok(bytes) = argument.cast::<PyByteArray>() {
+            Argument::ByteArray(bytes)
+        } else if argument.is_instance_of::<PyDict>() {
+            Argument::Dict
+        } else {
+            Argument::Other
+        }
+    }
+
+    /// JSON text read by the core; `None` for an argument that is not text.
+    fn text(&self, limits: &Limits) -> Option<Result<Value, Fault>> {
+        match self {
+            Argument::Str(text) => Some(read_str(text, limits)),
+            Argument::Bytes(bytes) => Some(parse(bytes.py(), bytes.as_bytes(), limits)),
+            Argument::ByteArray(bytes) => {
+                // Copied, since a bytearray can change; not before its size is known to be
+                // within bounds.
+                if bytes.len() > limits.max_input_bytes() {
+                    return Some(Err(too_large(bytes.len(), "bytes", limits)));
+                }
+                Some(parse(bytes.py(), &bytes.to_vec(), limits))
+            }
+            Argument::Dict | Argument::Other => None,
+        }
+    }
+}
+
 /// A JSON argument: text (`str`, `bytes`, `bytearray`) is read by the core, anything else is
 /// converted from Python.
 pub(crate) fn read_json(argument: &Bound<'_, PyAny>, limits: &Limits) -> Result<Value, Fault> {
-    // The most common argument, a plain `dict`, found with one comparison.
-    if argument.is_exact_instance_of::<PyDict>() {
-        return Reader::new(argument.py(), limits).read(argument);
-    }
-    match read_text(argument, limits)? {
-        Some(value) => Ok(value),
+    match Argument::of(argument).text(limits) {
+        Some(read) => read,
         None => Reader::new(argument.py(), limits).read(argument),
     }
 }
@@ -33,21 +80,7 @@ pub(crate) fn read_text(
     argument: &Bound<'_, PyAny>,
     limits: &Limits,
 ) -> Result<Option<Value>, Fault> {
-    let py = argument.py();
-    if let Ok(text) = argument.cast::<PyString>() {
-        read_str(text, limits).map(Some)
-    } else if let Ok(bytes) = argument.cast::<PyBytes>() {
-        parse(py, bytes.as_bytes(), limits).map(Some)
-    } else if let Ok(bytes) = argument.cast::<PyByteArray>() {
-        // Copied, since a bytearray can change; not before its size is known to be within
-        // bounds.
-        if bytes.len() > limits.max_input_bytes() {
-            return Err(too_large(bytes.len(), "bytes", limits));
-        }
-        parse(py, &bytes.to_vec(), limits).map(Some)
-    } else {
-        Ok(None)
-    }
+    Argument::of(argument).text(limits).transpose()
 }
 
 /// Like [`read_json`], and also takes a model of the `mcp` package (anything with pydantic's
@@ -62,31 +95,23 @@ pub(crate) fn read_model_or_json(
     limits: &Limits,
 ) -> Result<Value, Fault> {
     let py = argument.py();
-    // The exact types first, one comparison each, then the two params models, then the rest.
-    if argument.is_exact_instance_of::<PyDict>()
-        || argument.is_exact_instance_of::<PyString>()
-        || argument.is_exact_instance_of::<PyBytes>()
-    {
-        return read_json(argument, limits);
+    let shape = Argument::of(argument);
+    if let Some(read) = shape.text(limits) {
+        return read;
     }
-    if let Some(Ok(value)) = read_params_model(argument, limits)? {
-        return Ok(value);
+    if matches!(shape, Argument::Other) {
+        if let Some(Ok(value)) = read_params_model(argument, limits)? {
+            return Ok(value);
+        }
+        if let Some(model_dump) = argument.getattr_opt(intern!(py, "model_dump"))? {
+            let options = PyDict::new(py);
+            options.set_item(intern!(py, "by_alias"), true)?;
+            options.set_item(intern!(py, "exclude_none"), true)?;
+            let dumped = model_dump.call((), Some(&options))?;
+            return Reader::new(py, limits).read(&dumped);
+        }
     }
-    let is_plain = argument.is_instance_of::<PyDict>()
-        || argument.is_instance_of::<PyString>()
-        || argument.is_instance_of::<PyBytes>()
-        || argument.is_instance_of::<PyByteArray>();
-    if is_plain {
-        return read_json(argument, limits);
-    }
-    if let Some(model_dump) = argument.getattr_opt(intern!(py, "model_dump"))? {
-        let options = PyDict::new(py);
-        options.set_item(intern!(py, "by_alias"), true)?;
-        options.set_item(intern!(py, "exclude_none"), true)?;
-        let dumped = model_dump.call((), Some(&options))?;
-        return Reader::new(py, limits).read(&dumped);
-    }
-    read_json(argument, limits)
+    Reader::new(py, limits).read(argument)
 }
 
 /// The classes of the `mcp` package's form and URL params, once the package is imported.
@@ -98,6 +123,38 @@ struct ParamsModels {
     form: Py<PyType>,
     url: Py<PyType>,
     extra_allowed: bool,
+    /// The members of each mode's params as the core names them (`Mode::params_members`),
+    /// each with the attribute the `mcp` package's model keeps it in.
+    form_fields: Vec<(Py<PyString>, &'static str)>,
+    url_fields: Vec<(Py<PyString>, &'static str)>,
+}
+
+/// The attribute of a pydantic model of the `mcp` package holding the wire member `member`:
+/// its name in snake_case (`requestedSchema` is `requested_schema`).
+fn attribute_of(member: &str) -> String {
+    let mut attribute = String::with_capacity(member.len() + 4);
+    for c in member.chars() {
+        if c.is_ascii_uppercase() {
+            attribute.push('_');
+            attribute.push(c.to_ascii_lowercase());
+        } else {
+            attribute.push(c);
+        }
+    }
+    attribute
+}
+
+/// The members of `mode`'s params with their model attributes, the names interned.
+fn model_fields(py: Python<'_>, mode: Mode) -> Vec<(Py<PyString>, &'static str)> {
+    mode.params_members()
+        .iter()
+        .map(|member| {
+            (
+                PyString::intern(py, &attribute_of(member)).unbind(),
+                *member,
+            )
+        })
+        .collect()
 }
 
 /// The `mcp` package's params classes; `None` while `mcp.types` is not imported, since no
@@ -134,6 +191,8 @@ fn params_models(py: Python<'_>) -> PyResult<Option<&ParamsModels>> {
         form,
         url,
         extra_allowed,
+        form_fields: model_fields(py, Mode::Form),
+        url_fields: model_fields(py, Mode::Url),
     })))
 }
 
@@ -170,23 +229,14 @@ fn read_params_model(
             return Ok(None);
         }
     }
-    let fields: &[(&Bound<'_, PyString>, &str)] = if is_form {
-        &[
-            (intern!(py, "mode"), "mode"),
-            (intern!(py, "message"), "message"),
-            (intern!(py, "requested_schema"), "requestedSchema"),
-        ]
+    let fields = if is_form {
+        &models.form_fields
     } else {
-        &[
-            (intern!(py, "mode"), "mode"),
-            (intern!(py, "message"), "message"),
-            (intern!(py, "url"), "url"),
-            (intern!(py, "elicitation_id"), "elicitationId"),
-        ]
+        &models.url_fields
     };
     let mut members = Vec::with_capacity(fields.len());
     for (attribute, key) in fields {
-        match set.get_item(*attribute)? {
+        match set.get_item(attribute.bind(py))? {
             Some(field) if !field.is_none() => members.push((*key, field)),
             Some(_) => {}
             // A field missing from the `__dict__`: a model built some other way.

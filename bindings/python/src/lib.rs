@@ -77,7 +77,7 @@ mod native {
         classify_result, with_client_capabilities,
     };
     #[pymodule_export]
-    use crate::reverse::{PyIncoming, PyReverseBridge};
+    use crate::reverse::{PyIncoming, PyReverseBridge, refusal_code};
     #[pymodule_export]
     use crate::session::PySession;
 

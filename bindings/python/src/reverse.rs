@@ -3,11 +3,13 @@
 
 use std::sync::Arc;
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use toolnexus_core::ErrorKind;
 use toolnexus_core::form::Form;
 use toolnexus_core::wire::reverse::{Incoming, ReverseBridge};
-use toolnexus_core::wire::rpc::RpcId;
+use toolnexus_core::wire::rpc::{ErrorCode, RpcId};
 
 use crate::contract::PyRequest;
 use crate::convert::map_to_python;
@@ -280,4 +282,15 @@ session_class! {
             .with(py, |bridge| Snapshot::of(bridge.session()));
         snapshot.repr(py, "ReverseBridge")
     }
+}
+
+/// The JSON-RPC error code a client answers an `elicitation/create` with when its session
+/// refuses to begin it with an error of `kind` (as `Error.kind` names it): `-32603` when the
+/// fault is the client's (a full session, an id already pending), `-32602` otherwise. The
+/// rule is the core's, so every binding answers alike.
+#[pyfunction]
+pub(crate) fn refusal_code(kind: &str) -> PyResult<i64> {
+    ErrorKind::from_name(kind)
+        .map(|kind| ErrorCode::for_refusal(kind).code())
+        .ok_or_else(|| PyValueError::new_err(format!("no error kind is called {kind:?}")))
 }

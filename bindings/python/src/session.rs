@@ -234,6 +234,12 @@ session_class! {
             .with(py, |session| session.complete(elicitation_id))
     }
 
+    /// Removes the pending request `request_id` without answering it (the server withdrew
+    /// it, or the host gave up on it): whether it was pending.
+    fn withdraw(&self, py: Python<'_>, request_id: &str) -> bool {
+        self.inner.with(py, |session| session.withdraw(request_id))
+    }
+
     /// Removes every request whose time to live lapsed at `now_ms`: `(id, cancel)` pairs to
     /// send, in the order they began.
     fn expire<'py>(&self, py: Python<'py>, now_ms: u64) -> PyResult<Bound<'py, PyList>> {

@@ -15,7 +15,6 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
-use toolnexus_core::content::ContentOptions;
 use toolnexus_core::session::SessionOptions;
 use toolnexus_core::wire::rpc::RpcId;
 use toolnexus_core::{Error, ErrorKind, Limits, Mode, Modes, Value};
@@ -114,7 +113,7 @@ pub(crate) fn session_options(
         options = options.with_apply_defaults(apply);
     }
     if let Some(allow) = allow_unknown {
-        options = options.with_content_options(ContentOptions::STRICT.allow_unknown(allow));
+        options = options.with_allow_unknown(allow);
     }
     if let Some(reject) = reject_secrets {
         options = options.with_reject_secrets(reject);

@@ -265,3 +265,24 @@ def test_repr() -> None:
     session.begin(LOGIN, "u", 0)
     assert repr(session) == "Session(modes=('url',), pending=1)"
     assert type(session).__module__ == "toolnexus"
+
+
+def test_withdraw_removes_a_pending_request_without_an_answer() -> None:
+    session = Session()
+    request = session.begin(AGE, "w1", 0)
+    assert session.withdraw(request.id) is True
+    assert request.id not in session
+    assert session.withdraw(request.id) is False
+    with pytest.raises(toolnexus.UnknownRequestError):
+        session.resolve(Answer(request.id, False), 0)
+
+
+def test_a_refused_elicitation_gets_the_core_s_code() -> None:
+    from toolnexus._native import refusal_code
+
+    assert refusal_code("too_many_pending") == -32603
+    assert refusal_code("duplicate_request") == -32603
+    assert refusal_code("mode_not_supported") == -32602
+    assert refusal_code("sensitive_field") == -32602
+    with pytest.raises(ValueError, match="no error kind"):
+        refusal_code("no_such_kind")

@@ -121,6 +121,13 @@ impl SessionOptions {
         self
     }
 
+    /// Whether accepted content may hold members its schema does not declare; the rest of
+    /// how it is checked stays as these options have it.
+    pub const fn with_allow_unknown(mut self, allow: bool) -> SessionOptions {
+        self.content = self.content.allow_unknown(allow);
+        self
+    }
+
     /// Whether a form that seems to ask for a secret is refused at `begin` with
     /// [`ErrorKind::SensitiveField`] (see [`crate::form::secrets::reject_secrets`]).
     pub const fn with_reject_secrets(mut self, reject: bool) -> SessionOptions {
@@ -141,6 +148,11 @@ impl SessionOptions {
     /// How long a request may wait, in milliseconds.
     pub const fn ttl_ms(&self) -> Option<u64> {
         self.ttl_ms
+    }
+
+    /// How accepted form content is checked.
+    pub const fn content_options(&self) -> ContentOptions {
+        self.content
     }
 }
 

@@ -50,6 +50,7 @@ __all__ = [
     "ServerResult",
     "Session",
     "classify_result",
+    "refusal_code",
     "with_client_capabilities",
 ]
 
@@ -486,6 +487,7 @@ class Session:
     def __len__(self) -> int: ...
     def awaiting_completion(self) -> list[tuple[str, str]]: ...
     def complete(self, elicitation_id: str) -> str | None: ...
+    def withdraw(self, request_id: str) -> bool: ...
     def expire(self, now_ms: int) -> list[tuple[str, ElicitResult]]: ...
     def cancel_all(self) -> list[tuple[str, ElicitResult]]: ...
     @property
@@ -652,6 +654,9 @@ def classify_result(
     response: _JsonObject | _JsonText, *, limits: Limits | None = None
 ) -> ServerResult:
     """Tells a server's result apart by its ``resultType``."""
+
+def refusal_code(kind: str) -> int:
+    """The JSON-RPC error code for an ``elicitation/create`` a session refuses with ``kind``."""
 
 def with_client_capabilities(
     request: ClientRequest | _JsonObject | _JsonText,

@@ -61,7 +61,7 @@ from mcp.client import ClientRequestContext
 from mcp.client.session import IncomingMessage, MessageHandlerFnT
 
 from ._errors import Error, InvalidContentError
-from ._native import Answer, Request, Session, Violation
+from ._native import Answer, Request, Session, Violation, refusal_code
 
 __all__ = [
     "ElicitationCallback",
@@ -216,12 +216,9 @@ class ElicitationCallback:
 
     def _forget(self, request_id: str) -> None:
         """Withdraws a request left pending (wait_for raised, ran out of attempts or was
-        cancelled), so it never lingers in the session."""
-        if request_id in self._session:
-            try:
-                self._session.resolve(Answer(request_id, False), _now_ms())
-            except Error:
-                pass  # answered or withdrawn meanwhile: nothing is left to forget
+        cancelled), so it never lingers in the session; one answered meanwhile is gone
+        already."""
+        self._session.withdraw(request_id)
 
 
 def _asker(wait_for: WaitFor) -> _Ask:
@@ -266,9 +263,12 @@ def _is_async(function: Callable[..., Any]) -> bool:
 
 
 def _refusal(error: Error) -> types.ErrorData:
-    """The error for params the session will not begin."""
-    code = types.INTERNAL_ERROR if error.kind in ("too_many_pending", "duplicate_request") else types.INVALID_PARAMS
-    return types.ErrorData(code=code, message=str(error), data={"kind": error.kind, "pointer": error.pointer})
+    """The error for params the session will not begin, with the core's code for its kind."""
+    return types.ErrorData(
+        code=refusal_code(error.kind),
+        message=str(error),
+        data={"kind": error.kind, "pointer": error.pointer},
+    )
 
 
 def _host_failure(message: str) -> types.ErrorData:

@@ -20,6 +20,17 @@ closed_set! {
     }
 }
 
+impl Mode {
+    /// The members `elicitation/create` params of this mode carry besides `_meta`, as the
+    /// wire names them, in the order the specification lists them.
+    pub const fn params_members(self) -> &'static [&'static str] {
+        match self {
+            Mode::Form => &["mode", "message", "requestedSchema"],
+            Mode::Url => &["mode", "message", "url", "elicitationId"],
+        }
+    }
+}
+
 /// The elicitation modes a host supports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Modes {

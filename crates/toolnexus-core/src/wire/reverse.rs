@@ -371,15 +371,7 @@ impl ReverseBridge {
         };
         match self.begin(&params, Some(rpc_id.clone()), now_ms) {
             Ok(request) => Incoming::Elicit { rpc_id, request },
-            Err(e) => {
-                let code = match e.kind() {
-                    ErrorKind::TooManyPending | ErrorKind::DuplicateRequest => {
-                        ErrorCode::InternalError
-                    }
-                    _ => ErrorCode::InvalidParams,
-                };
-                reply_error(rpc_id, code, &e, "/params")
-            }
+            Err(e) => reply_error(rpc_id, ErrorCode::for_refusal(e.kind()), &e, "/params"),
         }
     }
 

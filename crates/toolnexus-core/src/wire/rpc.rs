@@ -94,6 +94,17 @@ impl ErrorCode {
     pub fn from_code(code: i64) -> Option<ErrorCode> {
         ErrorCode::ALL.into_iter().find(|c| c.code() == code)
     }
+
+    /// The code a client answers an `elicitation/create` with when its session refuses to
+    /// begin it for `kind`: [`ErrorCode::InternalError`] when the fault is the client's (its
+    /// session is full, or already holds the id), [`ErrorCode::InvalidParams`] when it is the
+    /// request's (a mode not supported, a form that asks for a secret, bad params).
+    pub const fn for_refusal(kind: ErrorKind) -> ErrorCode {
+        match kind {
+            ErrorKind::TooManyPending | ErrorKind::DuplicateRequest => ErrorCode::InternalError,
+            _ => ErrorCode::InvalidParams,
+        }
+    }
 }
 
 /// A JSON-RPC request id as MCP allows it: a string, or a number with no fractional part kept
