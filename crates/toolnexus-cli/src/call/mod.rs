@@ -21,8 +21,8 @@ use std::time::Duration;
 use toolnexus_core::id::now_ms;
 use toolnexus_core::wire::client::headers::ParamHeaders;
 use toolnexus_core::wire::client::{
-    self, Client, Era, HANDSHAKE_VERSIONS, HEADER_MISMATCH, Implementation, MODERN_VERSION,
-    Outgoing, Probe, Reply,
+    self, Client, Era, HANDSHAKE_VERSIONS, HEADER_MISMATCH, INITIALIZE_METHOD, Implementation,
+    MODERN_VERSION, Outgoing, Probe, Reply,
 };
 use toolnexus_core::wire::method::{TOOLS_CALL, TOOLS_LIST};
 use toolnexus_core::wire::mrtr::{ClientRequest, InputRound, ServerResult};
@@ -182,7 +182,10 @@ impl<'a> Conversation<'a> {
 
     fn handshake(&mut self, version: &str) -> Result<(), Failure> {
         let initialize = self.client.initialize(version);
-        let result = result_of(self.request(&initialize, "initialize")?, "initialize")?;
+        let result = result_of(
+            self.request(&initialize, INITIALIZE_METHOD)?,
+            INITIALIZE_METHOD,
+        )?;
         let initialized = client::read_initialized(&result)
             .map_err(|e| Failure::server(format!("no mutual protocol version: {}", e.message())))?;
         self.client.set_version(&initialized.version);
