@@ -13,6 +13,8 @@ pub mod flow;
 #[doc(hidden)]
 pub mod input;
 #[doc(hidden)]
+pub mod line;
+#[doc(hidden)]
 pub mod report;
 #[doc(hidden)]
 pub mod sample;
@@ -22,3 +24,5 @@ pub mod style;
 pub mod terminal;
 #[doc(hidden)]
 pub mod tools;
+#[doc(hidden)]
+pub mod wrap;

@@ -7,14 +7,16 @@ use std::io::IsTerminal;
 
 use inquire::list_option::ListOption;
 use inquire::validator::Validation;
-use inquire::{InquireError, MultiSelect, Password, PasswordDisplayMode, Select, Text};
+use inquire::{InquireError, MultiSelect, Select};
 use toolnexus_core::form::{Form, FormField, Widget, parse_field_input};
 use toolnexus_core::url_review::{Severity, Verdict};
 use toolnexus_core::{Error, UrlReview, Value};
 
 use crate::ask::{Ask, Asker, Reply};
 use crate::flow::{Choice, FormFlow, Outcome, Step, hint, show};
+use crate::line::{Answer, LinePrompt};
 use crate::style::Style;
+use crate::wrap;
 
 /// Asks a person at the terminal.
 #[derive(Debug, Clone, Copy)]
@@ -71,12 +73,14 @@ impl Terminal {
             ((n, count), Some(key)) => format!(" (request {n} of {count}: {key})"),
             ((n, count), None) => format!(" (request {n} of {count})"),
         };
-        eprintln!("{} {}{place}:", who, s.dim(what));
+        say("", &format!("{} {}{place}:", who, s.dim(what)), |l| {
+            l.to_owned()
+        });
         let prompt = ask.request.prompt();
         if !prompt.is_empty() {
-            eprintln!("  {}", s.bold(prompt));
+            say("  ", prompt, |l| s.bold(l));
         }
-        eprintln!("  {}", s.dim("Esc, Ctrl-C or Ctrl-D cancels."));
+        say("  ", "Esc, Ctrl-C or Ctrl-D cancels.", |l| s.dim(l));
     }
 
     fn refused(&self, refused: Option<&Error>) {
@@ -85,11 +89,11 @@ impl Terminal {
         };
         let s = &self.style;
         if error.violations().is_empty() {
-            eprintln!("{}", s.error(error.message()));
+            say("", error.message(), |l| s.error(l));
         } else {
-            eprintln!("{}", s.error("The answers do not fit the form:"));
+            say("", "The answers do not fit the form:", |l| s.error(l));
             for v in error.violations() {
-                eprintln!("  {}", s.error(v.message()));
+                say("  ", v.message(), |l| s.error(l));
             }
         }
     }
@@ -127,15 +131,13 @@ impl Terminal {
         }
         let help = help.join(" · ");
         if let Some(kind) = field.secret_kind() {
-            eprintln!(
-                "{}",
-                s.warn(&format!(
-                    "⚠ {} seems to ask for {}: servers must not ask for secrets in a form. \
-                     Your typing is hidden; think twice before you send it.",
-                    field.label(),
-                    kind.describe()
-                ))
+            let warning = format!(
+                "⚠ {} seems to ask for {}: servers must not ask for secrets in a form. \
+                 Your typing is hidden; think twice before you send it.",
+                field.label(),
+                kind.describe()
             );
+            say("", &warning, |l| s.warn(l));
         }
         let current = flow.value(index).cloned().or_else(|| field.default_value());
         let prompt = Prompt {
@@ -166,11 +168,13 @@ impl Terminal {
                 (None, Some(d)) => format!("{} {}", show(field, d), s.dim("(default)")),
                 (None, None) => s.dim("(empty)"),
             };
-            eprintln!("  {}: {shown}", field.label());
+            say("  ", &format!("{}: {shown}", field.label()), |l| {
+                l.to_owned()
+            });
         }
         let problems = flow.problems();
         for v in &problems {
-            eprintln!("  {}", s.error(v.message()));
+            say("  ", v.message(), |l| s.error(l));
         }
         let mut options = Vec::new();
         if problems.is_empty() {
@@ -183,7 +187,9 @@ impl Terminal {
         options.push("Cancel");
         let picked = Select::new("What now?", options)
             .without_filtering()
-            .with_help_message("Decline tells the server no; Cancel dismisses the request")
+            .with_help_message(&boxed(
+                "Decline tells the server no; Cancel dismisses the request",
+            ))
             .prompt()?;
         let choice = match picked {
             "Accept and send" => Choice::Accept,
@@ -212,10 +218,9 @@ impl Asker for Terminal {
     fn form(&mut self, ask: &Ask<'_>, form: &Form, refused: Option<&Error>) -> Option<Reply> {
         self.header(ask, "asks you to fill in a form");
         for problem in form.problems() {
-            eprintln!(
-                "  {}",
-                self.style.dim(&format!("note: {}", problem.message()))
-            );
+            say("  ", &format!("note: {}", problem.message()), |l| {
+                self.style.dim(l)
+            });
         }
         self.refused(refused);
         let mut flow = FormFlow::new(form);
@@ -260,24 +265,23 @@ impl Asker for Terminal {
         }
         for finding in review.findings() {
             let line = format!("{}: {}", finding.code(), finding.message());
-            eprintln!(
-                "  {}",
-                match finding.severity() {
-                    Severity::Reject => s.error(&format!("✖ {line}")),
-                    _ => s.warn(&format!("⚠ {line}")),
-                }
-            );
+            match finding.severity() {
+                Severity::Reject => say("  ", &format!("✖ {line}"), |l| s.error(l)),
+                _ => say("  ", &format!("⚠ {line}"), |l| s.warn(l)),
+            }
         }
-        eprintln!(
-            "  {}",
-            s.dim("toolnexus never opens or fetches the link: open it yourself if you agree.")
+        say(
+            "  ",
+            "toolnexus never opens or fetches the link: open it yourself if you agree.",
+            |l| s.dim(l),
         );
         let reject = review.verdict() == Verdict::Reject;
         let mut options = Vec::new();
         if reject {
-            eprintln!(
-                "  {}",
-                s.error("This link is refused: it can only be declined or cancelled.")
+            say(
+                "  ",
+                "This link is refused: it can only be declined or cancelled.",
+                |l| s.error(l),
             );
         } else {
             options.push("I will open it (consent)");
@@ -293,6 +297,25 @@ impl Asker for Terminal {
             _ => Reply::cancel("cancelled"),
         })
     }
+}
+
+/// Prints `text` for the person (on standard error) wrapped at word boundaries to the
+/// terminal's width, `indent` before every line and each line painted by `paint`.
+fn say(indent: &str, text: &str, paint: impl Fn(&str) -> String) {
+    let width = wrap::width().saturating_sub(wrap::display_width(indent));
+    for line in wrap::lines(text, width) {
+        if line.is_empty() {
+            eprintln!();
+        } else {
+            eprintln!("{indent}{}", paint(&line));
+        }
+    }
+}
+
+/// `help` wrapped at word boundaries for the help line of an `inquire` list, which puts it in
+/// brackets: its continuation lines start under the first character after the `[`.
+fn boxed(help: &str) -> String {
+    wrap::lines(help, wrap::width().saturating_sub(2)).join("\n ")
 }
 
 /// The text of `value` for pre-filling a text box.
@@ -314,32 +337,32 @@ struct Prompt<'a> {
     back: bool,
 }
 
+/// A text box, with readline's keys (see [`crate::line`]); a secret is masked and starts
+/// empty.
 fn text(p: &Prompt<'_>) -> Result<Entry, Stopped> {
-    let check = p.field.clone();
-    let back = p.back;
-    let validator = move |input: &str| {
-        if back && input == BACK {
-            return Ok(Validation::Valid);
+    let check = |input: &str| {
+        if p.back && input == BACK {
+            return Ok(());
         }
-        Ok(match parse_field_input(&check, input) {
-            Ok(_) => Validation::Valid,
-            Err(e) => Validation::Invalid(e.message().into()),
-        })
+        parse_field_input(p.field, input)
+            .map(|_| ())
+            .map_err(|e| String::from(e.message()))
     };
-    let typed = if p.field.sensitive() {
-        Password::new(p.label)
-            .with_help_message(p.help)
-            .with_display_mode(PasswordDisplayMode::Masked)
-            .without_confirmation()
-            .with_validator(validator)
-            .prompt()?
+    let masked = p.field.sensitive();
+    let start = if masked {
+        String::new()
     } else {
-        let start = initial(p.current);
-        Text::new(p.label)
-            .with_help_message(p.help)
-            .with_initial_value(&start)
-            .with_validator(validator)
-            .prompt()?
+        initial(p.current)
+    };
+    let prompt = LinePrompt {
+        label: p.label,
+        help: p.help,
+        initial: &start,
+        masked,
+    };
+    let typed = match prompt.ask(check) {
+        Ok(Answer::Text(typed)) => typed,
+        Ok(Answer::Cancelled | Answer::Interrupted) | Err(_) => return Err(Stopped),
     };
     if p.back && typed == BACK {
         return Ok(Entry::Back);
@@ -367,8 +390,9 @@ fn pick(
         labels.push(String::from(BACK_OPTION));
         labels.len() - 1
     });
+    let help = boxed(p.help);
     let picked = Select::new(p.label, labels)
-        .with_help_message(p.help)
+        .with_help_message(&help)
         .with_starting_cursor(start)
         .raw_prompt()?;
     Ok(match picked.index {
@@ -447,7 +471,7 @@ fn multi_select(p: &Prompt<'_>) -> Result<Entry, Stopped> {
             _ => Validation::Valid,
         })
     };
-    let help = format!("{} · space toggles, enter confirms", p.help);
+    let help = boxed(&format!("{} · space toggles, enter confirms", p.help));
     let picked = MultiSelect::new(p.label, labels)
         .with_help_message(&help)
         .with_default(&chosen)
@@ -468,8 +492,8 @@ fn multi_select(p: &Prompt<'_>) -> Result<Entry, Stopped> {
 }
 
 /// Gives the terminal back after a prompt was abandoned (the server withdrew its question):
-/// out of raw mode, the cursor shown, on a new line.
+/// out of raw mode, bracketed paste off, the cursor shown, on a new line.
 pub fn restore() {
     let _ = crossterm::terminal::disable_raw_mode();
-    eprint!("\u{1b}[?25h\r\n");
+    eprint!("\u{1b}[?2004l\u{1b}[?25h\r\n");
 }

@@ -33,8 +33,9 @@ fn the_sample_form_is_filled_corrected_changed_and_sent() {
         .see("choose up to 2")
         .keys(" ")
         .keys(ENTER);
-    // A field that seems to ask for a secret: warned about, and masked.
-    run.see("servers must not ask for secrets in a form");
+    // A field that seems to ask for a secret: warned about (wrapped at a word boundary to
+    // the terminal's 80 columns after "in a"), and masked.
+    run.see("servers must not ask for secrets in a\r\nform.");
     run.see("Door code PIN").keys("4321").keys(ENTER);
     run.see("Review your answers");
     run.see("Door code PIN: ••••••");
@@ -230,6 +231,203 @@ fn several_input_requests_are_answered_in_one_go() {
                 r#""confirm":{"action":"accept","content":{"go":true}}},"requestState":"opaque-7"}"#,
                 "\n"
             ))
+        )
+    );
+}
+
+// Readline's keys, as a terminal sends them.
+const CTRL_A: &str = "\x01";
+const CTRL_B: &str = "\x02";
+const CTRL_E: &str = "\x05";
+const CTRL_F: &str = "\x06";
+const CTRL_K: &str = "\x0b";
+const CTRL_U: &str = "\x15";
+const CTRL_W: &str = "\x17";
+const CTRL_Y: &str = "\x19";
+/// Ctrl with L, N, O, P, Q, R, S, T, V, X, Z, and Alt-X: none of them types anything.
+const OTHER_CHORDS: &str = "\x0c\x0e\x0f\x10\x11\x12\x13\x14\x16\x18\x1a\x1bx";
+
+#[test]
+fn text_is_edited_with_readline_keys_and_no_chord_types_its_letter() {
+    let mut run = Run::start(Some(CONTACT));
+    run.see("Name *").keys("Lovelace");
+    // To the start, and back to the end.
+    run.keys(CTRL_A).keys("Ada ").keys(CTRL_E).keys(" junk");
+    // The word before the cursor, then the space before it.
+    run.keys(CTRL_W).keys(BACKSPACE);
+    // Three characters in, delete to the end, and put it back.
+    run.keys(CTRL_A)
+        .keys(CTRL_F)
+        .keys(CTRL_F)
+        .keys(CTRL_F)
+        .keys(CTRL_K)
+        .keys(CTRL_Y);
+    run.keys(OTHER_CHORDS).keys(CTRL_B).keys(CTRL_F).keys(ENTER);
+    run.see("Ada Lovelace");
+    // Back to the name, pre-filled: its last word replaced.
+    run.see("Age").keys("<").keys(ENTER);
+    run.see("Name *").keys(CTRL_W).keys("King").keys(ENTER);
+    // Ctrl-U clears what is before the cursor, Ctrl-K what is after it.
+    run.see("Age").keys("99").keys(CTRL_U).keys("42 7");
+    run.keys(CTRL_B).keys(CTRL_B).keys(CTRL_K).keys(ENTER);
+    run.see("Review your answers");
+    run.see("Accept and send").keys(ENTER);
+    assert_eq!(
+        run.finish(),
+        (
+            0,
+            String::from(
+                "{\"action\":\"accept\",\"content\":{\"name\":\"Ada King\",\"age\":42}}\n"
+            )
+        )
+    );
+}
+
+#[test]
+fn a_masked_secret_is_edited_with_readline_keys_too() {
+    let mut run = Run::start(Some(
+        r#"{"message":"Log in","requestedSchema":{"type":"object","properties":{"password":{"type":"string"}},"required":["password"]}}"#,
+    ));
+    run.see("password *")
+        .keys("hunter2")
+        .keys(CTRL_U)
+        .keys("pass");
+    run.keys(CTRL_A)
+        .keys("x")
+        .keys(OTHER_CHORDS)
+        .keys(CTRL_E)
+        .keys("!");
+    run.keys(ENTER);
+    // Everything shown while it was typed: masks, never the secret.
+    let shown = run.session.expect("Accept and send").unwrap();
+    let shown = String::from_utf8_lossy(shown.before());
+    assert!(shown.contains("******"));
+    assert!(!shown.contains("hunter") && !shown.contains("xpass"));
+    run.keys(ENTER);
+    assert_eq!(
+        run.finish(),
+        (
+            0,
+            String::from("{\"action\":\"accept\",\"content\":{\"password\":\"xpass!\"}}\n")
+        )
+    );
+}
+
+#[test]
+fn a_paste_is_typed_on_one_line() {
+    let mut run = Run::start(Some(CONTACT));
+    // Bracketed paste, as a terminal sends it: the line break in it types a space, the one
+    // at its end nothing.
+    run.see("Name *")
+        .keys("\x1b[200~Ada\nLovelace\n\x1b[201~")
+        .keys(ENTER);
+    run.see("Age").keys(ENTER);
+    run.see("Accept and send").keys(ENTER);
+    assert_eq!(
+        run.finish(),
+        (
+            0,
+            String::from("{\"action\":\"accept\",\"content\":{\"name\":\"Ada Lovelace\"}}\n")
+        )
+    );
+}
+
+/// The text of `bytes` as a person reads it: escape sequences (colour, cursor moves) and
+/// carriage returns left out.
+fn plain(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\x1b' => {
+                if chars.next_if_eq(&'[').is_some() {
+                    // Parameters, then one final byte.
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                } else {
+                    chars.next();
+                }
+            }
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Checks that `lines`, read one after the other, say `text` word for word, and that none is
+/// wider than `width` (so every break fell between two words).
+fn wrapped_at_words(lines: &[&str], text: &str, width: usize) {
+    assert!(lines.len() > 1, "not wrapped: {lines:?}");
+    for line in lines {
+        assert!(
+            line.chars().count() <= width,
+            "wider than {width}: {line:?} in {lines:?}"
+        );
+    }
+    let words: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
+    assert_eq!(
+        words,
+        text.split_whitespace().collect::<Vec<_>>(),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn long_text_wraps_at_word_boundaries_in_a_narrow_terminal() {
+    let mut run = Run::start(Some(
+        r#"{"message":"Sign in","requestedSchema":{"type":"object","properties":{
+            "user":{"type":"string","title":"User"},
+            "password":{"type":"string","title":"Password","description":"The password of your account on the staging cluster, which expires every ninety days"}},
+            "required":["user","password"]}}"#,
+    ));
+    run.session
+        .get_process_mut()
+        .set_window_size(40, 24)
+        .unwrap();
+    // What follows is drawn after this key, so on 40 columns for sure. A name longer than a
+    // row, edited at its start, still comes out whole.
+    run.see("User *")
+        .keys("a_user_name_much_longer_than_forty_columns_wide")
+        .keys(CTRL_A)
+        .keys("x")
+        .keys(ENTER);
+    // The warning: on lines of at most 40 columns, broken between words.
+    run.see("⚠");
+    let warning = run.session.expect("(2/2)").unwrap();
+    let screen = format!("⚠{}", plain(warning.before()));
+    let lines: Vec<&str> = screen.lines().take_while(|l| !l.is_empty()).collect();
+    wrapped_at_words(
+        &lines[..lines.len() - 1],
+        "⚠ Password seems to ask for a password: servers must not ask for secrets in a form. \
+         Your typing is hidden; think twice before you send it.",
+        40,
+    );
+    // The description, in the help below the line, wrapped the same way.
+    let help = run.session.expect("goes back]").unwrap();
+    let screen = plain(help.before());
+    let start = screen.find('[').unwrap();
+    let help = format!("{}goes back]", &screen[start..]);
+    let lines: Vec<&str> = help.lines().collect();
+    wrapped_at_words(
+        &lines,
+        "[The password of your account on the staging cluster, which expires every ninety \
+         days · 1 required left · < alone goes back]",
+        40,
+    );
+    run.keys("hunter2").keys(ENTER);
+    run.see("Accept and send").keys(ENTER);
+    assert_eq!(
+        run.finish(),
+        (
+            0,
+            String::from(
+                "{\"action\":\"accept\",\"content\":{\"user\":\"xa_user_name_much_longer_than_forty_columns_wide\",\"password\":\"hunter2\"}}\n"
+            )
         )
     );
 }
