@@ -14,12 +14,13 @@
 //! JSON text would be longer than the size limit (`too_large` at `""`, as for text), counted
 //! as it is read so that a 50 MB string is refused before it is copied.
 
+use std::cell::Cell;
+
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
-use std::cell::Cell;
 
 use toolnexus_core::json::{SizeBudget, Text, pointer};
 use toolnexus_core::{Error, ErrorKind, Limits, Map, Number, Value};

@@ -424,6 +424,85 @@ fn each_kind_of_violation_is_caught() {
     assert_eq!(check(&fake(&family), false), Vec::<String>::new());
 }
 
+/// Which group a `use` of `first` belongs to, in the order a file lists them: the standard
+/// library, other crates, then this crate (`crate`, `super`, `self`, a child module).
+fn import_group(first: &str, module: &[String], modules: &BTreeSet<ModulePath>) -> u8 {
+    let mut child = module.to_vec();
+    child.push(first.to_owned());
+    match first {
+        "std" | "core" | "alloc" => 0,
+        "crate" | "super" | "self" => 2,
+        // A child module, or an item in scope (`use Kind::*` of an enum imported above).
+        _ if modules.contains(&child) || first.starts_with(char::is_uppercase) => 2,
+        _ => 1,
+    }
+}
+
+/// The files of `sources` whose top-level `use` items are not grouped in that order.
+fn unordered_imports(sources: &[Source]) -> Vec<String> {
+    let modules: BTreeSet<ModulePath> = sources.iter().map(|s| s.module.clone()).collect();
+    let mut wrong = Vec::new();
+    for source in sources {
+        let file = syn::parse_file(&source.text)
+            .unwrap_or_else(|e| panic!("{} is not Rust that syn reads: {e}", source.shown));
+        let groups: Vec<u8> = file
+            .items
+            .iter()
+            // Re-exports (`pub use`, `pub(crate) use`) are a section of their own.
+            .filter_map(|item| match item {
+                syn::Item::Use(item) if matches!(item.vis, syn::Visibility::Inherited) => {
+                    Some(&item.tree)
+                }
+                _ => None,
+            })
+            .filter_map(|tree| match tree {
+                syn::UseTree::Path(path) => Some(path.ident.to_string()),
+                syn::UseTree::Name(name) => Some(name.ident.to_string()),
+                _ => None,
+            })
+            .map(|first| import_group(&first, &source.module, &modules))
+            .collect();
+        if groups.windows(2).any(|pair| pair[0] > pair[1]) {
+            wrong.push(format!(
+                "{}: imports out of order; list the standard library, then other crates, then \
+                 this crate",
+                source.shown
+            ));
+        }
+    }
+    wrong
+}
+
+#[test]
+fn imports_come_in_one_order() {
+    let mut wrong = Vec::new();
+    for src in [
+        "src",
+        "tests",
+        "examples",
+        "benches",
+        "../toolnexus-cli/src",
+        "../toolnexus-cli/tests",
+        "../../bindings/python/src",
+        "../../bindings/ffi/src",
+        "../../conformance/src",
+        "../../conformance/tests",
+        "../../xtask/src",
+    ] {
+        let dir = crate_dir(src);
+        if dir.is_dir() {
+            wrong.extend(
+                unordered_imports(&crate_sources(&dir))
+                    .into_iter()
+                    .map(|w| format!("{src}/{w}")),
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let out_of_order = fake(&[("lib.rs", "//! root\nmod a;\nuse a::X;\nuse std::fmt;")]);
+    assert_eq!(unordered_imports(&out_of_order).len(), 1);
+}
+
 #[test]
 fn every_rust_file_says_what_it_is() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

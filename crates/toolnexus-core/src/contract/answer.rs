@@ -2,13 +2,13 @@
 
 use alloc::string::String;
 
-use crate::json::{Map, Value};
 use serde::{Serialize, Serializer};
 
 use crate::error::Error;
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, non_empty, take_object};
+use crate::json::{Map, Value};
 
 /// Why a request was not satisfied. Advisory: only `ok` decides; an unknown reason is kept as
 /// it was written, never refused.

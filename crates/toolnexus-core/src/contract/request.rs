@@ -3,10 +3,10 @@
 use alloc::format;
 use alloc::string::String;
 
-use crate::json::{Map, Value};
 use serde::Serialize;
 
 use crate::json::write::ObjectWriter;
+use crate::json::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
 use crate::json;

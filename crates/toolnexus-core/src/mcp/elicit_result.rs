@@ -3,7 +3,6 @@
 use alloc::format;
 use alloc::string::String;
 
-use crate::json::{Map, Value};
 use serde::{Serialize, Serializer};
 
 use crate::content::Content;
@@ -11,6 +10,7 @@ use crate::error::{Error, ErrorKind, closed_set};
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, take_object};
+use crate::json::{Map, Value};
 
 closed_set! {
     /// What the person did with an elicitation, as written on the wire.
