@@ -256,7 +256,12 @@ fn asker(
 fn connect(server: &ServerArgs) -> Result<Box<dyn call::transport::Transport>, Failure> {
     match (&server.url, server.command.split_first()) {
         (Some(url), None) => Ok(Box::new(
-            call::http::HttpServer::new(url, &server.headers).map_err(Failure::usage)?,
+            call::http::HttpServer::new(
+                url,
+                &server.headers,
+                std::time::Duration::from_secs(server.timeout),
+            )
+            .map_err(Failure::usage)?,
         )),
         (None, Some((program, args))) => {
             let log = match &server.server_log {

@@ -361,3 +361,30 @@ fn tools_json_prints_each_definition_as_the_server_wrote_it() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_server_that_never_takes_a_notification_times_out() {
+    let server = Server::start(|seen, _| match seen.method.as_str() {
+        "initialize" => result(seen, INITIALIZED),
+        "notifications/initialized" => Answer::Json(202, String::new(), Duration::from_secs(30)),
+        _ => Answer::Json(405, String::new(), Duration::ZERO),
+    });
+    let started = Instant::now();
+    let out = toolnexus(&[
+        "tools",
+        "--url",
+        &server.url,
+        "--protocol",
+        "2025-11-25",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("did not take a message"), "{stderr}");
+}

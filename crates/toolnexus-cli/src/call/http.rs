@@ -93,6 +93,8 @@ struct Endpoint {
     agent: ureq::Agent,
     shared: Arc<Shared>,
     tx: Sender<Received>,
+    /// How long the server may take to take a notification or a response.
+    patience: Duration,
 }
 
 /// A server at an HTTP(S) URL.
@@ -104,8 +106,9 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
-    /// A server at `url`; `headers` (`Name: value`) go on every request.
-    pub fn new(url: &str, headers: &[String]) -> Result<HttpServer, String> {
+    /// A server at `url`; `headers` (`Name: value`) go on every request; the server may take
+    /// up to `patience` to take each notification or response.
+    pub fn new(url: &str, headers: &[String], patience: Duration) -> Result<HttpServer, String> {
         let headers = headers
             .iter()
             .map(|h| {
@@ -128,6 +131,7 @@ impl HttpServer {
                 agent,
                 shared: Arc::default(),
                 tx,
+                patience,
             },
             inbox,
             listening: false,
@@ -255,8 +259,11 @@ impl Endpoint {
         body: String,
     ) -> Result<(), String> {
         let response = request
+            .config()
+            .timeout_global(Some(self.patience))
+            .build()
             .send(body)
-            .map_err(|e| format!("the request failed: {e}"))?;
+            .map_err(|e| format!("the server did not take a message: {e}"))?;
         self.shared.note_session(&response);
         let status = response.status().as_u16();
         let body = read_body(response);
