@@ -163,21 +163,26 @@ impl<'a> Conversation<'a> {
             return Ok(Probe::Handshake);
         };
         let wait = std::time::Instant::now() + PROBE_WAIT;
-        loop {
+        // A handshake-era server may log or ask before it is initialized: what it says is put
+        // back once the probe has its answer, not while it waits (it would be read again).
+        let mut later = Vec::new();
+        let probe = loop {
             let left = wait.saturating_duration_since(std::time::Instant::now());
-            match self.inbox.next_within(left)? {
-                None => return Ok(Probe::Handshake),
-                Some(Event::Response {
+            match self.inbox.next_within(left) {
+                Ok(None) => break Ok(Probe::Handshake),
+                Ok(Some(Event::Response {
                     id: Some(theirs),
                     reply,
-                }) if &theirs == id => {
-                    return Ok(client::probe_of(&reply));
-                }
-                Some(Event::Response { id, .. }) => never_sent(id.as_ref()),
-                // A handshake-era server may log or ask before it is initialized: later.
-                Some(event) => self.inbox.keep(event),
+                })) if &theirs == id => break Ok(client::probe_of(&reply)),
+                Ok(Some(Event::Response { id, .. })) => never_sent(id.as_ref()),
+                Ok(Some(event)) => later.push(event),
+                Err(failure) => break Err(failure),
             }
+        };
+        for event in later {
+            self.inbox.keep(event);
         }
+        probe
     }
 
     fn handshake(&mut self, version: &str) -> Result<(), Failure> {

@@ -369,3 +369,22 @@ fn a_header_mismatch_lists_the_tools_again_and_sends_once_more() {
         ["tools/list", "tools/call", "tools/list", "tools/call"]
     );
 }
+
+#[test]
+fn what_a_server_says_before_the_probe_s_answer_is_handled_after_it() {
+    // A log line and a ping before the answer to server/discover: the probe still ends, and
+    // the ping is answered once the handshake is done.
+    let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}"#;
+    let ping = r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#;
+    let (outcome, sent, _) = run(
+        &[log, ping, NOT_FOUND, INITIALIZED, DONE],
+        None,
+        &mut answers("[]"),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert!(
+        sent.contains(&String::from(r#"{"jsonrpc":"2.0","id":"p","result":{}}"#)),
+        "{sent:?}"
+    );
+}
