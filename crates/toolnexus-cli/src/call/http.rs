@@ -188,11 +188,14 @@ impl Transport for HttpServer {
             .take();
         if let Some(session) = session {
             // A handshake-era session is ended by deleting it; a server may refuse, which is
-            // fine.
+            // fine, or not answer, which is waited for no longer than any message.
             let mut request = self
                 .endpoint
                 .agent
                 .delete(&self.endpoint.url)
+                .config()
+                .timeout_global(Some(self.endpoint.patience))
+                .build()
                 .header("Mcp-Session-Id", &session);
             if let Some(version) = shared.version() {
                 request = request.header(PROTOCOL_VERSION_HEADER, &version);
