@@ -147,7 +147,7 @@ fn asked(ask: &Ask<'_>, review: Option<&UrlReview>) -> String {
 fn answered(reply: &Reply) -> String {
     match (reply.ok, reply.reason.as_deref()) {
         (true, _) => match &reply.data {
-            Some(data) => format!("accept {}", Value::Object(data.clone()).to_json()),
+            Some(data) => format!("accept {}", data.to_json()),
             None => String::from("accept"),
         },
         (false, Some("declined")) => String::from("decline"),

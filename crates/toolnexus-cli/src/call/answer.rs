@@ -30,8 +30,8 @@ impl Conversation<'_> {
         if let Message::Request { id, method, .. } = &message
             && method == PING_METHOD
         {
-            let reply = self.client.reply(client::ping_reply(id));
-            return self.inbox.send(&reply);
+            let reply = client::ping_reply(id);
+            return self.send_reply(reply);
         }
         match self.bridge.handle(message, now_ms()) {
             Incoming::Elicit { request, .. } => self.elicit(&request),
@@ -40,16 +40,12 @@ impl Conversation<'_> {
                     "toolnexus: the server sent a request this client cannot answer; it gets \
                      an error: {reply}"
                 );
-                let reply = self.client.reply(reply);
-                self.inbox.send(&reply)
+                self.send_reply(reply)
             }
             Incoming::Completed { request_id, reply } => {
                 eprintln!("toolnexus: the server says the interaction of {request_id} is complete");
                 match reply {
-                    Some(reply) => {
-                        let reply = self.client.reply(reply);
-                        self.inbox.send(&reply)
-                    }
+                    Some(reply) => self.send_reply(reply),
                     None => Ok(()),
                 }
             }
@@ -127,12 +123,15 @@ impl Conversation<'_> {
         )?;
         self.answered_all &= !ran_out;
         match reply {
-            Some(reply) => {
-                let reply = self.client.reply(reply);
-                self.inbox.send(&reply)
-            }
+            Some(reply) => self.send_reply(reply),
             None => Ok(()),
         }
+    }
+
+    /// Sends a response or notification written by the core, in the version spoken.
+    fn send_reply(&mut self, text: String) -> Result<(), Failure> {
+        let reply = self.client.reply(text);
+        self.inbox.send(&reply)
     }
 }
 

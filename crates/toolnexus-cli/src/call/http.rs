@@ -23,7 +23,7 @@ use std::thread;
 use std::time::Duration;
 
 use toolnexus_core::Limits;
-use toolnexus_core::wire::client::{INITIALIZED_METHOD, Outgoing, PROTOCOL_VERSION_HEADER};
+use toolnexus_core::wire::client::{INITIALIZED_METHOD, Outgoing, PROTOCOL_VERSION_HEADER, Reply};
 use toolnexus_core::wire::rpc::{ErrorCode, ErrorResponse, RpcId};
 
 use super::sse::{Cursor, read_events};
@@ -270,8 +270,8 @@ impl Endpoint {
         self.shared.note_session(&response);
         let status = response.status().as_u16();
         let body = read_body(response);
-        match Event::read(body.clone(), &Limits::DEFAULT) {
-            Event::Garbage(_) if status >= 300 => eprintln!(
+        match Event::read(body, &Limits::DEFAULT) {
+            Event::Garbage(body) if status >= 300 => eprintln!(
                 "toolnexus: the server refused a message with HTTP {status}: {}",
                 shown(&body)
             ),
@@ -310,9 +310,9 @@ impl Endpoint {
         if status == 202 || (body.iter().all(u8::is_ascii_whitespace) && status < 300) {
             return;
         }
-        match Event::read(body.clone(), &Limits::DEFAULT) {
+        match Event::read(body, &Limits::DEFAULT) {
             // An HTTP error without a JSON-RPC body answers the request as an error.
-            Event::Garbage(_) => {
+            Event::Garbage(body) => {
                 self.event(error_for(
                     id,
                     format!("HTTP {status}: {}", shown(&body).trim()),
@@ -467,6 +467,12 @@ fn shown(body: &[u8]) -> String {
 
 /// The error response standing for a failure of the transport to answer the request `id`.
 fn error_for(id: &RpcId, message: String) -> Event {
-    let error = ErrorResponse::new(Some(id.clone()), ErrorCode::InvalidRequest, message);
-    Event::read(error.to_json().into_bytes(), &Limits::DEFAULT)
+    Event::Response {
+        id: Some(id.clone()),
+        reply: Reply::Error(ErrorResponse::new(
+            Some(id.clone()),
+            ErrorCode::InvalidRequest,
+            message,
+        )),
+    }
 }

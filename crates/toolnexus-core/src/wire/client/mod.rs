@@ -383,7 +383,7 @@ impl Outgoing {
         headers: Vec<(String, String)>,
     ) -> Outgoing {
         Outgoing {
-            text: Value::Object(message.clone()).to_json(),
+            text: message.to_json(),
             message: Some(message),
             id,
             method: method.map(String::from),
