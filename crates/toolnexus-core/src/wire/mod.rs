@@ -1,11 +1,13 @@
 //! The MCP wire, sans I/O: JSON-RPC messages ([`rpc`]), the handshake era's server-initiated
-//! `elicitation/create` ([`reverse`]), the 2026-07-28 multi round-trip ([`mrtr`]), and what a
-//! client writes and reads to meet a server of either era ([`client`]).
+//! `elicitation/create` ([`reverse`]), the 2026-07-28 multi round-trip ([`mrtr`]), tool calls
+//! run as tasks ([`task`]), and what a client writes and reads to meet a server of either era
+//! ([`client`]).
 
 pub mod client;
 pub mod mrtr;
 pub mod reverse;
 pub mod rpc;
+pub mod task;
 
 /// The MCP method names the wire layer reads and writes.
 pub mod method {
@@ -31,4 +33,12 @@ pub mod method {
     pub const PROMPTS_GET: &str = "prompts/get";
     /// The request that reads a resource.
     pub const RESOURCES_READ: &str = "resources/read";
+    /// The request that polls a task.
+    pub const TASKS_GET: &str = "tasks/get";
+    /// The request that answers a task's input requests (2026-07-28).
+    pub const TASKS_UPDATE: &str = "tasks/update";
+    /// The request that cancels a task.
+    pub const TASKS_CANCEL: &str = "tasks/cancel";
+    /// The request that waits for a task's result (2025-11-25).
+    pub const TASKS_RESULT: &str = "tasks/result";
 }

@@ -43,6 +43,11 @@
 //! An error message is one sentence saying what is wrong, ending with the JSON pointer of
 //! the offending member of the message when there is one: `(at /params/mode)`.
 //!
+//! An `elicitation/create` that belongs to a task (2025-11-25: its `_meta` carries
+//! `io.modelcontextprotocol/related-task`) is answered like any other, and its response echoes
+//! that member in its own `_meta`, as the tasks page requires. One the server sent as a task
+//! itself (`params.task`) is answered as a plain one: this client does not run tasks.
+//!
 //! `message` is required on this wire, as the specification requires it of every
 //! elicitation: a person must be told why they are asked. (Reading params on their own, as
 //! [`ElicitRequestParams::from_value`] does, tolerates its absence.)
@@ -71,6 +76,7 @@ use crate::mcp::ElicitRequestParams;
 use crate::mcp::ElicitResult;
 use crate::session::{Session, SessionOptions};
 use crate::wire::rpc::{self, ErrorCode, ErrorResponse, Message, RpcId};
+use crate::wire::task::RELATED_TASK_KEY;
 
 use crate::wire::method::{
     CANCELLED as CANCELLED_METHOD, ELICITATION_COMPLETE as COMPLETE_METHOD,
@@ -136,6 +142,9 @@ struct Origin {
     request_id: String,
     /// `None` for the elicitations of a `-32042` error, which get no response of their own.
     rpc_id: Option<RpcId>,
+    /// The request's `_meta["io.modelcontextprotocol/related-task"]`, which its response
+    /// echoes (2025-11-25 tasks).
+    related_task: Option<Value>,
 }
 
 /// One client's end of the 2025 elicitation wire: JSON-RPC messages in, [`Request`]s out to
@@ -228,8 +237,7 @@ impl ReverseBridge {
         let result = self.session.resolve(answer, now_ms)?;
         Ok(self
             .take_origin(answer.id())
-            .and_then(|origin| origin.rpc_id)
-            .map(|rpc_id| rpc::write_result(&rpc_id, &result)))
+            .and_then(|origin| origin.response(result)))
     }
 
     /// Reports that the host could not handle the pending request `request_id` (its UI failed,
@@ -365,12 +373,22 @@ impl ReverseBridge {
                 "/params",
             );
         };
+        let related_task = params
+            .get("_meta")
+            .and_then(|meta| meta.get(RELATED_TASK_KEY))
+            .filter(|task| task.is_object())
+            .cloned();
         let params = match read_wire_params(Value::Object(params)) {
             Ok(params) => params,
             Err(e) => return reply_error(rpc_id, ErrorCode::InvalidParams, &e, "/params"),
         };
         match self.begin(&params, Some(rpc_id.clone()), now_ms) {
-            Ok(request) => Incoming::Elicit { rpc_id, request },
+            Ok(request) => {
+                if let Some(origin) = self.origins.last_mut() {
+                    origin.related_task = related_task;
+                }
+                Incoming::Elicit { rpc_id, request }
+            }
             Err(e) => reply_error(rpc_id, ErrorCode::for_refusal(e.kind()), &e, "/params"),
         }
     }
@@ -389,6 +407,7 @@ impl ReverseBridge {
         self.origins.push(Origin {
             request_id: String::from(request.id()),
             rpc_id,
+            related_task: None,
         });
         Ok(request)
     }
@@ -407,8 +426,7 @@ impl ReverseBridge {
         // response, and no choice was made.
         let reply = self
             .take_origin(&request_id)
-            .and_then(|origin| origin.rpc_id)
-            .map(|rpc_id| rpc::write_result(&rpc_id, &ElicitResult::cancel()));
+            .and_then(|origin| origin.response(ElicitResult::cancel()));
         Incoming::Completed { request_id, reply }
     }
 
@@ -448,11 +466,25 @@ impl ReverseBridge {
     fn responses_for(&mut self, results: Vec<(String, ElicitResult)>) -> Vec<String> {
         results
             .into_iter()
-            .filter_map(|(request_id, result)| {
-                let rpc_id = self.take_origin(&request_id)?.rpc_id?;
-                Some(rpc::write_result(&rpc_id, &result))
-            })
+            .filter_map(|(request_id, result)| self.take_origin(&request_id)?.response(result))
             .collect()
+    }
+}
+
+impl Origin {
+    /// The JSON-RPC response carrying `result`, with the related task echoed in its `_meta`;
+    /// `None` for an elicitation of a `-32042` error.
+    fn response(self, result: ElicitResult) -> Option<String> {
+        let rpc_id = self.rpc_id?;
+        let result = match self.related_task {
+            Some(task) => {
+                let mut meta = result.meta().cloned().unwrap_or_default();
+                meta.insert(RELATED_TASK_KEY, task);
+                result.with_meta(meta)
+            }
+            None => result,
+        };
+        Some(rpc::write_result(&rpc_id, &result))
     }
 }
 

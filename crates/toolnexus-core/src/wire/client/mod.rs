@@ -150,6 +150,8 @@ pub struct Client {
     /// Whether `version` was agreed with the server (after `initialize`, or chosen from what
     /// it serves): from then on every message names it in the transport's headers.
     agreed: bool,
+    /// Whether modern requests declare the tasks extension.
+    tasks: bool,
     next_id: i64,
 }
 
@@ -162,8 +164,32 @@ impl Client {
             modes,
             version: String::from(MODERN_VERSION),
             agreed: false,
+            tasks: false,
             next_id: 1,
         }
+    }
+
+    /// Declares (or not) the 2026-07-28 tasks extension in every modern request's
+    /// capabilities, saying the client follows a call the server turns into a task (see
+    /// [`crate::wire::task`]). Handshake-era requests never declare it: there a client asks
+    /// for a task itself, call by call.
+    pub fn follow_tasks(&mut self, yes: bool) {
+        self.tasks = yes;
+    }
+
+    /// Whether modern requests declare the tasks extension.
+    pub fn follows_tasks(&self) -> bool {
+        self.tasks
+    }
+
+    /// The capabilities a modern request declares: the elicitation modes, and the tasks
+    /// extension when [`Client::follow_tasks`] is on.
+    pub fn modern_capabilities(&self) -> Map {
+        let mut caps = self.modes.client_capabilities();
+        if self.tasks {
+            super::task::declare_extension(&mut caps);
+        }
+        caps
     }
 
     /// The protocol version requests are written in.
@@ -309,7 +335,7 @@ impl Client {
         meta.insert(CLIENT_INFO_KEY, self.info.to_value());
         meta.insert(
             CLIENT_CAPABILITIES_KEY,
-            Value::Object(self.modes.client_capabilities()),
+            Value::Object(self.modern_capabilities()),
         );
         let mut stamped = Map::new();
         stamped.insert("_meta", Value::Object(meta));
@@ -331,8 +357,9 @@ impl Client {
 }
 
 /// The headers a modern request carries over streamable HTTP: `MCP-Protocol-Version`,
-/// `Mcp-Method`, `Mcp-Name` for the methods that name a tool, prompt or resource (encoded by
-/// [`headers::encode_value`]), then the `Mcp-Param-*` of the tool's mirrored arguments.
+/// `Mcp-Method`, `Mcp-Name` for the methods that name a tool, prompt, resource or task
+/// (encoded by [`headers::encode_value`]), then the `Mcp-Param-*` of the tool's mirrored
+/// arguments.
 fn modern_headers(
     method: &str,
     params: &Map,
@@ -346,6 +373,7 @@ fn modern_headers(
     let named = match method {
         method::TOOLS_CALL | method::PROMPTS_GET => params.get("name"),
         method::RESOURCES_READ => params.get("uri"),
+        method::TASKS_GET | method::TASKS_UPDATE | method::TASKS_CANCEL => params.get("taskId"),
         _ => None,
     };
     if let Some(name) = named.and_then(Value::as_str) {

@@ -60,6 +60,7 @@ mod client;
 mod server;
 
 pub use client::{ClientRequest, with_client_capabilities};
+pub(crate) use server::unwrap_response;
 pub use server::{InputRequest, InputRequired, ServerResult};
 
 use alloc::format;
@@ -200,6 +201,32 @@ impl InputRound {
             1,
             now_ms,
         )
+    }
+
+    /// Starts a round for input requests a task asks for (see [`crate::wire::task`]): no
+    /// request to retry, request ids counting from `first_sequence`.
+    pub(crate) fn for_task(
+        input: InputRequired,
+        options: SessionOptions,
+        first_sequence: u64,
+        now_ms: u64,
+    ) -> Result<(InputRound, Vec<(String, Request)>), Error> {
+        let answered = RpcId::from(0);
+        let sent = alloc::vec![answered.clone()];
+        InputRound::begin(
+            None,
+            answered,
+            sent,
+            input,
+            Session::new(options),
+            first_sequence,
+            now_ms,
+        )
+    }
+
+    /// The sequence the next request id of the same request would take.
+    pub(crate) fn next_sequence(&self) -> u64 {
+        self.next_sequence
     }
 
     fn begin(

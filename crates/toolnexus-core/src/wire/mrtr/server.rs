@@ -169,6 +169,17 @@ impl InputRequired {
         })
     }
 
+    /// Input requests read elsewhere (a task's `inputRequests`), with no state and no
+    /// response id; entry pointers are `/inputRequests/<key>`.
+    pub(crate) fn of_requests(requests: Vec<InputRequest>) -> InputRequired {
+        InputRequired {
+            requests,
+            request_state: None,
+            response_id: None,
+            base: "",
+        }
+    }
+
     /// The input requests, in the order the server gave them.
     pub fn input_requests(&self) -> &[InputRequest] {
         &self.requests
@@ -244,7 +255,7 @@ impl ServerResult {
 
 /// The result object of `value`, the id of the response it came in, and the pointer of the
 /// result within `value`.
-fn unwrap_response(value: Value) -> Result<(Map, Option<RpcId>, &'static str), Error> {
+pub(crate) fn unwrap_response(value: Value) -> Result<(Map, Option<RpcId>, &'static str), Error> {
     let mut map = into_object(value, "a result")?;
     let fields = Fields::new(&map);
     if fields.get("jsonrpc").is_none() {
