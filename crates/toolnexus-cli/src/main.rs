@@ -23,7 +23,9 @@ Exit codes:
   3  call and tools: the server failed (could not start, closed, a protocol error, a
      timeout, no mutual protocol version)
   4  call: the server asked a person, but there was no terminal to ask on and no --answers
-     (the question was cancelled)";
+     (the question was cancelled)
+130  call: interrupted with Ctrl-C while the tool ran as a task; the task was cancelled
+     (tasks/cancel)";
 
 /// How to reach a server, for `call` and `tools`.
 #[derive(Debug, clap::Args)]
@@ -97,6 +99,11 @@ enum Command {
         /// Answer from a JSON array of answers instead of asking (see `elicit --help`).
         #[arg(long, value_name = "FILE|-")]
         answers: Option<String>,
+        /// Run the tool as a task where it may run either way (2025-11-25: a tool whose
+        /// execution.taskSupport is "optional"). A tool that requires it always runs as a
+        /// task; at 2026-07-28 the server decides.
+        #[arg(long)]
+        task: bool,
         #[command(flatten)]
         server: ServerArgs,
     },
@@ -206,8 +213,9 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
             tool,
             args,
             answers,
+            task,
             server,
-        } => call(&tool, &args, answers, &server, reporter, &limits),
+        } => call(&tool, &args, answers, task, &server, reporter, &limits),
         Command::Tools { json, server } => list_tools(&server, json),
         Command::Map { file, id } => tools::map(&source(file), id.as_deref(), &limits),
         Command::Answer { file } => tools::answer(&source(file), &limits),
@@ -287,6 +295,7 @@ fn call(
     tool: &str,
     args: &str,
     answers: Option<String>,
+    task: bool,
     server: &ServerArgs,
     reporter: &Reporter,
     limits: &Limits,
@@ -304,6 +313,7 @@ fn call(
     let transport = connect(server)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversation = call::Conversation::new(transport, asker.as_mut(), timeout);
+    conversation.prefer_task(task);
     let outcome = conversation
         .connect(server.protocol.as_deref())
         .and_then(|()| conversation.call_tool(tool, arguments));

@@ -21,6 +21,9 @@ pub enum Exit {
     /// `call`: the server asked a person, and there was nobody to ask (no terminal, no
     /// `--answers`); the question was cancelled.
     Unasked = 4,
+    /// `call`: interrupted (Ctrl-C) while a task ran; the task was cancelled. 128 + SIGINT, as
+    /// shells report a process Ctrl-C ended.
+    Interrupted = 130,
 }
 
 impl From<Exit> for ExitCode {
@@ -38,6 +41,8 @@ pub enum Failure {
     Usage(String),
     /// The server failed: what happened.
     Server(String),
+    /// The person interrupted (Ctrl-C): what was done about it.
+    Interrupted(String),
 }
 
 impl Failure {
@@ -62,6 +67,7 @@ impl Failure {
             Failure::Refused(_) => Exit::Refused,
             Failure::Usage(_) => Exit::Usage,
             Failure::Server(_) => Exit::Server,
+            Failure::Interrupted(_) => Exit::Interrupted,
         }
     }
 }
@@ -90,6 +96,7 @@ impl Reporter {
             Failure::Refused(error) => self.error(error),
             Failure::Usage(message) => self.line("usage", message),
             Failure::Server(message) => self.line("server", &format!("server failed: {message}")),
+            Failure::Interrupted(message) => self.line("interrupted", message),
         }
     }
 

@@ -77,6 +77,37 @@ impl Inbox {
         }
     }
 
+    /// The next event within `wait`, the backlog first, without counting the server's time:
+    /// for waits that are the client's own (between a task's polls).
+    pub fn idle_within(&mut self, wait: Duration) -> Result<Option<Event>, Failure> {
+        if let Some(event) = self.backlog.pop_front() {
+            return Ok(Some(event));
+        }
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.transport.receive(left) {
+                Received::Event(Event::Garbage(bytes)) => not_json_rpc(&bytes),
+                Received::Event(event) => return Ok(Some(event)),
+                Received::Timeout => return Ok(None),
+                Received::Closed(why) => return Err(Failure::server(why)),
+            }
+            if left.is_zero() {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Whether the server's time is used up.
+    pub fn out_of_time(&self) -> bool {
+        self.budget.is_zero()
+    }
+
+    /// The server's time in all.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
     /// What the transport has delivered by now, without waiting and without counting time;
     /// `None` when nothing more is there (or the server is gone, which is said).
     pub fn arrived(&mut self) -> Option<Event> {

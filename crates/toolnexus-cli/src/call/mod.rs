@@ -8,6 +8,7 @@
 
 mod answer;
 pub mod http;
+mod task;
 pub mod inbox;
 pub mod scripted;
 pub mod sse;
@@ -27,6 +28,7 @@ use toolnexus_core::wire::client::{
 use toolnexus_core::wire::method::{TOOLS_CALL, TOOLS_LIST};
 use toolnexus_core::wire::mrtr::{ClientRequest, InputRound, ServerResult};
 use toolnexus_core::wire::rpc::ErrorCode;
+use toolnexus_core::wire::task::{self as tasks, TaskSupport};
 use toolnexus_core::{Error, Map, Modes, ReverseBridge, Value};
 
 use crate::ask::{Ask, Asker};
@@ -65,6 +67,10 @@ pub struct Conversation<'a> {
     answered_all: bool,
     /// Set once a withdrawn form was abandoned: its prompt still reads the terminal.
     terminal_taken: bool,
+    /// Whether a handshake-era server runs tool calls as tasks (its capabilities say so).
+    server_tasks: bool,
+    /// Whether to ask for a task where the tool makes it optional (`--task`).
+    want_task: bool,
 }
 
 impl<'a> Conversation<'a> {
@@ -74,19 +80,30 @@ impl<'a> Conversation<'a> {
         asker: &'a mut dyn Asker,
         timeout: Duration,
     ) -> Conversation<'a> {
+        let mut client = Client::new(
+            Implementation::new("toolnexus", env!("CARGO_PKG_VERSION")),
+            Modes::ALL,
+        );
+        // A modern server may turn any call into a task: this client follows it.
+        client.follow_tasks(true);
         Conversation {
             inbox: Inbox::new(transport, timeout),
-            client: Client::new(
-                Implementation::new("toolnexus", env!("CARGO_PKG_VERSION")),
-                Modes::ALL,
-            ),
+            client,
             server: None,
             bridge: ReverseBridge::new(session_options()),
             asker,
             listing: None,
             answered_all: true,
             terminal_taken: false,
+            server_tasks: false,
+            want_task: false,
         }
+    }
+
+    /// Asks for a task where the tool makes it optional (handshake era; at 2026-07-28 the
+    /// server alone decides).
+    pub fn prefer_task(&mut self, yes: bool) {
+        self.want_task = yes;
     }
 
     /// Whether every elicitation was answered by the asker.
@@ -195,6 +212,7 @@ impl<'a> Conversation<'a> {
             .map_err(|e| Failure::server(format!("no mutual protocol version: {}", e.message())))?;
         self.client.set_version(&initialized.version);
         self.server = initialized.server.or(self.server.take());
+        self.server_tasks = tasks::server_runs_tool_tasks(&result);
         let notification = self.client.initialized();
         self.inbox.send(&notification)
     }
@@ -329,6 +347,19 @@ impl<'a> Conversation<'a> {
     /// Calls the tool `name` with `arguments`: its `CallToolResult`, after every elicitation
     /// on the way is answered.
     pub fn call_tool(&mut self, name: &str, arguments: Map) -> Result<Map, Failure> {
+        if self.as_task(name)? {
+            let mut params = Map::new();
+            params.insert("name", Value::from(name));
+            params.insert("arguments", Value::Object(arguments));
+            params.insert("task", tasks::task_request(None));
+            let call = self.client.request(TOOLS_CALL, params);
+            let result = result_of(self.request(&call, TOOLS_CALL)?, TOOLS_CALL)?;
+            return match tasks::created_task(&result)? {
+                Some(_) => self.follow_task(&result),
+                // A server may run the call at once all the same.
+                None => Ok(result),
+            };
+        }
         let mut mirrored = self.mirrored(name, false)?;
         let mut call = |client: &mut Client| client.call_tool(name, arguments.clone(), &mirrored);
         let (mut out, mut reply) = self.ask(TOOLS_CALL, &mut call)?;
@@ -346,6 +377,44 @@ impl<'a> Conversation<'a> {
         }
     }
 
+    /// Whether to run the tool `name` as a task (handshake era): when the server runs tool
+    /// calls as tasks and the tool requires it, or allows it and `--task` asks for it.
+    fn as_task(&mut self, name: &str) -> Result<bool, Failure> {
+        if self.client.era() != Era::Handshake {
+            if self.want_task {
+                eprintln!(
+                    "toolnexus: at {} the server alone decides whether a call runs as a task;                      --task changes nothing",
+                    self.client.version()
+                );
+            }
+            return Ok(false);
+        }
+        if !self.server_tasks {
+            if self.want_task {
+                eprintln!("toolnexus: the server does not run tool calls as tasks; called plainly");
+            }
+            return Ok(false);
+        }
+        if self.listing.is_none() {
+            self.list_tools()?;
+        }
+        let support = self
+            .listing
+            .as_ref()
+            .and_then(|l| l.tools.iter().find(|t| tool_name(t) == name))
+            .map_or(TaskSupport::Forbidden, TaskSupport::of_tool);
+        Ok(match support {
+            TaskSupport::Required => true,
+            TaskSupport::Optional => self.want_task,
+            TaskSupport::Forbidden => {
+                if self.want_task {
+                    eprintln!("toolnexus: the tool {name:?} does not run as a task; called plainly");
+                }
+                false
+            }
+        })
+    }
+
     /// The result of a modern call: each `input_required` round answered and the call
     /// retried, at most [`MAX_ROUNDS`] times.
     fn rounds(&mut self, call: &Outgoing, mut reply: Reply) -> Result<Map, Failure> {
@@ -356,6 +425,10 @@ impl<'a> Conversation<'a> {
             let input =
                 match ServerResult::from_value(Value::Object(result_of(reply, TOOLS_CALL)?))? {
                     ServerResult::Complete(result) => return Ok(result),
+                    ServerResult::Unknown {
+                        result_type,
+                        result,
+                    } if result_type == tasks::RESULT_TYPE => return self.follow_task(&result),
                     ServerResult::Unknown { result_type, .. } => {
                         return Err(Failure::server(format!(
                             "the server answered with resultType {result_type:?}, which \

@@ -5,6 +5,7 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
@@ -104,7 +105,10 @@ impl StdioServer {
             Some(file) => Stdio::from(file),
             None => Stdio::inherit(),
         };
+        // In a process group of its own, so that Ctrl-C at the terminal reaches the client
+        // alone, which cancels what runs and then stops the server itself.
         let mut child = Command::new(program)
+            .process_group(0)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -1,0 +1,318 @@
+//! A tool call the server runs as a task: polled on the server's schedule until it ends, its
+//! questions asked as they come, its state said on standard error, and Ctrl-C turned into
+//! `tasks/cancel`.
+//!
+//! The protocol is the core's [`TaskDriver`]; this module owns the waiting. Time spent between
+//! polls is the task's, not the server's: only the wait for a reply counts toward `--timeout`.
+//! In the handshake era the task's questions come as `elicitation/create` while `tasks/result`
+//! is open, and are answered like any other (with the related task echoed by the bridge).
+
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use toolnexus_core::id::now_ms;
+use toolnexus_core::wire::client::{Era, Reply};
+use toolnexus_core::wire::rpc::RpcId;
+use toolnexus_core::wire::task::{TaskCall, TaskDriver, TaskEvent, TaskStatus};
+use toolnexus_core::{Map, Value};
+
+use super::Conversation;
+use super::transport::Event;
+use crate::ask::Ask;
+use crate::elicit::{answer_one, session_options};
+use crate::report::Failure;
+
+/// The longest the loop waits at once, so that Ctrl-C is seen promptly.
+const SLICE: Duration = Duration::from_millis(100);
+
+/// How often the same status is said again while nothing changes.
+const REMIND_EVERY: Duration = Duration::from_secs(10);
+
+/// How long the client waits for the server to acknowledge `tasks/cancel` after Ctrl-C.
+const CANCEL_WAIT: Duration = Duration::from_secs(5);
+
+/// Set by the Ctrl-C handler while a task runs.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Takes Ctrl-C (SIGINT) over from the default, which would end the process: from now on it
+/// asks the task loop to cancel the task and stop.
+fn catch_interrupts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst)) {
+            eprintln!("toolnexus: Ctrl-C cannot be caught ({e}); it will not cancel the task");
+        }
+    });
+}
+
+/// What the loop waits for.
+#[derive(Default)]
+struct Waiting {
+    /// The `tasks/get` sent and not answered yet.
+    poll: Option<RpcId>,
+    /// The `tasks/result` open (handshake era).
+    result: Option<RpcId>,
+}
+
+impl Conversation<'_> {
+    /// Follows the task the server handed over in `created` (a `tools/call` result) until it
+    /// ends: the tool's result, or why there is none.
+    pub(super) fn follow_task(&mut self, created: &Map) -> Result<Map, Failure> {
+        let era = self.client.era();
+        let Some(mut driver) = TaskDriver::start(created, era, session_options(), now_ms())? else {
+            return Err(Failure::server("the server's result is not a task"));
+        };
+        catch_interrupts();
+        self.say_status(&driver);
+        let outcome = self.drive(&mut driver);
+        if outcome.is_err() && !driver.is_done() {
+            self.cancel_task(&driver);
+        }
+        outcome
+    }
+
+    fn drive(&mut self, driver: &mut TaskDriver) -> Result<Map, Failure> {
+        let mut waiting = Waiting::default();
+        let mut said = Instant::now();
+        loop {
+            if INTERRUPTED.swap(false, Ordering::SeqCst) {
+                self.cancel_task(driver);
+                return Err(Failure::Interrupted(format!(
+                    "interrupted: the task {} was cancelled (tasks/cancel)",
+                    driver.task().task_id()
+                )));
+            }
+            if waiting.poll.is_none() && !driver.is_done() && driver.poll_due(now_ms()) {
+                waiting.poll = Some(self.send_task_call(driver.get())?);
+            }
+            let event = if waiting.poll.is_some() || (driver.is_done() && waiting.result.is_some())
+            {
+                // A reply is due: the server's time runs.
+                let event = self.inbox.next_within(SLICE)?;
+                if event.is_none() && self.inbox.out_of_time() {
+                    return Err(Failure::server(format!(
+                        "timeout: the server did not answer about the task {} within {} s of \
+                         its own time",
+                        driver.task().task_id(),
+                        self.inbox.timeout().as_secs()
+                    )));
+                }
+                event
+            } else {
+                let until_poll = driver.next_poll_at().saturating_sub(now_ms());
+                self.inbox
+                    .idle_within(SLICE.min(Duration::from_millis(until_poll)))?
+            };
+            if event.is_none() && said.elapsed() >= REMIND_EVERY && !driver.is_done() {
+                self.say_status(driver);
+                said = Instant::now();
+            }
+            match event {
+                None => {}
+                Some(Event::Response {
+                    id: Some(id),
+                    reply,
+                }) if waiting.poll.as_ref() == Some(&id) => {
+                    waiting.poll = None;
+                    if let Some(result) = self.on_poll(driver, reply, &mut waiting)? {
+                        return Ok(result);
+                    }
+                    said = Instant::now();
+                }
+                Some(Event::Response {
+                    id: Some(id),
+                    reply,
+                }) if waiting.result.as_ref() == Some(&id) => {
+                    return match reply {
+                        Reply::Result(result) => Ok(result),
+                        Reply::Error(error) => Err(Failure::server(format!(
+                            "the task {} ended with error {}: {}",
+                            driver.task().task_id(),
+                            error.code(),
+                            error.message()
+                        ))),
+                    };
+                }
+                Some(Event::Response { id, .. }) => super::never_sent(id.as_ref()),
+                Some(Event::Server(message)) => self.server_message(message)?,
+                Some(Event::Garbage(_)) => {}
+            }
+        }
+    }
+
+    /// Reads a `tasks/get` reply: the tool's result when the task completed with it.
+    fn on_poll(
+        &mut self,
+        driver: &mut TaskDriver,
+        reply: Reply,
+        waiting: &mut Waiting,
+    ) -> Result<Option<Map>, Failure> {
+        let result = super::result_of(reply, "tasks/get")?;
+        let event = driver.read(&result, now_ms())?;
+        let id = driver.task().task_id().to_owned();
+        match event {
+            TaskEvent::Working { changed } => {
+                if changed {
+                    self.say_status(driver);
+                }
+                Ok(None)
+            }
+            TaskEvent::InputRequired { requests } => {
+                if driver.era() == Era::Handshake {
+                    if waiting.result.is_none() {
+                        self.say_status(driver);
+                        // Its questions come while tasks/result is open.
+                        waiting.result = Some(self.send_task_call(driver.result())?);
+                    }
+                    return Ok(None);
+                }
+                if let Some(entry) = driver.unhandled().first() {
+                    return Err(Failure::server(format!(
+                        "the task {id} asks for {} (input request {:?}), which this client does \
+                         not support: the task cannot go on",
+                        entry.method(),
+                        entry.key()
+                    )));
+                }
+                if !requests.is_empty() {
+                    self.say_status(driver);
+                }
+                self.ask_for_task(driver, &requests)?;
+                Ok(None)
+            }
+            TaskEvent::Completed {
+                result: Some(result),
+            } => Ok(Some(result)),
+            TaskEvent::Completed { result: None } => {
+                if waiting.result.is_none() {
+                    waiting.result = Some(self.send_task_call(driver.result())?);
+                }
+                Ok(None)
+            }
+            TaskEvent::Failed { error } => Err(Failure::server(format!(
+                "the task {id} failed{}",
+                describe_failure(error.as_ref(), driver.task().status_message())
+            ))),
+            TaskEvent::Cancelled => Err(Failure::server(format!(
+                "the task {id} was cancelled{}",
+                driver
+                    .task()
+                    .status_message()
+                    .map(|m| format!(": {m}"))
+                    .unwrap_or_default()
+            ))),
+        }
+    }
+
+    /// Asks each of a task's new questions in turn; each answer travels at once, in a
+    /// `tasks/update` of its own, so the server need not wait for the questions after it.
+    fn ask_for_task(
+        &mut self,
+        driver: &mut TaskDriver,
+        requests: &[(String, toolnexus_core::Request)],
+    ) -> Result<(), Failure> {
+        let who = self.who();
+        let count = requests.len();
+        for (n, (key, host_request)) in requests.iter().enumerate() {
+            let ask = Ask {
+                request: host_request,
+                who: who.as_deref(),
+                key: Some(key),
+                position: (n + 1, count),
+            };
+            let form = driver.form(host_request.id()).cloned();
+            let (_, ran_out) = answer_one(&ask, form.as_ref(), self.asker, |a| {
+                driver.resolve(a, now_ms())
+            })?;
+            self.answered_all &= !ran_out;
+            if let Some(update) = driver.update(true)? {
+                let out = self
+                    .client
+                    .request(update.method(), update.into_params());
+                let reply = self.request(&out, "tasks/update")?;
+                super::result_of(reply, "tasks/update")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends `call`, written in the conversation's era: its request id.
+    fn send_task_call(&mut self, call: TaskCall) -> Result<RpcId, Failure> {
+        let out = self.client.request(call.method(), call.into_params());
+        self.inbox.send(&out)?;
+        out.id()
+            .cloned()
+            .ok_or_else(|| Failure::server("a task request without an id"))
+    }
+
+    /// Sends `tasks/cancel` and waits a little for the server to take it; what it says is
+    /// reported, never an error of its own.
+    fn cancel_task(&mut self, driver: &TaskDriver) {
+        let id = driver.task().task_id().to_owned();
+        let out = {
+            let call = driver.cancel();
+            self.client.request(call.method(), call.into_params())
+        };
+        if let Err(e) = self.inbox.send(&out) {
+            eprintln!("toolnexus: tasks/cancel for the task {id} could not be sent: {e:?}");
+            return;
+        }
+        let deadline = Instant::now() + CANCEL_WAIT;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.inbox.idle_within(left.min(SLICE)) {
+                Ok(Some(Event::Response {
+                    id: Some(theirs),
+                    reply,
+                })) if out.id() == Some(&theirs) => {
+                    match reply {
+                        Reply::Result(_) => eprintln!("toolnexus: the task {id} is cancelled"),
+                        Reply::Error(e) => eprintln!(
+                            "toolnexus: the server answered tasks/cancel for the task {id} with \
+                             error {}: {}",
+                            e.code(),
+                            e.message()
+                        ),
+                    }
+                    return;
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+        eprintln!("toolnexus: the server did not acknowledge tasks/cancel for the task {id}");
+    }
+
+    /// Says where the task stands, with the time since that last changed.
+    fn say_status(&self, driver: &TaskDriver) {
+        let task = driver.task();
+        let since = now_ms().saturating_sub(driver.changed_at()) / 1000;
+        let status = match task.status() {
+            TaskStatus::InputRequired => "needs input",
+            other => other.as_str(),
+        };
+        let message = task
+            .status_message()
+            .map(|m| format!(": {m}"))
+            .unwrap_or_default();
+        eprintln!(
+            "toolnexus: task {}: {status}{message} ({since} s since the last change)",
+            task.task_id()
+        );
+    }
+}
+
+/// ` with error CODE: MESSAGE`, from the task's error or its status message.
+fn describe_failure(error: Option<&Map>, status_message: Option<&str>) -> String {
+    let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+    let message = error
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .or(status_message);
+    match (code, message) {
+        (Some(code), Some(message)) => format!(" with error {code}: {message}"),
+        (Some(code), None) => format!(" with error {code}"),
+        (None, Some(message)) => format!(": {message}"),
+        (None, None) => String::new(),
+    }
+}
