@@ -8,10 +8,10 @@
 
 mod answer;
 pub mod http;
-mod task;
 pub mod inbox;
 pub mod scripted;
 pub mod sse;
+mod task;
 pub mod transport;
 
 #[cfg(test)]
@@ -408,7 +408,9 @@ impl<'a> Conversation<'a> {
             TaskSupport::Optional => self.want_task,
             TaskSupport::Forbidden => {
                 if self.want_task {
-                    eprintln!("toolnexus: the tool {name:?} does not run as a task; called plainly");
+                    eprintln!(
+                        "toolnexus: the tool {name:?} does not run as a task; called plainly"
+                    );
                 }
                 false
             }

@@ -22,6 +22,9 @@ pub struct Scripted {
     last_id: String,
     sent: Sent,
     mirrors: bool,
+    /// When set, a scripted response waits until a request awaits one (see
+    /// [`Scripted::paced`]); the count of requests sent and not answered yet.
+    paced: Option<usize>,
 }
 
 impl Scripted {
@@ -38,6 +41,7 @@ impl Scripted {
             last_id: String::from("0"),
             sent: Rc::clone(&sent),
             mirrors: false,
+            paced: None,
         };
         (scripted, sent)
     }
@@ -52,16 +56,48 @@ impl Scripted {
     }
 }
 
+impl Scripted {
+    /// The same server answering in turn: a scripted response comes only while a request
+    /// of the client's awaits one (until then `receive` waits and times out), as a server
+    /// that polls are sent to behaves. Requests and notifications come at once.
+    pub fn paced(self) -> Scripted {
+        Scripted {
+            paced: Some(0),
+            ..self
+        }
+    }
+}
+
+/// Whether a scripted message is a response (no `method` at its top).
+fn is_response(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes).replace("$ID", "0");
+    toolnexus_core::json::parse_str(&text, &Limits::DEFAULT)
+        .ok()
+        .is_some_and(|message| message.get("method").is_none())
+}
+
 impl Transport for Scripted {
     fn send(&mut self, message: &Outgoing) -> Result<(), String> {
         if let Some(id) = message.id() {
             self.last_id = id.to_json();
+            if let Some(waiting) = &mut self.paced {
+                *waiting += 1;
+            }
         }
         self.sent.borrow_mut().push(message.clone());
         Ok(())
     }
 
-    fn receive(&mut self, _wait: Duration) -> Received {
+    fn receive(&mut self, wait: Duration) -> Received {
+        if let (Some(waiting), Some(next)) = (&mut self.paced, self.messages.front()) {
+            if is_response(next) {
+                if *waiting == 0 {
+                    std::thread::sleep(wait);
+                    return Received::Timeout;
+                }
+                *waiting -= 1;
+            }
+        }
         match self.messages.pop_front() {
             Some(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);

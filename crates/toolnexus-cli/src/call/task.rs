@@ -227,9 +227,7 @@ impl Conversation<'_> {
             })?;
             self.answered_all &= !ran_out;
             if let Some(update) = driver.update(true)? {
-                let out = self
-                    .client
-                    .request(update.method(), update.into_params());
+                let out = self.client.request(update.method(), update.into_params());
                 let reply = self.request(&out, "tasks/update")?;
                 super::result_of(reply, "tasks/update")?;
             }

@@ -388,3 +388,187 @@ fn what_a_server_says_before_the_probe_s_answer_is_handled_after_it() {
         "{sent:?}"
     );
 }
+
+/// Runs `call_tool("t", {})` against `script` answering in turn (see [`Scripted::paced`]).
+fn run_paced(
+    script: &[&str],
+    asker: &mut dyn Asker,
+    prefer_task: bool,
+) -> (Result<Map, Failure>, Vec<String>) {
+    let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
+    let mut conversation =
+        Conversation::new(Box::new(transport.paced()), asker, Duration::from_secs(5));
+    conversation.prefer_task(prefer_task);
+    let outcome = conversation
+        .connect(None)
+        .and_then(|()| conversation.call_tool("t", Map::new()));
+    conversation.close();
+    drop(conversation);
+    let texts = sent
+        .borrow()
+        .iter()
+        .map(|m| String::from(m.text()))
+        .collect();
+    (outcome, texts)
+}
+
+const TASK: &str = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"task","taskId":"t1","status":"working","ttlMs":60000,"pollIntervalMs":0}}"#;
+const ACK: &str = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"complete"}}"#;
+
+fn two_questions() -> String {
+    let entry = |key: &str| {
+        format!(
+            r#""{key}":{{"method":"elicitation/create","params":{{"message":"{key}?","requestedSchema":{{"type":"object","properties":{{"v":{{"type":"string"}}}},"required":["v"]}}}}}}"#
+        )
+    };
+    format!(
+        r#"{{"jsonrpc":"2.0","id":$ID,"result":{{"resultType":"complete","taskId":"t1","status":"input_required","pollIntervalMs":0,"inputRequests":{{{},{}}}}}}}"#,
+        entry("a"),
+        entry("b")
+    )
+}
+
+#[test]
+fn a_modern_task_is_polled_its_questions_asked_once_and_each_answer_sent_at_once() {
+    let working = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"complete","taskId":"t1","status":"working","statusMessage":"step 1","pollIntervalMs":0}}"#;
+    let questions = two_questions();
+    let done = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"complete","taskId":"t1","status":"completed","result":{"content":[{"type":"text","text":"done"}]}}}"#;
+    let script = [
+        DISCOVERED, TASK, working, &questions, ACK, ACK, &questions, done,
+    ];
+    let (outcome, sent) = run_paced(
+        &script,
+        &mut answers(r#"[{"ok":true,"data":{"v":"x"}},{"ok":false,"reason":"declined"}]"#),
+        false,
+    );
+    let result = outcome.unwrap_or_else(|e| panic!("{e:?}: {sent:#?}"));
+    assert_eq!(
+        result.to_json(),
+        r#"{"content":[{"type":"text","text":"done"}]}"#
+    );
+    assert_eq!(
+        methods(&sent),
+        [
+            "server/discover",
+            "tools/call",
+            "tasks/get",
+            "tasks/get",
+            "tasks/update",
+            "tasks/update",
+            "tasks/get",
+            "tasks/get"
+        ]
+    );
+    // Every modern request declares the extension.
+    assert!(sent[1].contains(r#""extensions":{"io.modelcontextprotocol/tasks":{}}"#));
+    assert!(sent[2].ends_with(r#""taskId":"t1"}}"#), "{}", sent[2]);
+    assert!(
+        sent[4].ends_with(
+            r#""taskId":"t1","inputResponses":{"a":{"action":"accept","content":{"v":"x"}}}}}"#
+        ),
+        "{}",
+        sent[4]
+    );
+    assert!(
+        sent[5].ends_with(r#""taskId":"t1","inputResponses":{"b":{"action":"decline"}}}}"#),
+        "{}",
+        sent[5]
+    );
+}
+
+#[test]
+fn a_failed_task_ends_the_call_without_a_cancel() {
+    let failed = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"complete","taskId":"t1","status":"failed","error":{"code":-32603,"message":"boom"}}}"#;
+    let (outcome, sent) = run_paced(&[DISCOVERED, TASK, failed], &mut answers("[]"), false);
+    assert_eq!(
+        failed_message(outcome),
+        "the task t1 failed with error -32603: boom"
+    );
+    assert_eq!(
+        methods(&sent),
+        ["server/discover", "tools/call", "tasks/get"]
+    );
+}
+
+#[test]
+fn a_task_the_client_cannot_follow_is_cancelled() {
+    let gone = r#"{"jsonrpc":"2.0","id":$ID,"error":{"code":-32602,"message":"Task not found"}}"#;
+    let (outcome, sent) = run_paced(&[DISCOVERED, TASK, gone, ACK], &mut answers("[]"), false);
+    assert!(failed_message(outcome).contains("Task not found"));
+    assert_eq!(
+        methods(&sent),
+        ["server/discover", "tools/call", "tasks/get", "tasks/cancel"]
+    );
+}
+
+#[test]
+fn a_handshake_task_asks_through_tasks_result_and_echoes_the_related_task() {
+    let initialized = r#"{"jsonrpc":"2.0","id":$ID,"result":{"protocolVersion":"2025-11-25","capabilities":{"tasks":{"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"old","version":"1"}}}"#;
+    let tools = r#"{"jsonrpc":"2.0","id":$ID,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]}}"#;
+    let created = r#"{"jsonrpc":"2.0","id":$ID,"result":{"task":{"taskId":"h1","status":"working","pollInterval":0}}}"#;
+    let input = r#"{"jsonrpc":"2.0","id":$ID,"result":{"taskId":"h1","status":"input_required","pollInterval":0}}"#;
+    let elicit = format!(
+        r#"{{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{{"_meta":{{"io.modelcontextprotocol/related-task":{{"taskId":"h1"}}}},"message":"Name?","requestedSchema":{{"type":"object","properties":{{"name":{{"type":"string"}}}}}}}}}}"#
+    );
+    // tasks/result is request 6 (the initialize is 2, tools/list 3, the call 4, the poll 5):
+    // it ends with the tool's result once the question is answered.
+    let result = r#"{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"hi Ada"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"h1"}}}}"#;
+    let script = [
+        NOT_FOUND,
+        initialized,
+        tools,
+        created,
+        input,
+        &elicit,
+        result,
+    ];
+    let (outcome, sent) = run_paced(
+        &script,
+        &mut answers(r#"[{"ok":true,"data":{"name":"Ada"}}]"#),
+        true,
+    );
+    let result = outcome.unwrap_or_else(|e| panic!("{e:?}: {sent:#?}"));
+    assert!(
+        result.to_json().contains("hi Ada"),
+        "{}: {sent:#?}",
+        result.to_json()
+    );
+    assert_eq!(
+        methods(&sent),
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "tools/call",
+            "tasks/get",
+            "tasks/result",
+            "(response)"
+        ]
+    );
+    assert!(sent[1].contains(r#""capabilities":{"elicitation""#));
+    assert!(!sent[1].contains("tasks"), "{}", sent[1]);
+    assert!(sent[4].ends_with(r#""task":{}}}"#), "{}", sent[4]);
+    assert_eq!(
+        sent[7],
+        r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada"},"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"h1"}}}}"#
+    );
+}
+
+#[test]
+fn an_optional_task_is_asked_for_only_with_task() {
+    let initialized = r#"{"jsonrpc":"2.0","id":$ID,"result":{"protocolVersion":"2025-11-25","capabilities":{"tasks":{"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"old","version":"1"}}}"#;
+    let tools = r#"{"jsonrpc":"2.0","id":$ID,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]}}"#;
+    let (outcome, sent) = run_paced(
+        &[NOT_FOUND, initialized, tools, DONE],
+        &mut answers("[]"),
+        false,
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(methods(&sent)[4], "tools/call");
+    assert!(!sent[4].contains(r#""task""#), "{}", sent[4]);
+}
+
+fn failed_message(outcome: Result<Map, Failure>) -> String {
+    failed(outcome)
+}
