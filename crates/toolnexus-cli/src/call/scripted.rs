@@ -89,14 +89,14 @@ impl Transport for Scripted {
     }
 
     fn receive(&mut self, wait: Duration) -> Received {
-        if let (Some(waiting), Some(next)) = (&mut self.paced, self.messages.front()) {
-            if is_response(next) {
-                if *waiting == 0 {
-                    std::thread::sleep(wait);
-                    return Received::Timeout;
-                }
-                *waiting -= 1;
+        if let (Some(waiting), Some(next)) = (&mut self.paced, self.messages.front())
+            && is_response(next)
+        {
+            if *waiting == 0 {
+                std::thread::sleep(wait);
+                return Received::Timeout;
             }
+            *waiting -= 1;
         }
         match self.messages.pop_front() {
             Some(bytes) => {

@@ -507,9 +507,7 @@ fn a_handshake_task_asks_through_tasks_result_and_echoes_the_related_task() {
     let tools = r#"{"jsonrpc":"2.0","id":$ID,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]}}"#;
     let created = r#"{"jsonrpc":"2.0","id":$ID,"result":{"task":{"taskId":"h1","status":"working","pollInterval":0}}}"#;
     let input = r#"{"jsonrpc":"2.0","id":$ID,"result":{"taskId":"h1","status":"input_required","pollInterval":0}}"#;
-    let elicit = format!(
-        r#"{{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{{"_meta":{{"io.modelcontextprotocol/related-task":{{"taskId":"h1"}}}},"message":"Name?","requestedSchema":{{"type":"object","properties":{{"name":{{"type":"string"}}}}}}}}}}"#
-    );
+    let elicit = r#"{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"h1"}},"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#;
     // tasks/result is request 6 (the initialize is 2, tools/list 3, the call 4, the poll 5):
     // it ends with the tool's result once the question is answered.
     let result = r#"{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"hi Ada"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"h1"}}}}"#;
@@ -519,7 +517,7 @@ fn a_handshake_task_asks_through_tasks_result_and_echoes_the_related_task() {
         tools,
         created,
         input,
-        &elicit,
+        elicit,
         result,
     ];
     let (outcome, sent) = run_paced(
