@@ -37,6 +37,8 @@ pub(crate) enum Target {
     ReverseBridge,
     /// the 2026-07-28 readers, a round's answers and its retry
     Mrtr,
+    /// a task followed in either era: polls of any status, its questions, its updates
+    Task,
     /// arbitrary sequences of session operations against a model
     Session,
     /// the CLI's MCP client talking to a server that sends anything
