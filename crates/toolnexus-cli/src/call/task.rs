@@ -29,6 +29,11 @@ const SLICE: Duration = Duration::from_millis(100);
 /// How often the same status is said again while nothing changes.
 const REMIND_EVERY: Duration = Duration::from_secs(10);
 
+/// The least time between two lines for a status message that changed (a status that changed
+/// is said at once): a task that reports its progress five times a second gets one line a
+/// second.
+const QUIET_FOR: Duration = Duration::from_secs(1);
+
 /// How long the client waits for the server to acknowledge `tasks/cancel` after Ctrl-C.
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
@@ -64,17 +69,17 @@ impl Conversation<'_> {
             return Err(Failure::server("the server's result is not a task"));
         };
         catch_interrupts();
-        self.say_status(&driver);
-        let outcome = self.drive(&mut driver);
-        if outcome.is_err() && !driver.is_done() {
+        let mut status = Status::new(&driver);
+        let outcome = self.drive(&mut driver, &mut status);
+        // Interrupted, the task was cancelled already; a task that ended needs none.
+        if matches!(outcome, Err(Failure::Server(_) | Failure::Refused(_))) && !driver.is_done() {
             self.cancel_task(&driver);
         }
         outcome
     }
 
-    fn drive(&mut self, driver: &mut TaskDriver) -> Result<Map, Failure> {
+    fn drive(&mut self, driver: &mut TaskDriver, status: &mut Status) -> Result<Map, Failure> {
         let mut waiting = Waiting::default();
-        let mut said = Instant::now();
         loop {
             if INTERRUPTED.swap(false, Ordering::SeqCst) {
                 self.cancel_task(driver);
@@ -104,9 +109,8 @@ impl Conversation<'_> {
                 self.inbox
                     .idle_within(SLICE.min(Duration::from_millis(until_poll)))?
             };
-            if event.is_none() && said.elapsed() >= REMIND_EVERY && !driver.is_done() {
-                self.say_status(driver);
-                said = Instant::now();
+            if event.is_none() && !driver.is_done() {
+                status.idle(driver);
             }
             match event {
                 None => {}
@@ -115,10 +119,9 @@ impl Conversation<'_> {
                     reply,
                 }) if waiting.poll.as_ref() == Some(&id) => {
                     waiting.poll = None;
-                    if let Some(result) = self.on_poll(driver, reply, &mut waiting)? {
+                    if let Some(result) = self.on_poll(driver, reply, &mut waiting, status)? {
                         return Ok(result);
                     }
-                    said = Instant::now();
                 }
                 Some(Event::Response {
                     id: Some(id),
@@ -147,21 +150,17 @@ impl Conversation<'_> {
         driver: &mut TaskDriver,
         reply: Reply,
         waiting: &mut Waiting,
+        status: &mut Status,
     ) -> Result<Option<Map>, Failure> {
         let result = super::result_of(reply, "tasks/get")?;
         let event = driver.read(&result, now_ms())?;
         let id = driver.task().task_id().to_owned();
+        status.read(driver);
         match event {
-            TaskEvent::Working { changed } => {
-                if changed {
-                    self.say_status(driver);
-                }
-                Ok(None)
-            }
+            TaskEvent::Working { .. } => Ok(None),
             TaskEvent::InputRequired { requests } => {
                 if driver.era() == Era::Handshake {
                     if waiting.result.is_none() {
-                        self.say_status(driver);
                         // Its questions come while tasks/result is open.
                         waiting.result = Some(self.send_task_call(driver.result())?);
                     }
@@ -175,21 +174,25 @@ impl Conversation<'_> {
                         entry.key()
                     )));
                 }
-                if !requests.is_empty() {
-                    self.say_status(driver);
-                }
                 self.ask_for_task(driver, &requests)?;
                 Ok(None)
             }
             TaskEvent::Completed {
                 result: Some(result),
             } => Ok(Some(result)),
-            TaskEvent::Completed { result: None } => {
+            // 2025-11-25: tasks/result returns exactly what the call would have, a result (even
+            // one with isError) or its JSON-RPC error.
+            TaskEvent::Completed { result: None } | TaskEvent::Failed { error: None }
+                if driver.era() == Era::Handshake =>
+            {
                 if waiting.result.is_none() {
                     waiting.result = Some(self.send_task_call(driver.result())?);
                 }
                 Ok(None)
             }
+            TaskEvent::Completed { result: None } => Err(Failure::server(format!(
+                "the task {id} completed without a result"
+            ))),
             TaskEvent::Failed { error } => Err(Failure::server(format!(
                 "the task {id} failed{}",
                 describe_failure(error.as_ref(), driver.task().status_message())
@@ -280,24 +283,84 @@ impl Conversation<'_> {
         }
         eprintln!("toolnexus: the server did not acknowledge tasks/cancel for the task {id}");
     }
+}
 
-    /// Says where the task stands, with the time since that last changed.
-    fn say_status(&self, driver: &TaskDriver) {
-        let task = driver.task();
-        let since = now_ms().saturating_sub(driver.changed_at()) / 1000;
-        let status = match task.status() {
-            TaskStatus::InputRequired => "needs input",
-            other => other.as_str(),
-        };
-        let message = task
-            .status_message()
-            .map(|m| format!(": {m}"))
-            .unwrap_or_default();
-        eprintln!(
-            "toolnexus: task {}: {status}{message} ({since} s since the last change)",
-            task.task_id()
-        );
+/// What standard error was last told about the task, to say changes and remind.
+struct Status {
+    said: Instant,
+    /// The status and message last said.
+    last: (TaskStatus, Option<String>),
+    /// A changed message not said yet (it came too soon after the last line).
+    behind: bool,
+}
+
+impl Status {
+    /// Says the task's first status.
+    fn new(driver: &TaskDriver) -> Status {
+        say(driver, None);
+        Status {
+            said: Instant::now(),
+            last: current(driver),
+            behind: false,
+        }
     }
+
+    /// After a poll was read: a new status is said at once, a new message once the last line
+    /// is [`QUIET_FOR`] old.
+    fn read(&mut self, driver: &TaskDriver) {
+        let now = current(driver);
+        if now == self.last {
+            return;
+        }
+        if now.0 != self.last.0 || self.said.elapsed() >= QUIET_FOR {
+            self.say(driver, None);
+        } else {
+            self.behind = true;
+        }
+        self.last = now;
+    }
+
+    /// While waiting: a message held back is said once the last line is old enough, and the
+    /// status again every [`REMIND_EVERY`], with the time since it last changed.
+    fn idle(&mut self, driver: &TaskDriver) {
+        if self.behind && self.said.elapsed() >= QUIET_FOR {
+            self.say(driver, None);
+        } else if self.said.elapsed() >= REMIND_EVERY {
+            let since = now_ms().saturating_sub(driver.changed_at()) / 1000;
+            self.say(driver, Some(since));
+        }
+    }
+
+    fn say(&mut self, driver: &TaskDriver, since: Option<u64>) {
+        say(driver, since);
+        self.said = Instant::now();
+        self.behind = false;
+    }
+}
+
+fn current(driver: &TaskDriver) -> (TaskStatus, Option<String>) {
+    let task = driver.task();
+    (task.status(), task.status_message().map(String::from))
+}
+
+/// `toolnexus: task ID: working: MESSAGE`, with `(N s since the last change)` for a reminder.
+fn say(driver: &TaskDriver, since: Option<u64>) {
+    let task = driver.task();
+    let status = match task.status() {
+        TaskStatus::InputRequired => "needs input",
+        other => other.as_str(),
+    };
+    let message = task
+        .status_message()
+        .map(|m| format!(": {m}"))
+        .unwrap_or_default();
+    let since = since
+        .map(|s| format!(" ({s} s since the last change)"))
+        .unwrap_or_default();
+    eprintln!(
+        "toolnexus: task {}: {status}{message}{since}",
+        task.task_id()
+    );
 }
 
 /// ` with error CODE: MESSAGE`, from the task's error or its status message.
