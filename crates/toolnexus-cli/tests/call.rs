@@ -1,7 +1,9 @@
 //! `toolnexus call` against real servers built with the official SDKs, started by each test
 //! and stopped by their process ids: one with the Python `mcp` package (2026-07-28, stdio and
 //! streamable HTTP on 127.0.0.1), one with the TypeScript SDK (handshake era only, so the probe
-//! must fall back). Each test asserts what the server received.
+//! must fall back), and two that run tools as tasks: FastMCP with `fastmcp-tasks` (the
+//! 2026-07-28 tasks extension) and the TypeScript SDK's experimental tasks (2025-11-25). Each
+//! test asserts what the server received.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::net::{TcpListener, TcpStream};
@@ -43,6 +45,37 @@ fn py_server() -> Vec<String> {
         python(),
         servers().join("py_server.py").display().to_string(),
         String::from("stdio"),
+    ]
+}
+
+/// The Python of the venv with FastMCP and `fastmcp-tasks`.
+fn fastmcp_python() -> String {
+    let python = installed().join("fastmcp/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: rerun install.sh",
+        python.display()
+    );
+    python.display().to_string()
+}
+
+/// FastMCP's server whose tools run as tasks, over stdio.
+fn fastmcp_tasks() -> Vec<String> {
+    vec![
+        fastmcp_python(),
+        servers()
+            .join("fastmcp_tasks_server.py")
+            .display()
+            .to_string(),
+        String::from("stdio"),
+    ]
+}
+
+/// The TypeScript SDK's server whose tools run as tasks, over stdio.
+fn ts_tasks() -> Vec<String> {
+    vec![
+        String::from("node"),
+        servers().join("ts_tasks_server.mjs").display().to_string(),
     ]
 }
 
@@ -266,6 +299,29 @@ impl HttpServer {
             command
                 .arg(servers().join("py_server.py"))
                 .args(["http", &port.to_string()]);
+            command
+        })
+    }
+
+    /// FastMCP's server whose tools run as tasks (2026-07-28).
+    fn fastmcp_tasks() -> HttpServer {
+        HttpServer::spawn(|port| {
+            let mut command = Command::new(fastmcp_python());
+            command
+                .arg(servers().join("fastmcp_tasks_server.py"))
+                .args(["http", &port.to_string()]);
+            command
+        })
+    }
+
+    /// The TypeScript SDK's server whose tools run as tasks (2025-11-25).
+    fn typescript_tasks() -> HttpServer {
+        HttpServer::spawn(|port| {
+            let mut command = Command::new("node");
+            command
+                .arg(servers().join("ts_tasks_server.mjs"))
+                .args(["http", &port.to_string()])
+                .env("TOOLNEXUS_NODE_DIR", installed().join("node"));
             command
         })
     }
@@ -619,4 +675,290 @@ fn a_scripted_url_consent_is_logged_with_its_url_and_host() {
         "{}",
         stderr(&out)
     );
+}
+
+// --- Tools run as tasks ---
+
+/// How many lines of `out`'s standard error contain `text`.
+fn lines_with(out: &Output, text: &str) -> usize {
+    stderr(out).lines().filter(|l| l.contains(text)).count()
+}
+
+/// Where each task test reaches its server: over stdio, and over streamable HTTP.
+fn both_ways(http: &HttpServer, stdio: &[String]) -> [(Vec<String>, Vec<String>); 2] {
+    [
+        (Vec::new(), stdio.to_vec()),
+        (vec![String::from("--url"), http.url.clone()], Vec::new()),
+    ]
+}
+
+fn strs(list: &[String]) -> Vec<&str> {
+    list.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn a_question_inside_a_modern_task_is_answered_and_declined() {
+    let http = HttpServer::fastmcp_tasks();
+    for (extra, server) in both_ways(&http, &fastmcp_tasks()) {
+        for (answer, action) in [
+            (r#"[{"ok":true,"data":{"name":"Ada"}}]"#, "accept"),
+            (r#"[{"ok":false,"reason":"declined"}]"#, "decline"),
+        ] {
+            let out = call("survey", "{}", answer, &strs(&extra), &server);
+            assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
+            let got = received(&out);
+            assert_eq!(at(&got, &["received", "action"]).as_str(), Some(action));
+            if action == "accept" {
+                assert_eq!(
+                    at(&got, &["received", "content"]).to_json(),
+                    r#"{"name":"Ada"}"#
+                );
+            }
+            // The task's state was said while it ran, and the question asked once.
+            assert!(lines_with(&out, ": working") >= 1, "{}", stderr(&out));
+            assert_eq!(lines_with(&out, ": needs input"), 1, "{}", stderr(&out));
+            assert_eq!(lines_with(&out, "asked form"), 1, "{}", stderr(&out));
+        }
+    }
+}
+
+#[test]
+fn two_questions_in_a_row_and_two_at_once_with_a_partial_answer() {
+    let http = HttpServer::fastmcp_tasks();
+    for (extra, server) in both_ways(&http, &fastmcp_tasks()) {
+        let out = call(
+            "two_questions",
+            "{}",
+            r#"[{"ok":true,"data":{"name":"Ada"}},{"ok":true,"data":{"color":"teal"}}]"#,
+            &strs(&extra),
+            &server,
+        );
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
+        let got = received(&out);
+        assert_eq!(
+            at(&got, &["first", "content"]).to_json(),
+            r#"{"name":"Ada"}"#
+        );
+        assert_eq!(
+            at(&got, &["second", "content"]).to_json(),
+            r#"{"color":"teal"}"#
+        );
+        // Each asked once, however often the server listed it.
+        assert_eq!(lines_with(&out, "asked form"), 2, "{}", stderr(&out));
+
+        // `pair` asks both at once, in an order of the server's choosing: the answers fit
+        // either order (one is refused by the first form and the next one taken). Each answer
+        // travels as soon as it is given, so the server sees one of the two first and keeps
+        // listing the other; it is not shown again.
+        let out = call(
+            "pair",
+            "{}",
+            r#"[{"ok":true,"data":{"name":"Ada"}},{"ok":true,"data":{"color":"teal"}},{"ok":true,"data":{"name":"Ada"}}]"#,
+            &strs(&extra),
+            &server,
+        );
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
+        let got = received(&out);
+        assert_eq!(
+            at(&got, &["name", "content"]).to_json(),
+            r#"{"name":"Ada"}"#
+        );
+        assert_eq!(
+            at(&got, &["color", "content"]).to_json(),
+            r#"{"color":"teal"}"#
+        );
+        assert_eq!(
+            lines_with(&out, r#"your name?"; answered accept {"name":"Ada"}"#),
+            1,
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(
+            lines_with(&out, r#"colour?"; answered accept {"color":"teal"}"#),
+            1,
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn failed_cancelled_and_erring_tasks_end_the_call_as_their_server_says() {
+    let http = HttpServer::fastmcp_tasks();
+    for (extra, server) in both_ways(&http, &fastmcp_tasks()) {
+        let out = call("broken", "{}", "[]", &strs(&extra), &server);
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        assert_eq!(
+            lines_with(
+                &out,
+                "failed with error -32000: broken: this task fails on purpose"
+            ),
+            1,
+            "{}",
+            stderr(&out)
+        );
+        let out = call("self_cancel", "{}", "[]", &strs(&extra), &server);
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        assert_eq!(lines_with(&out, "was cancelled"), 1, "{}", stderr(&out));
+        let out = call("tool_error", "{}", "[]", &strs(&extra), &server);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(
+            result(&out).get("isError").and_then(Value::as_bool),
+            Some(true)
+        );
+    }
+}
+
+/// Starts `toolnexus call TOOL --args ARGS [EXTRA…] [-- SERVER…]` with standard error piped,
+/// waits for a line containing `when`, then sends it SIGINT: its output once it ends.
+fn interrupt(tool: &str, args: &str, extra: &[&str], server: &[String], when: &str) -> Output {
+    use std::io::{BufRead, BufReader, Read};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolnexus"));
+    command
+        .args(["call", tool, "--args", args, "--answers", "-"])
+        .args(extra)
+        .env("TOOLNEXUS_NODE_DIR", installed().join("node"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if !server.is_empty() {
+        command.arg("--").args(server);
+    }
+    let mut child = command.spawn().unwrap();
+    drop(child.stdin.take().map(|mut stdin| {
+        std::io::Write::write_all(&mut stdin, b"[]").unwrap();
+    }));
+    let mut reader = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    let started = Instant::now();
+    loop {
+        let mut line = String::new();
+        assert!(
+            reader.read_line(&mut line).unwrap() > 0,
+            "the call ended before {when:?}: {seen}"
+        );
+        seen.push_str(&line);
+        if line.contains(when) {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{seen}");
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    reader.read_to_string(&mut seen).unwrap();
+    let mut stdout = Vec::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    Output {
+        status,
+        stdout,
+        stderr: seen.into_bytes(),
+    }
+}
+
+#[test]
+fn ctrl_c_cancels_a_running_task_with_tasks_cancel() {
+    let http = HttpServer::fastmcp_tasks();
+    for (extra, server) in both_ways(&http, &fastmcp_tasks()) {
+        let out = interrupt(
+            "slow",
+            r#"{"seconds":20}"#,
+            &strs(&extra),
+            &server,
+            "working: step",
+        );
+        assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+        // The server acknowledged the cancel before the client stopped.
+        assert_eq!(lines_with(&out, "is cancelled"), 1, "{}", stderr(&out));
+        assert_eq!(
+            lines_with(&out, "interrupted: the task"),
+            1,
+            "{}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty());
+    }
+    let http = HttpServer::typescript_tasks();
+    for (extra, server) in both_ways(&http, &ts_tasks()) {
+        let mut extra = strs(&extra);
+        extra.push("--task");
+        let out = interrupt(
+            "slow_task",
+            r#"{"ms":20000}"#,
+            &extra,
+            &server,
+            "working: step",
+        );
+        assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+        assert_eq!(lines_with(&out, "is cancelled"), 1, "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_handshake_task_asks_through_tasks_result_with_the_related_task_echoed() {
+    let http = HttpServer::typescript_tasks();
+    for (extra, server) in both_ways(&http, &ts_tasks()) {
+        let out = call(
+            "ask_in_task",
+            "{}",
+            r#"[{"ok":true,"data":{"name":"Ada"}}]"#,
+            &strs(&extra),
+            &server,
+        );
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
+        let got = received(&out);
+        assert_eq!(
+            at(&got, &["received", "content"]).to_json(),
+            r#"{"name":"Ada"}"#
+        );
+        // The response carried the task it belongs to, as the tasks page requires.
+        assert_eq!(at(&got, &["echoedRelatedTask"]).as_bool(), Some(true));
+        let task = at(&got, &["relatedTask", "taskId"]).as_str().unwrap();
+        assert_eq!(
+            at(
+                &got,
+                &[
+                    "responseMeta",
+                    "io.modelcontextprotocol/related-task",
+                    "taskId"
+                ]
+            )
+            .as_str(),
+            Some(task)
+        );
+        assert_eq!(lines_with(&out, "asked form"), 1, "{}", stderr(&out));
+
+        // A task that fails: tasks/result says how (here a tool error).
+        let out = call("fail_task", "{}", "[]", &strs(&extra), &server);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(
+            result(&out).get("isError").and_then(Value::as_bool),
+            Some(true)
+        );
+
+        // An optional task only with --task.
+        let mut with_task = strs(&extra);
+        with_task.push("--task");
+        let out = call("slow_task", r#"{"ms":300}"#, "[]", &with_task, &server);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            result(&out)
+                .to_json()
+                .contains("io.modelcontextprotocol/related-task"),
+            "{}",
+            result(&out).to_json()
+        );
+        let out = call("slow_task", r#"{"ms":300}"#, "[]", &strs(&extra), &server);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(!result(&out).to_json().contains("related-task"));
+        assert_eq!(lines_with(&out, "toolnexus: task "), 0, "{}", stderr(&out));
+    }
 }
