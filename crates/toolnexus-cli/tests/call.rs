@@ -825,9 +825,10 @@ fn interrupt(tool: &str, args: &str, extra: &[&str], server: &[String], when: &s
         command.arg("--").args(server);
     }
     let mut child = command.spawn().unwrap();
-    drop(child.stdin.take().map(|mut stdin| {
-        std::io::Write::write_all(&mut stdin, b"[]").unwrap();
-    }));
+    // The answers (none), then the end of standard input.
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"[]").unwrap();
+    drop(stdin);
     let mut reader = BufReader::new(child.stderr.take().unwrap());
     let mut seen = String::new();
     let started = Instant::now();
