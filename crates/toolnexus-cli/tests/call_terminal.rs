@@ -1,6 +1,7 @@
 //! One interactive `toolnexus call` per era of MCP, driven through a real pseudo-terminal:
-//! the Python SDK's server (2026-07-28, two input rounds) and the TypeScript SDK's
-//! (handshake era). The server is started by `toolnexus call` itself and stopped when it ends.
+//! the Python SDK's server (2026-07-28, two input rounds), the TypeScript SDK's (handshake
+//! era), and FastMCP's tasks (a task that asks twice, and Ctrl-C cancelling one). The server
+//! is started by `toolnexus call` itself and stopped when it ends.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -112,4 +113,66 @@ fn the_timeout_does_not_run_while_a_person_answers() {
     let (code, out) = run.finish();
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(r#"\"name\":\"Ada\""#), "{out}");
+}
+
+/// FastMCP's server whose tools run as tasks (2026-07-28), over stdio.
+fn fastmcp_tasks() -> [String; 3] {
+    let python = installed().join("fastmcp/bin/python").display().to_string();
+    [
+        python,
+        server_file("fastmcp_tasks_server.py"),
+        String::from("stdio"),
+    ]
+}
+
+#[test]
+fn a_person_answers_a_task_that_asks_twice() {
+    // FastMCP takes a second or two of the server's time to start.
+    let mut argv: Vec<String> = ["call", "two_questions", "--timeout", "6", "--"]
+        .iter()
+        .map(|s| String::from(*s))
+        .collect();
+    argv.extend(fastmcp_tasks());
+    let mut run = Run::toolnexus(&argv, &[]);
+    // The task's state, then its first question.
+    run.see("toolnexus-test-fastmcp-tasks")
+        .see(": working")
+        .see("First question: what is your name?");
+    // The person takes longer than the server's whole time: the task waits, the timeout does
+    // not run.
+    std::thread::sleep(std::time::Duration::from_millis(6500));
+    run.see("Name *").keys("Ada").keys(ENTER);
+    run.see("Accept and send").keys(ENTER);
+    run.see("Second question: your favourite colour?");
+    run.see("Favourite colour *").keys("teal").keys(ENTER);
+    run.see("Accept and send").keys(ENTER);
+    run.see(": completed");
+    let (code, out) = run.finish();
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(r#"\"first\": {\"action\": \"accept\", \"content\": {\"name\": \"Ada\"}}"#),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"\"second\": {\"action\": \"accept\", \"content\": {\"color\": \"teal\"}}"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn ctrl_c_at_the_terminal_cancels_the_task() {
+    let mut argv: Vec<String> = ["call", "slow", "--args", r#"{"seconds":20}"#, "--"]
+        .iter()
+        .map(|s| String::from(*s))
+        .collect();
+    argv.extend(fastmcp_tasks());
+    let mut run = Run::toolnexus(&argv, &[]);
+    run.see("working: step");
+    // The terminal sends SIGINT to its foreground process group: the client, and not the
+    // server, which runs in a group of its own and so lives to take the cancel.
+    run.keys(common::CTRL_C);
+    run.see("is cancelled").see("interrupted: the task");
+    let (code, out) = run.finish();
+    assert_eq!(code, 130, "{out}");
+    assert!(out.is_empty(), "{out}");
 }
