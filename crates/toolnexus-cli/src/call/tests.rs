@@ -570,3 +570,22 @@ fn an_optional_task_is_asked_for_only_with_task() {
 fn failed_message(outcome: Result<Map, Failure>) -> String {
     failed(outcome)
 }
+
+#[test]
+fn a_task_may_come_after_an_input_required_round() {
+    let round = format!(
+        r#"{{"jsonrpc":"2.0","id":$ID,"result":{{"resultType":"input_required","inputRequests":{{"go":{{"method":"elicitation/create","params":{FORM}}}}},"requestState":"s1"}}}}"#
+    );
+    let done = r#"{"jsonrpc":"2.0","id":$ID,"result":{"taskId":"t1","status":"completed","result":{"content":[]}}}"#;
+    let (outcome, sent) = run_paced(
+        &[DISCOVERED, &round, TASK, done],
+        &mut answers(r#"[{"ok":true,"data":{"name":"Ada"}}]"#),
+        false,
+    );
+    assert_eq!(outcome.unwrap().to_json(), r#"{"content":[]}"#);
+    assert_eq!(
+        methods(&sent),
+        ["server/discover", "tools/call", "tools/call", "tasks/get"]
+    );
+    assert!(sent[2].contains(r#""requestState":"s1""#), "{}", sent[2]);
+}
