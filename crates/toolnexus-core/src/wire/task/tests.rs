@@ -4,9 +4,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::Modes;
 use crate::contract::Answer;
 use crate::json::Limits;
+use crate::mcp::Modes;
 use crate::session::SessionOptions;
 use crate::wire::client::{Client, Era, Implementation};
 use crate::wire::reverse::{Incoming, ReverseBridge};
@@ -42,7 +42,7 @@ fn modern() -> TaskDriver {
         .unwrap()
 }
 
-fn accept(request: &crate::Request, value: &str) -> Answer {
+fn accept(request: &crate::contract::Request, value: &str) -> Answer {
     Answer::from_json(
         format!(
             r#"{{"id":"{}","ok":true,"data":{{"v":"{value}"}}}}"#,
@@ -166,7 +166,7 @@ fn requests_name_the_task_and_carry_the_meta() {
         ))
         .unwrap_err();
     assert_eq!(bad.kind(), ErrorKind::WrongType);
-    let fraction = RpcId::Number(crate::Number::from_spelling("1.5").unwrap());
+    let fraction = RpcId::Number(crate::json::Number::from_spelling("1.5").unwrap());
     assert_eq!(
         driver.get().to_request(&fraction).unwrap_err().kind(),
         ErrorKind::InvalidValue
