@@ -56,37 +56,30 @@ impl Inbox {
 
     /// The next event within `wait` (and the server's time left), or `None`.
     pub fn next_within(&mut self, wait: Duration) -> Result<Option<Event>, Failure> {
-        if let Some(event) = self.backlog.pop_front() {
-            return Ok(Some(event));
-        }
-        let deadline = Instant::now() + wait.min(self.budget);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let started = Instant::now();
-            let received = self.transport.receive(left);
-            self.budget = self.budget.saturating_sub(started.elapsed());
-            match received {
-                Received::Event(Event::Garbage(bytes)) => not_json_rpc(&bytes),
-                Received::Event(event) => return Ok(Some(event)),
-                Received::Timeout => return Ok(None),
-                Received::Closed(why) => return Err(Failure::server(why)),
-            }
-            if left.is_zero() {
-                return Ok(None);
-            }
-        }
+        self.wait(wait.min(self.budget), true)
     }
 
     /// The next event within `wait`, the backlog first, without counting the server's time:
     /// for waits that are the client's own (between a task's polls).
     pub fn idle_within(&mut self, wait: Duration) -> Result<Option<Event>, Failure> {
+        self.wait(wait, false)
+    }
+
+    /// The next event within `wait`, the backlog first; the time spent counts against the
+    /// server's when `counted`.
+    fn wait(&mut self, wait: Duration, counted: bool) -> Result<Option<Event>, Failure> {
         if let Some(event) = self.backlog.pop_front() {
             return Ok(Some(event));
         }
         let deadline = Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.transport.receive(left) {
+            let started = Instant::now();
+            let received = self.transport.receive(left);
+            if counted {
+                self.budget = self.budget.saturating_sub(started.elapsed());
+            }
+            match received {
                 Received::Event(Event::Garbage(bytes)) => not_json_rpc(&bytes),
                 Received::Event(event) => return Ok(Some(event)),
                 Received::Timeout => return Ok(None),

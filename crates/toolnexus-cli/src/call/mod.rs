@@ -29,7 +29,7 @@ use toolnexus_core::wire::method::{TOOLS_CALL, TOOLS_LIST};
 use toolnexus_core::wire::mrtr::{ClientRequest, InputRound, ServerResult};
 use toolnexus_core::wire::rpc::ErrorCode;
 use toolnexus_core::wire::task::{self as tasks, TaskSupport};
-use toolnexus_core::{Error, Map, Modes, ReverseBridge, Value};
+use toolnexus_core::{Error, Form, Map, Modes, Request, ReverseBridge, Value};
 
 use crate::ask::{Ask, Asker};
 use crate::elicit::{answer_one, session_options};
@@ -455,20 +455,11 @@ impl<'a> Conversation<'a> {
                     entry.key()
                 )));
             }
-            let who = self.who();
-            let count = requests.len();
-            for (n, (key, host_request)) in requests.iter().enumerate() {
-                let ask = Ask {
-                    request: host_request,
-                    who: who.as_deref(),
-                    key: Some(key),
-                    position: (n + 1, count),
-                };
-                let form = next.session().form(host_request.id()).cloned();
-                let (_, ran_out) = answer_one(&ask, form.as_ref(), self.asker, |a| {
+            for (n, keyed) in requests.iter().enumerate() {
+                let form = next.session().form(keyed.1.id()).cloned();
+                self.ask_input(keyed, (n + 1, requests.len()), form.as_ref(), |a| {
                     next.resolve(a, now_ms())
                 })?;
-                self.answered_all &= !ran_out;
             }
             let retry_id = self.client.next_id();
             let text = next.retry(&retry_id, false)?;
@@ -479,6 +470,28 @@ impl<'a> Conversation<'a> {
         Err(Failure::server(format!(
             "the server asked for input more than {MAX_ROUNDS} times for one call"
         )))
+    }
+
+    /// Asks the person (or the answers) the input request `keyed` (its key and request), at
+    /// `position` among those asked together, with its prepared form; `resolve` takes each
+    /// answer until one is accepted.
+    fn ask_input<R>(
+        &mut self,
+        (key, request): &(String, Request),
+        position: (usize, usize),
+        form: Option<&Form>,
+        resolve: impl FnMut(&toolnexus_core::Answer) -> Result<R, Error>,
+    ) -> Result<(), Failure> {
+        let who = self.who();
+        let ask = Ask {
+            request,
+            who: who.as_deref(),
+            key: Some(key),
+            position,
+        };
+        let (_, ran_out) = answer_one(&ask, form, self.asker, resolve)?;
+        self.answered_all &= !ran_out;
+        Ok(())
     }
 
     /// The result of a handshake-era call. A `-32042` error (URL elicitation required) is

@@ -19,8 +19,7 @@ use toolnexus_core::{Map, Value};
 
 use super::Conversation;
 use super::transport::Event;
-use crate::ask::Ask;
-use crate::elicit::{answer_one, session_options};
+use crate::elicit::session_options;
 use crate::report::Failure;
 
 /// The longest the loop waits at once, so that Ctrl-C is seen promptly.
@@ -215,20 +214,11 @@ impl Conversation<'_> {
         driver: &mut TaskDriver,
         requests: &[(String, toolnexus_core::Request)],
     ) -> Result<(), Failure> {
-        let who = self.who();
-        let count = requests.len();
-        for (n, (key, host_request)) in requests.iter().enumerate() {
-            let ask = Ask {
-                request: host_request,
-                who: who.as_deref(),
-                key: Some(key),
-                position: (n + 1, count),
-            };
-            let form = driver.form(host_request.id()).cloned();
-            let (_, ran_out) = answer_one(&ask, form.as_ref(), self.asker, |a| {
+        for (n, keyed) in requests.iter().enumerate() {
+            let form = driver.form(keyed.1.id()).cloned();
+            self.ask_input(keyed, (n + 1, requests.len()), form.as_ref(), |a| {
                 driver.resolve(a, now_ms())
             })?;
-            self.answered_all &= !ran_out;
             if let Some(update) = driver.update(true)? {
                 let out = self.client.request(update.method(), update.into_params());
                 let reply = self.request(&out, "tasks/update")?;

@@ -36,7 +36,32 @@ fn run(
     } else {
         transport
     };
+    let (outcome, texts) = converse(transport, &sent, pin, asker, false);
+    (outcome, texts, sent)
+}
+
+/// Runs `call_tool("t", {})` against `script` answering in turn (see [`Scripted::paced`]),
+/// with `--task` when `prefer_task`.
+fn run_paced(
+    script: &[&str],
+    asker: &mut dyn Asker,
+    prefer_task: bool,
+) -> (Result<Map, Failure>, Vec<String>) {
+    let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
+    converse(transport.paced(), &sent, None, asker, prefer_task)
+}
+
+/// One conversation over `transport`: `connect(pin)`, then `call_tool("t", {})`; the outcome
+/// and what the client sent, as text.
+fn converse(
+    transport: Scripted,
+    sent: &Sent,
+    pin: Option<&str>,
+    asker: &mut dyn Asker,
+    prefer_task: bool,
+) -> (Result<Map, Failure>, Vec<String>) {
     let mut conversation = Conversation::new(Box::new(transport), asker, Duration::from_secs(5));
+    conversation.prefer_task(prefer_task);
     let outcome = conversation
         .connect(pin)
         .and_then(|()| conversation.call_tool("t", Map::new()));
@@ -47,7 +72,7 @@ fn run(
         .iter()
         .map(|m| String::from(m.text()))
         .collect();
-    (outcome, texts, sent)
+    (outcome, texts)
 }
 
 fn method_of(text: &str) -> String {
@@ -387,29 +412,6 @@ fn what_a_server_says_before_the_probe_s_answer_is_handled_after_it() {
         sent.contains(&String::from(r#"{"jsonrpc":"2.0","id":"p","result":{}}"#)),
         "{sent:?}"
     );
-}
-
-/// Runs `call_tool("t", {})` against `script` answering in turn (see [`Scripted::paced`]).
-fn run_paced(
-    script: &[&str],
-    asker: &mut dyn Asker,
-    prefer_task: bool,
-) -> (Result<Map, Failure>, Vec<String>) {
-    let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
-    let mut conversation =
-        Conversation::new(Box::new(transport.paced()), asker, Duration::from_secs(5));
-    conversation.prefer_task(prefer_task);
-    let outcome = conversation
-        .connect(None)
-        .and_then(|()| conversation.call_tool("t", Map::new()));
-    conversation.close();
-    drop(conversation);
-    let texts = sent
-        .borrow()
-        .iter()
-        .map(|m| String::from(m.text()))
-        .collect();
-    (outcome, texts)
 }
 
 const TASK: &str = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"task","taskId":"t1","status":"working","ttlMs":60000,"pollIntervalMs":0}}"#;

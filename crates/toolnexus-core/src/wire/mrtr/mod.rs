@@ -191,16 +191,7 @@ impl InputRound {
             .response_id()
             .cloned()
             .unwrap_or_else(|| RpcId::from(0));
-        let sent = alloc::vec![answered.clone()];
-        InputRound::begin(
-            None,
-            answered,
-            sent,
-            input,
-            Session::new(options),
-            1,
-            now_ms,
-        )
+        InputRound::detached(input, options, answered, 1, now_ms)
     }
 
     /// Starts a round for input requests a task asks for (see [`crate::wire::task`]): no
@@ -211,7 +202,17 @@ impl InputRound {
         first_sequence: u64,
         now_ms: u64,
     ) -> Result<(InputRound, Vec<(String, Request)>), Error> {
-        let answered = RpcId::from(0);
+        InputRound::detached(input, options, RpcId::from(0), first_sequence, now_ms)
+    }
+
+    /// A round with no request to retry, answering the response `answered`.
+    fn detached(
+        input: InputRequired,
+        options: SessionOptions,
+        answered: RpcId,
+        first_sequence: u64,
+        now_ms: u64,
+    ) -> Result<(InputRound, Vec<(String, Request)>), Error> {
         let sent = alloc::vec![answered.clone()];
         InputRound::begin(
             None,
