@@ -21,21 +21,19 @@
 //                       same result shape.
 // Every elicitation waits up to 10 minutes for an answer (the SDK's default would be 60 s).
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { serveSessions } from './http_host.mjs';
 import { load } from './sdk_path.mjs';
 import { record } from './wire_record.mjs';
 
 // sdk_path.mjs's table has no entry for these subpaths: under TOOLNEXUS_NODE_DIR name the file itself.
 const sdk = (sub) => load(process.env.TOOLNEXUS_NODE_DIR ? `@modelcontextprotocol/sdk/dist/esm/${sub}` : `@modelcontextprotocol/sdk/${sub}`);
 const { McpServer } = await load('@modelcontextprotocol/sdk/server/mcp.js');
-const { isInitializeRequest } = await load('@modelcontextprotocol/sdk/types.js');
 const { StreamableHTTPServerTransport } = await sdk('server/streamableHttp.js');
 const { InMemoryEventStore } = await sdk('examples/shared/inMemoryEventStore.js');
 
 const ANSWER_TIMEOUT_MS = 600_000;
 const GET_STREAM_WAIT_MS = 5_000;
 const STANDALONE_STREAM = '_GET_stream'; // the SDK transport's key for the standalone GET stream (1.32.2)
-const MAX_BODY = 4 * 1024 * 1024;
 
 const port = Number(process.argv[2]);
 if (process.argv.length !== 3 || !Number.isInteger(port) || port < 0 || port > 65535) {
@@ -129,77 +127,10 @@ async function openSession() {
     return transport;
 }
 
-function jsonError(res, status, code, message) {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-function readBody(req) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        req.on('data', (chunk) => {
-            size += chunk.length;
-            if (size > MAX_BODY) reject(new Error('request body too large'));
-            else chunks.push(chunk);
-        });
-        req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        req.on('error', reject);
-    });
-}
-
-async function route(req, res) {
-    if (new URL(req.url, 'http://127.0.0.1').pathname !== '/mcp') {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        res.end('not found: the MCP endpoint is /mcp\n');
-        return;
-    }
-    if (!['POST', 'GET', 'DELETE'].includes(req.method)) {
-        res.writeHead(405, { allow: 'GET, POST, DELETE', 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }));
-        return;
-    }
-    const sessionId = req.headers['mcp-session-id'];
-    let body;
-    if (req.method === 'POST') {
-        try {
-            body = JSON.parse(await readBody(req));
-        } catch (error) {
-            jsonError(res, 400, -32700, `Parse error: ${error.message}`);
-            return;
-        }
-    }
-    if (sessionId === undefined) {
-        if (req.method === 'POST' && isInitializeRequest(body)) {
-            const transport = await openSession();
-            await transport.handleRequest(req, res, body);
-            return;
-        }
-        jsonError(res, 400, -32000, 'Bad Request: No valid session ID provided');
-        return;
-    }
-    const session = sessions.get(sessionId);
-    if (!session) {
-        jsonError(res, 404, -32001, 'Session not found');
-        return;
-    }
-    await session.transport.handleRequest(req, res, body);
-}
-
-const httpServer = createServer((req, res) => {
-    route(req, res).catch((error) => {
-        log('error handling request:', error);
-        if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
-        else res.end();
-    });
+serveSessions({
+    port,
+    openSession,
+    find: (id) => sessions.get(id)?.transport,
+    all: () => [...sessions.values()].map((session) => session.transport),
+    log,
 });
-httpServer.listen(port, '127.0.0.1', () => {
-    log(`listening on http://127.0.0.1:${httpServer.address().port}/mcp`);
-});
-for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, async () => {
-        for (const { transport } of sessions.values()) await transport.close().catch(() => {});
-        httpServer.close();
-        process.exit(0);
-    });
-}

@@ -29,7 +29,7 @@
 //                   statusMessage the same), as 2025-11-25 wants for a tool error.
 // Every elicitation waits up to 10 minutes for an answer (the SDK's default would be 60 s).
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { serveSessions } from './http_host.mjs';
 import { load } from './sdk_path.mjs';
 import { record } from './wire_record.mjs';
 
@@ -37,14 +37,13 @@ import { record } from './wire_record.mjs';
 const sdk = (sub) => load(process.env.TOOLNEXUS_NODE_DIR ? `@modelcontextprotocol/sdk/dist/esm/${sub}` : `@modelcontextprotocol/sdk/${sub}`);
 const { McpServer } = await load('@modelcontextprotocol/sdk/server/mcp.js');
 const { StdioServerTransport } = await load('@modelcontextprotocol/sdk/server/stdio.js');
-const { isInitializeRequest, RELATED_TASK_META_KEY } = await load('@modelcontextprotocol/sdk/types.js');
+const { RELATED_TASK_META_KEY } = await load('@modelcontextprotocol/sdk/types.js');
 const { z } = await load('zod');
 const { InMemoryTaskStore, InMemoryTaskMessageQueue, isTerminal } = await sdk('experimental/tasks/index.js');
 
 const POLL_MS = 200;
 const DEFAULT_TTL_MS = 600_000;
 const ANSWER_TIMEOUT_MS = 600_000;
-const MAX_BODY = 4 * 1024 * 1024;
 const log = (...args) => console.error('ts_tasks_server:', ...args);
 
 const FORM = {
@@ -203,80 +202,13 @@ async function serveHttp(port) {
         return transport;
     }
 
-    function jsonError(res, status, code, message) {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-    }
-
-    function readBody(req) {
-        return new Promise((resolve, reject) => {
-            const chunks = [];
-            let size = 0;
-            req.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > MAX_BODY) reject(new Error('request body too large'));
-                else chunks.push(chunk);
-            });
-            req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-            req.on('error', reject);
-        });
-    }
-
-    async function route(req, res) {
-        if (new URL(req.url, 'http://127.0.0.1').pathname !== '/mcp') {
-            res.writeHead(404, { 'content-type': 'text/plain' });
-            res.end('not found: the MCP endpoint is /mcp\n');
-            return;
-        }
-        if (!['POST', 'GET', 'DELETE'].includes(req.method)) {
-            res.writeHead(405, { allow: 'GET, POST, DELETE', 'content-type': 'application/json' });
-            res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }));
-            return;
-        }
-        const sessionId = req.headers['mcp-session-id'];
-        let body;
-        if (req.method === 'POST') {
-            try {
-                body = JSON.parse(await readBody(req));
-            } catch (error) {
-                jsonError(res, 400, -32700, `Parse error: ${error.message}`);
-                return;
-            }
-        }
-        if (sessionId === undefined) {
-            if (req.method === 'POST' && isInitializeRequest(body)) {
-                const transport = await openSession();
-                await transport.handleRequest(req, res, body);
-                return;
-            }
-            jsonError(res, 400, -32000, 'Bad Request: No valid session ID provided');
-            return;
-        }
-        const transport = sessions.get(sessionId);
-        if (!transport) {
-            jsonError(res, 404, -32001, 'Session not found');
-            return;
-        }
-        await transport.handleRequest(req, res, body);
-    }
-
-    const httpServer = createServer((req, res) => {
-        route(req, res).catch((error) => {
-            log('error handling request:', error);
-            if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
-            else res.end();
-        });
+    serveSessions({
+        port,
+        openSession,
+        find: (id) => sessions.get(id),
+        all: () => sessions.values(),
+        log,
     });
-    httpServer.listen(port, '127.0.0.1', () => {
-        log(`listening on http://127.0.0.1:${httpServer.address().port}/mcp`);
-    });
-    for (const signal of ['SIGINT', 'SIGTERM']) {
-        process.on(signal, async () => {
-            for (const transport of sessions.values()) await transport.close().catch(() => {});
-            httpServer.close();
-            process.exit(0);
-        });
-    }
 }
 
 const argv = process.argv.slice(2);
