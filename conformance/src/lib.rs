@@ -118,6 +118,9 @@ pub enum Op {
     /// Input: a multi round-trip script (2026-07-28); output: each step's outcome (see
     /// `ops/mrtr.rs` and the README).
     Mrtr,
+    /// Input: a script following one task (MCP 2025-11-25 tasks or the 2026-07-28 tasks
+    /// extension); output: each step's outcome (see `ops/task.rs` and the README).
+    Task,
 }
 
 /// A piece of a generated input.
@@ -340,6 +343,7 @@ fn run_on_value(
         Op::Session => Ok(ops::session::run(value)?),
         Op::ReverseRequest => Ok(ops::reverse::run(value, limits)?),
         Op::Mrtr => Ok(ops::mrtr::run(value, limits)?),
+        Op::Task => Ok(ops::task::run(value, limits)?),
         Op::ValidateContent
         | Op::ApplyDefaults
         | Op::PrepareContent

@@ -1,7 +1,8 @@
 //! Checks the 2025 elicitation wire against the MCP 2025-11-25 specification kept under
 //! `mcp-schema/2025-11-25/`: every JSON-RPC response the `reverse_request` cases emit is valid
-//! in its `schema.json`, the capabilities are a valid `ClientCapabilities`, and every example
-//! of its elicitation page is read and answered as the page shows.
+//! in its `schema.json`, the capabilities are a valid `ClientCapabilities`, every example of
+//! its elicitation page is read and answered as the page shows, and every request the `task`
+//! cases of that era emit is valid.
 
 // A failed check is meant to stop the test: its helpers, not only its `#[test]`s, may panic.
 #![allow(
@@ -19,7 +20,7 @@ mod spec_schema;
 
 use serde_json::Value as Json;
 use spec_schema::SpecSchema;
-use toolnexus_conformance::{load_suite, run_op, suite_dir};
+use toolnexus_conformance::{Case, load_suite, run_op, suite_dir};
 use toolnexus_core::wire::reverse::{Incoming, ReverseBridge};
 use toolnexus_core::{Answer, ElicitResult, Limits, Modes, SessionOptions, Value};
 
@@ -34,13 +35,18 @@ fn spec() -> SpecSchema {
 /// Every JSON-RPC message a `reverse_request` case emits, with the case id: each string in a
 /// case's output that is a JSON object with a `jsonrpc` member.
 fn emitted_messages() -> Vec<(u64, Json)> {
+    emitted_by("wire/reverse_request.json", |_| true)
+}
+
+/// Every JSON-RPC message emitted by the cases of the file `path` that `keep` selects.
+fn emitted_by(path: &str, keep: impl Fn(&Case) -> bool) -> Vec<(u64, Json)> {
     let mut messages = Vec::new();
     let files = load_suite(&suite_dir()).unwrap();
     let file = files
         .iter()
-        .find(|f| f.path == "wire/reverse_request.json")
-        .expect("the reverse_request cases");
-    for case in &file.file.cases {
+        .find(|f| f.path == path)
+        .unwrap_or_else(|| panic!("the cases of {path}"));
+    for case in file.file.cases.iter().filter(|c| keep(c)) {
         let input = case.input_bytes().unwrap();
         let output = match run_op(case, &input) {
             Ok(Ok(output)) => output,
@@ -101,6 +107,28 @@ fn every_emitted_response_is_valid_mcp_2025_11_25() {
         BTreeSet::from([-32700, -32603, -32602, -32601, -32600]),
         "the error codes emitted"
     );
+}
+
+#[test]
+fn every_task_request_of_the_handshake_era_is_valid_mcp_2025_11_25() {
+    let spec = spec();
+    let handshake = |case: &Case| case.flags.iter().any(|f| f == "handshake");
+    let mut methods = BTreeSet::new();
+    for (id, message) in emitted_by("wire/task.json", handshake) {
+        let method = message["method"].as_str().unwrap_or_default().to_owned();
+        let definition = match method.as_str() {
+            "tasks/get" => "GetTaskRequest",
+            "tasks/cancel" => "CancelTaskRequest",
+            "tasks/result" => "GetTaskPayloadRequest",
+            other => panic!("#{id}: {other:?} is no task request of 2025-11-25: {message}"),
+        };
+        let mut problems = spec.problems("JSONRPCRequest", &message);
+        problems.extend(spec.problems(definition, &message));
+        assert_eq!(problems, Vec::<String>::new(), "#{id}: {message}");
+        methods.insert(method);
+    }
+    let all = ["tasks/cancel", "tasks/get", "tasks/result"].map(String::from);
+    assert_eq!(methods, BTreeSet::from(all), "the task requests emitted");
 }
 
 #[test]

@@ -23,6 +23,7 @@ mod screen;
 mod secrets;
 mod session;
 mod shared;
+mod task;
 mod url_review;
 
 pub use check::{SchemaProblem, SchemaProblemKind, check_schema, schema_problems_to_json};
@@ -54,6 +55,7 @@ pub use screen::{Screen, answer_to_elicit_result_json, elicitation_to_screen};
 pub use secrets::{SecretKind, SensitiveField, reject_secrets, sensitive_fields};
 pub use session::{AwaitingCompletion, CancelledRequest, Session};
 pub use shared::{Mode, Modes, SessionOptions, modes_from_name};
+pub use task::{Era, TaskCall, TaskDriver, TaskEvent, TaskInfo, TaskStatus, follow_task};
 pub use url_review::{
     FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url, url_review_to_json,
 };

@@ -106,7 +106,7 @@ pub struct InputRequest {
 }
 
 impl InputRequest {
-    fn from_core(request: &mrtr::InputRequest) -> InputRequest {
+    pub(crate) fn from_core(request: &mrtr::InputRequest) -> InputRequest {
         InputRequest {
             key: request.key().into(),
             method: request.method().into(),
@@ -209,7 +209,7 @@ pub struct KeyedResult {
     pub result: ElicitResult,
 }
 
-fn keyed_requests(list: Vec<(String, core::Request)>) -> Vec<KeyedRequest> {
+pub(crate) fn keyed_requests(list: Vec<(String, core::Request)>) -> Vec<KeyedRequest> {
     list.into_iter()
         .map(|(key, request)| KeyedRequest {
             key,
@@ -218,7 +218,7 @@ fn keyed_requests(list: Vec<(String, core::Request)>) -> Vec<KeyedRequest> {
         .collect()
 }
 
-fn keyed_results(list: Vec<(String, core::ElicitResult)>) -> Vec<KeyedResult> {
+pub(crate) fn keyed_results(list: Vec<(String, core::ElicitResult)>) -> Vec<KeyedResult> {
     list.into_iter()
         .map(|(key, result)| KeyedResult {
             key,

@@ -14,7 +14,7 @@ use toolnexus_conformance::{Case, Op, load_suite, suite_dir};
 use toolnexus_core::{Limits as CoreLimits, Map, Value, json};
 use toolnexus_ffi::*;
 
-const OPS: [Op; 13] = [
+const OPS: [Op; 14] = [
     Op::CheckSchema,
     Op::ValidateContent,
     Op::ApplyDefaults,
@@ -28,6 +28,7 @@ const OPS: [Op; 13] = [
     Op::Session,
     Op::ReverseRequest,
     Op::Mrtr,
+    Op::Task,
 ];
 
 /// Limits that re-read whatever the library wrote within a case's own (raised) limits.
@@ -262,6 +263,7 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
             run_reverse(&script, limits)
         }
         Op::Mrtr => run_mrtr(&whole()?, limits),
+        Op::Task => run_task(&whole()?, limits),
         other => panic!("not an operation of this runner: {other:?}"),
     })
 }
@@ -651,6 +653,202 @@ fn run_mrtr(script: &Value, limits: Option<Limits>) -> String {
             outcome(Ok(keyed(&round.as_ref().unwrap().expire(at.as_u64()))))
         } else if step.get("cancelPending").is_some() {
             outcome(Ok(keyed(&round.as_ref().unwrap().cancel_pending())))
+        } else {
+            panic!("unknown step {}", text(step));
+        };
+        out.push(value);
+    }
+    text(&Value::Array(out))
+}
+
+/// A request id as a step gives it: a string, or a number as spelt.
+fn rpc_id_of(value: &Value) -> RpcId {
+    match value {
+        Value::String(s) => RpcId::Text {
+            value: s.to_string(),
+        },
+        Value::Number(n) => RpcId::Number {
+            spelling: n.as_str().into(),
+        },
+        other => panic!("request id {}", text(other)),
+    }
+}
+
+fn optional<T>(value: Option<T>, write: impl FnOnce(T) -> Value) -> Value {
+    value.map_or(Value::Null, write)
+}
+
+/// The task with the suite's names, absent members left out.
+fn task_value(task: &TaskInfo) -> Value {
+    let mut map = Map::new();
+    map.insert("taskId", string(&task.task_id));
+    map.insert("status", string(&task.status.as_str()));
+    let texts = [
+        ("statusMessage", &task.status_message),
+        ("createdAt", &task.created_at),
+        ("lastUpdatedAt", &task.last_updated_at),
+    ];
+    for (key, value) in texts {
+        if let Some(value) = value {
+            map.insert(key, string(value));
+        }
+    }
+    for (key, value) in [
+        ("ttlMs", task.ttl_ms),
+        ("pollIntervalMs", task.poll_interval_ms),
+    ] {
+        if let Some(value) = value {
+            map.insert(key, Value::from(value));
+        }
+    }
+    Value::Object(map)
+}
+
+fn task_state(driver: &TaskDriver) -> Value {
+    let era = match driver.era() {
+        Era::Modern => "modern",
+        Era::Handshake => "handshake",
+    };
+    let keys = |keys: Vec<String>| Value::Array(keys.iter().map(|k| string(k)).collect());
+    object([
+        ("task", task_value(&driver.task())),
+        ("era", string(era)),
+        ("done", Value::Bool(driver.is_done())),
+        ("pollIntervalMs", Value::from(driver.poll_interval_ms())),
+        ("nextPollAt", Value::from(driver.next_poll_at())),
+        ("changedAt", Value::from(driver.changed_at())),
+        ("shown", keys(driver.shown())),
+        ("sent", keys(driver.sent())),
+    ])
+}
+
+fn task_event_value(event: &TaskEvent) -> Value {
+    let mut map = Map::new();
+    match event {
+        TaskEvent::Working { changed } => {
+            map.insert("kind", string("working"));
+            map.insert("changed", Value::Bool(*changed));
+        }
+        TaskEvent::InputRequired { requests } => {
+            map.insert("kind", string("input_required"));
+            let requests = requests
+                .iter()
+                .map(|k| {
+                    object([
+                        ("key", string(&k.key)),
+                        ("request", request_value(&k.request)),
+                    ])
+                })
+                .collect();
+            map.insert("requests", Value::Array(requests));
+        }
+        TaskEvent::Completed { result_json } => {
+            map.insert("kind", string("completed"));
+            if let Some(result) = result_json {
+                map.insert("result", parse(result));
+            }
+        }
+        TaskEvent::Failed { error_json } => {
+            map.insert("kind", string("failed"));
+            if let Some(error) = error_json {
+                map.insert("error", parse(error));
+            }
+        }
+        TaskEvent::Cancelled => {
+            map.insert("kind", string("cancelled"));
+        }
+    }
+    Value::Object(map)
+}
+
+fn run_task(script: &Value, limits: Option<Limits>) -> String {
+    let options = options_of(script);
+    let mut driver: Option<std::sync::Arc<TaskDriver>> = None;
+    let mut out = Vec::new();
+    for step in steps(script) {
+        let current = || driver.clone().expect("no task was started");
+        let value = if let Some(start) = step.get("start") {
+            let response = start.get("response").and_then(Value::as_str).unwrap();
+            let era = match start.get("era").and_then(Value::as_str) {
+                Some("modern") => Era::Modern,
+                Some("handshake") => Era::Handshake,
+                other => panic!("era {other:?}"),
+            };
+            match follow_task(response.into(), era, options, now(step), limits) {
+                Ok(started) => {
+                    let value = optional(started.as_deref(), task_state);
+                    driver = started;
+                    outcome(Ok(value))
+                }
+                Err(e) => outcome(Err(e)),
+            }
+        } else if let Some(meta) = step.get("meta") {
+            outcome(current().set_meta(text(meta), None).map(|()| Value::Null))
+        } else if let Some(response) = step.get("poll") {
+            let response = response.as_str().unwrap().into();
+            outcome(
+                current()
+                    .read(response, now(step), limits)
+                    .map(|e| task_event_value(&e)),
+            )
+        } else if let Some(answer) = step.get("answer") {
+            outcome(
+                answer_of(answer)
+                    .and_then(|a| current().resolve(&a, now(step)))
+                    .map(|k| keyed_one(&k)),
+            )
+        } else if let Some(supply) = step.get("supply") {
+            let key = supply.get("key").and_then(Value::as_str).unwrap();
+            let result = supply.get("result").map_or("null".into(), text);
+            outcome(current().supply(key, result, None).map(|()| Value::Null))
+        } else if let Some(update) = step.get("update") {
+            let id = rpc_id_of(update.get("id").unwrap());
+            let partial = update
+                .get("partial")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            outcome(current().update(partial).and_then(|call| match call {
+                Some(call) => call.to_request(&id).map(|t| string(&t)),
+                None => Ok(Value::Null),
+            }))
+        } else if let Some(id) = step.get("get") {
+            outcome(
+                current()
+                    .get()
+                    .to_request(&rpc_id_of(id))
+                    .map(|t| string(&t)),
+            )
+        } else if let Some(id) = step.get("cancel") {
+            let call = current().cancel();
+            assert_eq!(call.method(), "tasks/cancel");
+            outcome(call.to_request(&rpc_id_of(id)).map(|t| string(&t)))
+        } else if let Some(id) = step.get("result") {
+            outcome(
+                current()
+                    .result()
+                    .to_request(&rpc_id_of(id))
+                    .map(|t| string(&t)),
+            )
+        } else if step.get("pending").is_some() {
+            let keys = current().pending();
+            outcome(Ok(Value::Array(
+                keys.iter().map(|k| string(&k.key)).collect(),
+            )))
+        } else if step.get("unhandled").is_some() {
+            let list = current()
+                .unhandled()
+                .iter()
+                .map(|r| object([("key", string(&r.key)), ("method", string(&r.method))]))
+                .collect();
+            outcome(Ok(Value::Array(list)))
+        } else if let Some(at) = step.get("expire") {
+            outcome(Ok(keyed(&current().expire(at.as_u64()))))
+        } else if step.get("cancelPending").is_some() {
+            outcome(Ok(keyed(&current().cancel_pending())))
+        } else if step.get("state").is_some() {
+            outcome(Ok(task_state(&current())))
+        } else if let Some(at) = step.get("due") {
+            outcome(Ok(Value::Bool(current().poll_due(at.as_u64()))))
         } else {
             panic!("unknown step {}", text(step));
         };

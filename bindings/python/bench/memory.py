@@ -37,6 +37,8 @@ NEEDS_INPUT = {
     "inputRequests": {"k": {"method": "elicitation/create", "params": PARAMS}},
     "requestState": "s",
 }
+CREATED = {"resultType": "task", "taskId": "t1", "status": "working", "pollIntervalMs": 500}
+ASKING = {"taskId": "t1", "status": "input_required", "inputRequests": NEEDS_INPUT["inputRequests"]}
 
 
 def refused(call: Callable[[], Any]) -> None:
@@ -66,6 +68,17 @@ def input_round() -> None:
     round_.retry(2)
 
 
+def task_followed() -> None:
+    driver = toolnexus.TaskDriver.start(CREATED, "modern", 0)
+    assert driver is not None
+    event = driver.read(ASKING, 1)
+    assert event.requests is not None
+    driver.resolve({"id": event.requests[0][1].id, "ok": True, "data": CONTENT}, 2)
+    update = driver.update()
+    assert update is not None
+    update.to_request(2)
+
+
 ENTRY_POINTS: list[tuple[str, Callable[[], Any]]] = [
     ("elicitation_to_request(text)", lambda: toolnexus.elicitation_to_request(PARAMS_TEXT, id="r")),
     ("elicitation_to_request(dict)", lambda: toolnexus.elicitation_to_request(PARAMS, id="r")),
@@ -80,6 +93,7 @@ ENTRY_POINTS: list[tuple[str, Callable[[], Any]]] = [
     ("Session begin + resolve", session_round_trip),
     ("ReverseBridge receive + respond", bridge_round_trip),
     ("InputRound start + resolve + retry", input_round),
+    ("TaskDriver start + read + resolve + update", task_followed),
     ("refused: invalid JSON", lambda: refused(lambda: toolnexus.Answer.from_json('{"id":'))),
     ("refused: bad content", lambda: refused(lambda: toolnexus.Answer.from_dict({"id": "a", "ok": 1}))),
 ]

@@ -31,6 +31,7 @@ mod repr;
 mod reverse;
 mod secrets;
 mod session;
+mod task;
 mod text;
 mod url_review;
 mod violation;
@@ -70,7 +71,7 @@ mod native {
     #[pymodule_export]
     use crate::url_review::{PyUrlFinding, PyUrlReview, review_url};
 
-    // The session and the two wires.
+    // The session, the two wires and tasks.
     #[pymodule_export]
     use crate::mrtr::{
         PyClientRequest, PyInputRequest, PyInputRequired, PyInputRound, PyServerResult,
@@ -80,6 +81,8 @@ mod native {
     use crate::reverse::{PyIncoming, PyReverseBridge, refusal_code};
     #[pymodule_export]
     use crate::session::PySession;
+    #[pymodule_export]
+    use crate::task::{PyTask, PyTaskCall, PyTaskDriver, PyTaskEvent};
 
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {

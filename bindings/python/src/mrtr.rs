@@ -120,7 +120,8 @@ impl PyInputRequest {
     }
 }
 
-fn input_request_list<'py>(
+/// `requests` as a list of `InputRequest`.
+pub(crate) fn input_request_list<'py>(
     py: Python<'py>,
     requests: Vec<InputRequest>,
 ) -> PyResult<Bound<'py, PyList>> {

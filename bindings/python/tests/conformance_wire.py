@@ -1,8 +1,9 @@
-"""Runners of the suite's scripted operations (``session``, ``reverse_request``, ``mrtr``)
-through the public Python API.
+"""Runners of the suite's scripted operations (``session``, ``reverse_request``, ``mrtr``,
+``task``) through the public Python API.
 
 Each runner reads the case's script with ``toolnexus.from_json`` (numbers keep their
-spelling), runs every step against one ``Session``, ``ReverseBridge`` or ``InputRound``, and
+spelling), runs every step against one ``Session``, ``ReverseBridge``, ``InputRound`` or
+``TaskDriver``, and
 writes the array of step outcomes with ``toolnexus.to_json``: ``{"ok": value}`` or
 ``{"error": {"kind", "pointer", "violations"?}}``, each violation as ``{"pointer",
 "keyword"}``. JSON-RPC text the API emits is carried as a string and so compared byte for
@@ -300,9 +301,123 @@ def located(error: toolnexus.Error, text: str) -> dict[str, Any]:
     return failure
 
 
+# Tasks, in either era.
+
+
+class TaskScript:
+    """One ``task`` script's state: its options and the driver following the task."""
+
+    def __init__(self, options: dict[str, Any], limits: toolnexus.Limits) -> None:
+        self.options = options
+        self.limits = limits
+        self.driver: toolnexus.TaskDriver | None = None
+
+    def current(self) -> toolnexus.TaskDriver:
+        if self.driver is None:
+            raise BrokenScript("no task was started")
+        return self.driver
+
+    def step(self, step: dict[str, Any]) -> dict[str, Any]:
+        now = now_of(step)
+        if "start" in step:
+            return outcome(lambda: self.start(step["start"], now))
+        if "meta" in step:
+            return outcome(lambda: self.current().set_meta(step["meta"]))
+        if "poll" in step:
+            return outcome(lambda: event_value(self.current().read(step["poll"], now, limits=self.limits)))
+        if "answer" in step:
+            return outcome(lambda: keyed(*self.current().resolve(step["answer"], now)))
+        if "supply" in step:
+            supply = step["supply"]
+            return outcome(lambda: self.current().supply(supply["key"], supply.get("result")))
+        if "update" in step:
+            update = step["update"]
+
+            def updated() -> str | None:
+                call = self.current().update(partial=update.get("partial", False))
+                return None if call is None else call.to_request(update["id"])
+
+            return outcome(updated)
+        for name in ("get", "cancel", "result"):
+            if name in step:
+                call = getattr(self.current(), name)()
+                return outcome(lambda: call.to_request(step[name]))
+        if "pending" in step:
+            return ok([key for key, _ in self.current().pending()])
+        if "unhandled" in step:
+            return ok([{"key": r.key, "method": r.method} for r in self.current().unhandled()])
+        if "expire" in step:
+            return ok([keyed(key, result) for key, result in self.current().expire(step["expire"])])
+        if "cancelPending" in step:
+            return ok([keyed(key, result) for key, result in self.current().cancel_pending()])
+        if "state" in step:
+            return ok(task_state(self.current()))
+        if "due" in step:
+            return ok(self.current().poll_due(step["due"]))
+        raise BrokenScript(f"unknown step {step!r}")
+
+    def start(self, start: dict[str, Any], now: int) -> dict[str, Any] | None:
+        """Follows the task the response hands over; a driver started replaces the current one."""
+        driver = toolnexus.TaskDriver.start(
+            start["response"], start["era"], now, limits=self.limits, **self.options
+        )
+        self.driver = driver
+        return None if driver is None else task_state(driver)
+
+
+def task_value(task: toolnexus.TaskInfo) -> dict[str, Any]:
+    """A task with the suite's names, absent members left out."""
+    members = {
+        "taskId": task.task_id,
+        "status": task.status,
+        "statusMessage": task.status_message,
+        "createdAt": task.created_at,
+        "lastUpdatedAt": task.last_updated_at,
+        "ttlMs": task.ttl_ms,
+        "pollIntervalMs": task.poll_interval_ms,
+    }
+    return {key: value for key, value in members.items() if value is not None}
+
+
+def task_state(driver: toolnexus.TaskDriver) -> dict[str, Any]:
+    return {
+        "task": task_value(driver.task),
+        "era": driver.era,
+        "done": driver.is_done,
+        "pollIntervalMs": driver.poll_interval_ms,
+        "nextPollAt": driver.next_poll_at,
+        "changedAt": driver.changed_at,
+        "shown": driver.shown(),
+        "sent": driver.sent(),
+    }
+
+
+def event_value(event: toolnexus.TaskEvent) -> dict[str, Any]:
+    """An event as ``{"kind", ...}`` with the members of its kind."""
+    value: dict[str, Any] = {"kind": event.type}
+    if event.type == "working":
+        value["changed"] = event.changed
+    elif event.type == "input_required":
+        assert event.requests is not None
+        value["requests"] = [{"key": key, "request": request.to_dict()} for key, request in event.requests]
+    elif event.type == "completed" and event.result is not None:
+        value["result"] = event.result
+    elif event.type == "failed" and event.error is not None:
+        value["error"] = event.error
+    return value
+
+
+def run_task(_case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    def make(script: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        return TaskScript(options_of(script), limits).step
+
+    return run_script(text, limits, make)
+
+
 WIRE_RUNNERS: dict[str, Runner] = {
     "session": run_session,
     "reverse_request": run_reverse,
     "mrtr": run_mrtr,
+    "task": run_task,
 }
 """The scripted operations, by the suite's name."""

@@ -9,6 +9,7 @@ pub(crate) mod mrtr;
 pub(crate) mod reverse;
 pub(crate) mod schema_check;
 pub(crate) mod session;
+pub(crate) mod task;
 pub(crate) mod url;
 
 /// The object with `members`, in order.

@@ -1,8 +1,8 @@
 // The Kotlin API as an app uses it: a form screen built from the typed fields, filled from what
 // a person typed, checked and answered; URL review; the session, from several threads too; the
-// 2025 JSON-RPC bridge and a 2026-07-28 multi round-trip; errors as exceptions. Any failed
-// check ends the run with status 1. The cost of a mapping call is measured and reported, never
-// enforced.
+// 2025 JSON-RPC bridge, a 2026-07-28 multi round-trip and a task followed in both eras; errors
+// as exceptions. Any failed check ends the run with status 1. The cost of a mapping call is
+// measured and reported, never enforced.
 
 import dev.toolnexus.*
 import java.util.concurrent.Callable
@@ -478,6 +478,50 @@ object Api {
         }
     }
 
+    private fun taskFollowed() {
+        val created = """{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t1","status":"working","ttlMs":60000,"pollIntervalMs":500}}"""
+        expect("a result that is no task starts nothing", followTask("""{"content":[]}""", Era.MODERN, nowMs = 0uL) == null)
+        val driver = followTask(created, Era.MODERN, nowMs = 1_000uL)
+        expect("a task starts a driver", driver != null)
+        driver?.use {
+            expect("the task is read", it.task() == TaskInfo("t1", TaskStatus.WORKING, null, null, null, 60_000uL, 500uL), it.task())
+            expect("the first poll is one interval later", it.nextPollAt() == 1_500uL && !it.pollDue(1_499uL) && it.pollDue(1_500uL))
+            it.get().use { get ->
+                expect("tasks/get names the task", get.method() == "tasks/get" && get.paramsJson() == """{"taskId":"t1"}""", get.paramsJson())
+                val fraction = failure { get.toRequest(RpcId.Number("1.5")) }
+                expect("an id with a fraction is refused", fraction?.kind == ErrorKind.INVALID_VALUE, fraction)
+            }
+            val asked = """{"taskId":"t1","status":"input_required","inputRequests":{"region":{"method":"elicitation/create",""" +
+                """"params":{"message":"Which region?","requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}},"required":["region"]}}}}}"""
+            val event = it.read(asked, nowMs = 1_500uL) as? TaskEvent.InputRequired
+            val request = event?.requests?.single()
+            expect("input is asked once, as a Request", request?.key == "region" && request.request.id == "elc-5dc-1", event)
+            expect("the form is prepared", it.form("elc-5dc-1")?.fields()?.single()?.widget == Widget.SINGLE_SELECT)
+            val again = it.read(asked, nowMs = 2_000uL) as? TaskEvent.InputRequired
+            expect("a request shown is not shown again", again?.requests?.isEmpty() == true, again)
+            val early = failure { it.update() }
+            expect("an update waits for every answer", early?.kind == ErrorKind.MISSING_RESPONSES, early)
+            it.resolve(Answer(id = "elc-5dc-1", ok = true, data = """{"region":"eu"}"""), nowMs = 2_100uL)
+            val update = it.update()
+            expect(
+                "tasks/update carries the answer",
+                update?.use { call -> call.toRequest(RpcId.Text("u-1")) } ==
+                    """{"jsonrpc":"2.0","id":"u-1","method":"tasks/update","params":{"taskId":"t1","inputResponses":{"region":{"action":"accept","content":{"region":"eu"}}}}}""",
+            )
+            expect("nothing is sent twice", it.update(partial = true) == null && it.sent() == listOf("region"))
+            val other = failure { it.read("""{"taskId":"t2","status":"working"}""", nowMs = 2_500uL) }
+            expect("another task is refused at /taskId", other?.kind == ErrorKind.INVALID_VALUE && other.pointer == "/taskId", other)
+            val done = it.read("""{"taskId":"t1","status":"completed","result":{"content":[],"n":1.50}}""", nowMs = 3_000uL)
+            expect("the result keeps its bytes", done == TaskEvent.Completed("""{"content":[],"n":1.50}""") && it.isDone(), done)
+        }
+        followTask("""{"task":{"taskId":"h1","status":"working","pollInterval":100}}""", Era.HANDSHAKE, nowMs = 0uL)?.use {
+            expect("the handshake era reads the nested task", it.era() == Era.HANDSHAKE && it.pollIntervalMs() == 100uL)
+            it.result().use { result -> expect("tasks/result names the task", result.method() == "tasks/result") }
+            val waiting = it.read("""{"taskId":"h1","status":"input_required"}""", nowMs = 100uL)
+            expect("input arrives through tasks/result", waiting == TaskEvent.InputRequired(emptyList()), waiting)
+        } ?: expect("the handshake era starts a driver", false)
+    }
+
     private fun errorsAreExceptions() {
         val notJson = failure { requestFromJson("{") }
         expect("bad JSON throws InvalidJson", notJson?.kind == ErrorKind.INVALID_JSON, notJson)
@@ -514,7 +558,7 @@ object Api {
     fun run(): Boolean {
         val parts = listOf(
             ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
-            ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::errorsAreExceptions,
+            ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::taskFollowed, ::errorsAreExceptions,
         )
         for (part in parts) {
             try {

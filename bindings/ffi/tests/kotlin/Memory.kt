@@ -18,6 +18,9 @@ object Memory {
     private val CALL = """{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"""
     private val NEEDS_INPUT = """{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create",""" +
         """"params":$PARAMS}},"requestState":"s"}"""
+    private val CREATED = """{"resultType":"task","taskId":"t1","status":"working","pollIntervalMs":500}"""
+    private val ASKING = """{"taskId":"t1","status":"input_required","inputRequests":{"k":{"method":"elicitation/create",""" +
+        """"params":$PARAMS}}}"""
 
     private fun refused(block: () -> Unit) {
         try {
@@ -63,6 +66,13 @@ object Memory {
                     round.resolve(Answer(id = asked.request.id, ok = true, data = CONTENT), nowMs = 0uL)
                     round.retry(RpcId.Number("2"))
                 }
+            }
+        },
+        "TaskDriver read + resolve + update" to {
+            followTask(CREATED, Era.MODERN, nowMs = 0uL)?.use { driver ->
+                val asked = (driver.read(ASKING, nowMs = 1uL) as TaskEvent.InputRequired).requests.single()
+                driver.resolve(Answer(id = asked.request.id, ok = true, data = CONTENT), nowMs = 2uL)
+                driver.update()?.use { it.toRequest(RpcId.Number("2")) }
             }
         },
         "refused: invalid JSON" to { refused { answerFromJson("""{"id":""") } },

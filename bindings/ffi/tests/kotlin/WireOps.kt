@@ -1,4 +1,5 @@
-// The suite's scripted operations (session, reverse_request, mrtr) run through the Kotlin API.
+// The suite's scripted operations (session, reverse_request, mrtr, task) run through the Kotlin
+// API.
 //
 // A script is read by the library (so its faults are the library's errors) and then walked
 // here; values a step hands to the API go back in as JSON text that keeps member order and
@@ -146,11 +147,11 @@ private fun runReverse(text: String, limits: Limits?): String {
 
 private fun keyedJson(keyed: KeyedResult): Map<String, Any?> = mapOf("key" to keyed.key, "result" to resultJson(keyed.result))
 
-/** A retry id as a script gives it: a string, or a number as spelt. */
+/** A request id as a script gives it: a string, or a number as spelt. */
 private fun rpcIdOf(value: Any?): RpcId = when (value) {
     is String -> RpcId.Text(value)
     is JsonNumber -> RpcId.Number(value.spelling)
-    else -> throw BrokenScript("a retry id is a string or a number, not ${toJson(value)}")
+    else -> throw BrokenScript("a request id is a string or a number, not ${toJson(value)}")
 }
 
 /** An error outcome of a `start` or `again` step, saying which text its pointer is in. */
@@ -246,9 +247,118 @@ private fun runMrtr(text: String, limits: Limits?): String {
     return MrtrScript(script.options, limits).use { mrtr -> toJson(script.steps.map(mrtr::step)) }
 }
 
+// Tasks, in either era.
+
+private fun eraOf(name: Any?): Era = when (name) {
+    "modern" -> Era.MODERN
+    "handshake" -> Era.HANDSHAKE
+    else -> throw BrokenScript("an era is \"modern\" or \"handshake\", not ${toJson(name)}")
+}
+
+private fun eraName(era: Era): String = when (era) {
+    Era.MODERN -> "modern"
+    Era.HANDSHAKE -> "handshake"
+}
+
+/** A task with the suite's names, absent members left out. */
+private fun taskJson(task: TaskInfo): Map<String, Any?> = buildMap {
+    put("taskId", task.taskId)
+    put("status", task.status.asStr())
+    task.statusMessage?.let { put("statusMessage", it) }
+    task.createdAt?.let { put("createdAt", it) }
+    task.lastUpdatedAt?.let { put("lastUpdatedAt", it) }
+    task.ttlMs?.let { put("ttlMs", it) }
+    task.pollIntervalMs?.let { put("pollIntervalMs", it) }
+}
+
+private fun stateJson(driver: TaskDriver): Map<String, Any?> = mapOf(
+    "task" to taskJson(driver.task()),
+    "era" to eraName(driver.era()),
+    "done" to driver.isDone(),
+    "pollIntervalMs" to driver.pollIntervalMs(),
+    "nextPollAt" to driver.nextPollAt(),
+    "changedAt" to driver.changedAt(),
+    "shown" to driver.shown(),
+    "sent" to driver.sent(),
+)
+
+private fun eventJson(event: TaskEvent): Map<String, Any?> = when (event) {
+    is TaskEvent.Working -> mapOf("kind" to "working", "changed" to event.changed)
+    is TaskEvent.InputRequired -> mapOf(
+        "kind" to "input_required",
+        "requests" to event.requests.map { mapOf("key" to it.key, "request" to requestJson(it.request)) },
+    )
+    is TaskEvent.Completed -> buildMap {
+        put("kind", "completed")
+        event.resultJson?.let { put("result", RawJson(it)) }
+    }
+    is TaskEvent.Failed -> buildMap {
+        put("kind", "failed")
+        event.errorJson?.let { put("error", RawJson(it)) }
+    }
+    is TaskEvent.Cancelled -> mapOf("kind" to "cancelled")
+}
+
+/** One `task` script's state: its options and the driver following the task. */
+private class TaskScript(options: Map<String, Any?>, private val limits: Limits?) : AutoCloseable {
+    private val sessionOptions = sessionOptionsOf(options)
+    private var driver: TaskDriver? = null
+
+    private fun current(): TaskDriver = driver ?: throw BrokenScript("no task was started")
+
+    /** The request `call` writes with the step's `id`; the call is freed at once. */
+    private fun written(call: TaskCall, id: Any?): String = call.use { it.toRequest(rpcIdOf(id)) }
+
+    fun step(step: Map<String, Any?>): Map<String, Any?> {
+        val now = nowOf(step)
+        return when {
+            "start" in step -> start(step["start"].asObject() ?: throw BrokenScript("start is no object"), now)
+            "meta" in step -> outcome { current().setMeta(toJson(step["meta"]), limits); null }
+            "poll" in step -> outcome { eventJson(current().read(step["poll"] as String, now, limits)) }
+            "answer" in step -> outcome { keyedJson(current().resolve(answerIn(step["answer"]), now)) }
+            "supply" in step -> {
+                val supply = step["supply"].asObject() ?: throw BrokenScript("supply is no object")
+                outcome { current().supply(supply["key"] as String, toJson(supply["result"]), limits); null }
+            }
+            "update" in step -> {
+                val update = step["update"].asObject() ?: throw BrokenScript("update is no object")
+                outcome { current().update(update["partial"] as Boolean? ?: false)?.let { written(it, update["id"]) } }
+            }
+            "get" in step -> outcome { written(current().get(), step["get"]) }
+            "cancel" in step -> outcome { written(current().cancel(), step["cancel"]) }
+            "result" in step -> outcome { written(current().result(), step["result"]) }
+            "pending" in step -> ok(current().pending().map { it.key })
+            "unhandled" in step -> ok(current().unhandled().map { mapOf("key" to it.key, "method" to it.method) })
+            "expire" in step -> ok(current().expire((step["expire"] as JsonNumber).toULong()).map(::keyedJson))
+            "cancelPending" in step -> ok(current().cancelPending().map(::keyedJson))
+            "state" in step -> ok(stateJson(current()))
+            "due" in step -> ok(current().pollDue((step["due"] as JsonNumber).toULong()))
+            else -> throw BrokenScript("unknown step ${toJson(step)}")
+        }
+    }
+
+    /** Follows the task the response hands over; a driver started replaces the current one. */
+    private fun start(start: Map<String, Any?>, now: ULong): Map<String, Any?> = outcome {
+        val started = followTask(start["response"] as String, eraOf(start["era"]), sessionOptions, now, limits)
+        driver?.close()
+        driver = started
+        started?.let(::stateJson)
+    }
+
+    override fun close() {
+        driver?.close()
+    }
+}
+
+private fun runTask(text: String, limits: Limits?): String {
+    val script = readScript(text, limits)
+    return TaskScript(script.options, limits).use { task -> toJson(script.steps.map(task::step)) }
+}
+
 /** The scripted operations, by the suite's name. */
 val WIRE_OPS: Map<String, Op> = mapOf(
     "session" to textOp { _, text, limits -> runSession(text, limits) },
     "reverse_request" to textOp { _, text, limits -> runReverse(text, limits) },
     "mrtr" to textOp { _, text, limits -> runMrtr(text, limits) },
+    "task" to textOp { _, text, limits -> runTask(text, limits) },
 )

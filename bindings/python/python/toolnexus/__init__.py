@@ -66,7 +66,8 @@ from ._native import (
     classify_result,
     with_client_capabilities,
 )
-from ._literals import SecretKind, Severity, Verdict, Widget
+from ._native import TaskCall, TaskDriver, TaskEvent, TaskInfo
+from ._literals import SecretKind, Severity, TaskStatus, Verdict, Widget
 from ._number import Number
 
 __all__ = [
@@ -119,5 +120,11 @@ __all__ = [
     "ServerResult",
     "classify_result",
     "with_client_capabilities",
+    # Tasks: a tool call the server runs as a task, in either era.
+    "TaskDriver",
+    "TaskInfo",
+    "TaskStatus",
+    "TaskEvent",
+    "TaskCall",
 ]
 __all__ += _errors.__all__  # Errors: the base class, then one per kind.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["SecretKind", "Severity", "Verdict", "Widget"]
+__all__ = ["SecretKind", "Severity", "TaskStatus", "Verdict", "Widget"]
 
 Widget = Literal[
     "text",
@@ -40,3 +40,6 @@ Verdict = Literal["ok", "warn", "reject"]
 
 Severity = Literal["warn", "reject"]
 """How serious one finding of a URL review is (``UrlFinding.severity``)."""
+
+TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
+"""Where a task stands (``TaskInfo.status``); the core's ``TaskInfo.STATUSES``, in its order."""

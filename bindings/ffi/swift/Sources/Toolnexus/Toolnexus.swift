@@ -2552,6 +2552,759 @@ public func FfiConverterTypeSession_lower(_ value: Session) -> UInt64 {
 
 
 
+
+
+/**
+ * A request a [`TaskDriver`] asks the host to send: `tasks/get`, `tasks/update`,
+ * `tasks/cancel` or `tasks/result`, with its params (`taskId` first, after the `_meta` the
+ * driver was given). Send it through your own client, or write it whole with `toRequest`.
+ */
+public protocol TaskCallProtocol: AnyObject, Sendable {
+    
+    /**
+     * The method: `tasks/get`, `tasks/update`, `tasks/cancel` or `tasks/result`.
+     */
+    func method()  -> String
+    
+    /**
+     * The params as compact JSON.
+     */
+    func paramsJson()  -> String
+    
+    /**
+     * The JSON-RPC request, as compact JSON text, with `id`. Fails with `InvalidValue` for a
+     * number id with a fraction.
+     */
+    func toRequest(id: RpcId) throws  -> String
+    
+}
+/**
+ * A request a [`TaskDriver`] asks the host to send: `tasks/get`, `tasks/update`,
+ * `tasks/cancel` or `tasks/result`, with its params (`taskId` first, after the `_meta` the
+ * driver was given). Send it through your own client, or write it whole with `toRequest`.
+ */
+open class TaskCall: TaskCallProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_toolnexus_ffi_fn_clone_taskcall(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_toolnexus_ffi_fn_free_taskcall(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The method: `tasks/get`, `tasks/update`, `tasks/cancel` or `tasks/result`.
+     */
+open func method() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskcall_method(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The params as compact JSON.
+     */
+open func paramsJson() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskcall_params_json(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The JSON-RPC request, as compact JSON text, with `id`. Fails with `InvalidValue` for a
+     * number id with a fraction.
+     */
+open func toRequest(id: RpcId)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskcall_to_request(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeRpcId_lower(id),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTaskCall: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = TaskCall
+
+    public static func lift(_ handle: UInt64) throws -> TaskCall {
+        return TaskCall(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: TaskCall) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TaskCall {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: TaskCall, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskCall_lift(_ handle: UInt64) throws -> TaskCall {
+    return try FfiConverterTypeTaskCall.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskCall_lower(_ value: TaskCall) -> UInt64 {
+    return FfiConverterTypeTaskCall.lower(value)
+}
+
+
+
+
+
+
+/**
+ * One task, followed from the `tools/call` result that handed it over until it ends: the
+ * requests to send ([`TaskCall`]), each reply read into a [`TaskEvent`], the poll schedule
+ * kept as data, and the input requests begun, answered and sent, each shown once and each
+ * answer sent once.
+ *
+ * Start one with `followTask`; send `get()` when `pollDue(now)`, `read` the reply; resolve
+ * each request of an `InputRequired` event (and `supply` results for the `unhandled`
+ * entries), then send `update()`. Every method may be called from any thread; a `nowMs` left
+ * out is read from the clock.
+ */
+public protocol TaskDriverProtocol: AnyObject, Sendable {
+    
+    /**
+     * `tasks/cancel` for this task.
+     */
+    func cancel()  -> TaskCall
+    
+    /**
+     * Answers with cancel every pending request, for a person who closed the dialog; the
+     * cancels go in the next `update`.
+     */
+    func cancelPending()  -> [KeyedResult]
+    
+    /**
+     * When the status or its message last changed, by the caller's clock (the task's start
+     * until a change is read).
+     */
+    func changedAt()  -> UInt64
+    
+    /**
+     * The era the task is followed in.
+     */
+    func era()  -> Era
+    
+    /**
+     * Answers with cancel every pending request whose time to live lapsed at `now_ms`; the
+     * cancels go in the next `update`.
+     */
+    func expire(nowMs: UInt64?)  -> [KeyedResult]
+    
+    /**
+     * The form of the pending form request `request_id`, prepared when it was begun: what a
+     * screen renders and checks input against. `null` for a URL request or an id that is not
+     * pending.
+     */
+    func form(requestId: String)  -> Form?
+    
+    /**
+     * `tasks/get` for this task.
+     */
+    func get()  -> TaskCall
+    
+    /**
+     * Whether the task has ended (completed, failed or cancelled, as last read).
+     */
+    func isDone()  -> Bool
+    
+    /**
+     * When the next poll is due (ms since 1970): one interval after the last reply read.
+     */
+    func nextPollAt()  -> UInt64
+    
+    /**
+     * The options the task's input requests follow.
+     */
+    func options()  -> SessionOptions
+    
+    /**
+     * The input requests shown and not answered yet, each with its key, oldest first.
+     */
+    func pending()  -> [KeyedRequest]
+    
+    /**
+     * Whether a poll is due at `now_ms`.
+     */
+    func pollDue(nowMs: UInt64?)  -> Bool
+    
+    /**
+     * The wait between polls, in milliseconds: the server's suggestion (at least 50), else
+     * 1,000.
+     */
+    func pollIntervalMs()  -> UInt64
+    
+    /**
+     * Reads the reply to a `tasks/get` (the JSON-RPC response or its result, as text; either
+     * era's spelling), received at `now_ms`, and schedules the next poll.
+     *
+     * Fails, with nothing changed: `InvalidValue` for another task (at `/taskId`) or a
+     * JSON-RPC error response (at `/error`), the task's own errors, in the modern era a
+     * completed task without a `result` object or `inputRequests` that cannot be read, and
+     * an input request the session refuses (under `/inputRequests/<key>/params`).
+     */
+    func read(responseJson: String, nowMs: UInt64?, limits: Limits?) throws  -> TaskEvent
+    
+    /**
+     * Resolves an input request with the host's `answer`, at `now_ms`: its key and the
+     * result `update` will send. Fails as `Session.resolve` does (`UnknownRequest` at `/id`,
+     * `InvalidContent`); invalid content leaves the request pending.
+     */
+    func resolve(answer: Answer, nowMs: UInt64?) throws  -> KeyedResult
+    
+    /**
+     * `tasks/result` for this task (2025-11-25): it stays open until the task ends, carries
+     * the server's `elicitation/create` requests meanwhile (answer them with a
+     * `ReverseBridge`), and ends with the tool's own result or error.
+     */
+    func result()  -> TaskCall
+    
+    /**
+     * The keys whose answers were sent.
+     */
+    func sent()  -> [String]
+    
+    /**
+     * Sets the `_meta` (a JSON object, as text) that every request this driver writes
+     * carries first in its params, as the client's `tools/call` had it; in the modern era the
+     * tasks extension is declared in its client capabilities. Fails with `WrongType` for a
+     * `_meta` that is not an object, or whose capabilities are not one (at
+     * `/io.modelcontextprotocol~1clientCapabilities`).
+     */
+    func setMeta(metaJson: String, limits: Limits?) throws 
+    
+    /**
+     * The keys shown so far, in the order they were first seen.
+     */
+    func shown()  -> [String]
+    
+    /**
+     * Gives the host's own result (a JSON object, sent as it is) for an input request the
+     * driver does not handle (see `unhandled`). Fails with `UnknownRequest` for a key no
+     * open input request has, `InvalidValue` for an `elicitation/create` key, `WrongType`
+     * for a result that is not an object.
+     */
+    func supply(key: String, resultJson: String, limits: Limits?) throws 
+    
+    /**
+     * The task as last read.
+     */
+    func task()  -> TaskInfo
+    
+    /**
+     * The open input requests of a method the driver does not handle (any but
+     * `elicitation/create`) without a result yet: `supply` one for each.
+     */
+    func unhandled()  -> [InputRequest]
+    
+    /**
+     * `tasks/update` carrying every answer not sent yet, each under its key (oldest first),
+     * or `null` when there is none; those answers count as sent from now on. Unless
+     * `partial`, fails with `MissingResponses` while an input request shown is unanswered.
+     */
+    func update(partial: Bool) throws  -> TaskCall?
+    
+}
+/**
+ * One task, followed from the `tools/call` result that handed it over until it ends: the
+ * requests to send ([`TaskCall`]), each reply read into a [`TaskEvent`], the poll schedule
+ * kept as data, and the input requests begun, answered and sent, each shown once and each
+ * answer sent once.
+ *
+ * Start one with `followTask`; send `get()` when `pollDue(now)`, `read` the reply; resolve
+ * each request of an `InputRequired` event (and `supply` results for the `unhandled`
+ * entries), then send `update()`. Every method may be called from any thread; a `nowMs` left
+ * out is read from the clock.
+ */
+open class TaskDriver: TaskDriverProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_toolnexus_ffi_fn_clone_taskdriver(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_toolnexus_ffi_fn_free_taskdriver(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * `tasks/cancel` for this task.
+     */
+open func cancel() -> TaskCall  {
+    return try!  FfiConverterTypeTaskCall_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_cancel(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Answers with cancel every pending request, for a person who closed the dialog; the
+     * cancels go in the next `update`.
+     */
+open func cancelPending() -> [KeyedResult]  {
+    return try!  FfiConverterSequenceTypeKeyedResult.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_cancel_pending(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * When the status or its message last changed, by the caller's clock (the task's start
+     * until a change is read).
+     */
+open func changedAt() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_changed_at(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The era the task is followed in.
+     */
+open func era() -> Era  {
+    return try!  FfiConverterTypeEra_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_era(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Answers with cancel every pending request whose time to live lapsed at `now_ms`; the
+     * cancels go in the next `update`.
+     */
+open func expire(nowMs: UInt64? = nil) -> [KeyedResult]  {
+    return try!  FfiConverterSequenceTypeKeyedResult.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_expire(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The form of the pending form request `request_id`, prepared when it was begun: what a
+     * screen renders and checks input against. `null` for a URL request or an id that is not
+     * pending.
+     */
+open func form(requestId: String) -> Form?  {
+    return try!  FfiConverterOptionTypeForm.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_form(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(requestId),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `tasks/get` for this task.
+     */
+open func get() -> TaskCall  {
+    return try!  FfiConverterTypeTaskCall_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_get(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether the task has ended (completed, failed or cancelled, as last read).
+     */
+open func isDone() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_is_done(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * When the next poll is due (ms since 1970): one interval after the last reply read.
+     */
+open func nextPollAt() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_next_poll_at(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The options the task's input requests follow.
+     */
+open func options() -> SessionOptions  {
+    return try!  FfiConverterTypeSessionOptions_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_options(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The input requests shown and not answered yet, each with its key, oldest first.
+     */
+open func pending() -> [KeyedRequest]  {
+    return try!  FfiConverterSequenceTypeKeyedRequest.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_pending(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether a poll is due at `now_ms`.
+     */
+open func pollDue(nowMs: UInt64? = nil) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_poll_due(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The wait between polls, in milliseconds: the server's suggestion (at least 50), else
+     * 1,000.
+     */
+open func pollIntervalMs() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_poll_interval_ms(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Reads the reply to a `tasks/get` (the JSON-RPC response or its result, as text; either
+     * era's spelling), received at `now_ms`, and schedules the next poll.
+     *
+     * Fails, with nothing changed: `InvalidValue` for another task (at `/taskId`) or a
+     * JSON-RPC error response (at `/error`), the task's own errors, in the modern era a
+     * completed task without a `result` object or `inputRequests` that cannot be read, and
+     * an input request the session refuses (under `/inputRequests/<key>/params`).
+     */
+open func read(responseJson: String, nowMs: UInt64? = nil, limits: Limits? = nil)throws  -> TaskEvent  {
+    return try  FfiConverterTypeTaskEvent_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_read(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(responseJson),
+        FfiConverterOptionUInt64.lower(nowMs),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Resolves an input request with the host's `answer`, at `now_ms`: its key and the
+     * result `update` will send. Fails as `Session.resolve` does (`UnknownRequest` at `/id`,
+     * `InvalidContent`); invalid content leaves the request pending.
+     */
+open func resolve(answer: Answer, nowMs: UInt64? = nil)throws  -> KeyedResult  {
+    return try  FfiConverterTypeKeyedResult_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_resolve(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeAnswer_lower(answer),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `tasks/result` for this task (2025-11-25): it stays open until the task ends, carries
+     * the server's `elicitation/create` requests meanwhile (answer them with a
+     * `ReverseBridge`), and ends with the tool's own result or error.
+     */
+open func result() -> TaskCall  {
+    return try!  FfiConverterTypeTaskCall_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_result(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The keys whose answers were sent.
+     */
+open func sent() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_sent(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Sets the `_meta` (a JSON object, as text) that every request this driver writes
+     * carries first in its params, as the client's `tools/call` had it; in the modern era the
+     * tasks extension is declared in its client capabilities. Fails with `WrongType` for a
+     * `_meta` that is not an object, or whose capabilities are not one (at
+     * `/io.modelcontextprotocol~1clientCapabilities`).
+     */
+open func setMeta(metaJson: String, limits: Limits? = nil)throws   {try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_set_meta(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(metaJson),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The keys shown so far, in the order they were first seen.
+     */
+open func shown() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_shown(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Gives the host's own result (a JSON object, sent as it is) for an input request the
+     * driver does not handle (see `unhandled`). Fails with `UnknownRequest` for a key no
+     * open input request has, `InvalidValue` for an `elicitation/create` key, `WrongType`
+     * for a result that is not an object.
+     */
+open func supply(key: String, resultJson: String, limits: Limits? = nil)throws   {try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_supply(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(key),
+        FfiConverterString.lower(resultJson),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The task as last read.
+     */
+open func task() -> TaskInfo  {
+    return try!  FfiConverterTypeTaskInfo_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_task(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The open input requests of a method the driver does not handle (any but
+     * `elicitation/create`) without a result yet: `supply` one for each.
+     */
+open func unhandled() -> [InputRequest]  {
+    return try!  FfiConverterSequenceTypeInputRequest.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_unhandled(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `tasks/update` carrying every answer not sent yet, each under its key (oldest first),
+     * or `null` when there is none; those answers count as sent from now on. Unless
+     * `partial`, fails with `MissingResponses` while an input request shown is unanswered.
+     */
+open func update(partial: Bool = false)throws  -> TaskCall?  {
+    return try  FfiConverterOptionTypeTaskCall.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskdriver_update(
+            self.uniffiCloneHandle(),
+        FfiConverterBool.lower(partial),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTaskDriver: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = TaskDriver
+
+    public static func lift(_ handle: UInt64) throws -> TaskDriver {
+        return TaskDriver(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: TaskDriver) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TaskDriver {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: TaskDriver, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskDriver_lift(_ handle: UInt64) throws -> TaskDriver {
+    return try FfiConverterTypeTaskDriver.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskDriver_lower(_ value: TaskDriver) -> UInt64 {
+    return FfiConverterTypeTaskDriver.lower(value)
+}
+
+
+
+
 /**
  * How a host resolved a [`Request`]: `{id, ok, data?, reason?}`.
  */
@@ -4324,6 +5077,128 @@ public func FfiConverterTypeSessionOptions_lower(_ value: SessionOptions) -> Rus
 
 
 /**
+ * A task as the server last described it, in either era's spelling (`ttl` and
+ * `pollInterval` in 2025-11-25, `ttlMs` and `pollIntervalMs` since).
+ */
+public struct TaskInfo: Equatable, Hashable {
+    /**
+     * The server's id for the task.
+     */
+    public var taskId: String
+    /**
+     * Where the task stands.
+     */
+    public var status: TaskStatus
+    /**
+     * The server's words on the current status, if any.
+     */
+    public var statusMessage: String?
+    /**
+     * When the task was created, as the server wrote it.
+     */
+    public var createdAt: String?
+    /**
+     * When the task last changed, as the server wrote it.
+     */
+    public var lastUpdatedAt: String?
+    /**
+     * How long the server keeps the task from its creation, in milliseconds; `null` when
+     * unlimited or not said.
+     */
+    public var ttlMs: UInt64?
+    /**
+     * The poll interval the server suggests, in milliseconds, if it suggests one.
+     */
+    public var pollIntervalMs: UInt64?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The server's id for the task.
+         */taskId: String, 
+        /**
+         * Where the task stands.
+         */status: TaskStatus, 
+        /**
+         * The server's words on the current status, if any.
+         */statusMessage: String?, 
+        /**
+         * When the task was created, as the server wrote it.
+         */createdAt: String?, 
+        /**
+         * When the task last changed, as the server wrote it.
+         */lastUpdatedAt: String?, 
+        /**
+         * How long the server keeps the task from its creation, in milliseconds; `null` when
+         * unlimited or not said.
+         */ttlMs: UInt64?, 
+        /**
+         * The poll interval the server suggests, in milliseconds, if it suggests one.
+         */pollIntervalMs: UInt64?) {
+        self.taskId = taskId
+        self.status = status
+        self.statusMessage = statusMessage
+        self.createdAt = createdAt
+        self.lastUpdatedAt = lastUpdatedAt
+        self.ttlMs = ttlMs
+        self.pollIntervalMs = pollIntervalMs
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension TaskInfo: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTaskInfo: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TaskInfo {
+        return
+            try TaskInfo(
+                taskId: FfiConverterString.read(from: &buf), 
+                status: FfiConverterTypeTaskStatus.read(from: &buf), 
+                statusMessage: FfiConverterOptionString.read(from: &buf), 
+                createdAt: FfiConverterOptionString.read(from: &buf), 
+                lastUpdatedAt: FfiConverterOptionString.read(from: &buf), 
+                ttlMs: FfiConverterOptionUInt64.read(from: &buf), 
+                pollIntervalMs: FfiConverterOptionUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: TaskInfo, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.taskId, into: &buf)
+        FfiConverterTypeTaskStatus.write(value.status, into: &buf)
+        FfiConverterOptionString.write(value.statusMessage, into: &buf)
+        FfiConverterOptionString.write(value.createdAt, into: &buf)
+        FfiConverterOptionString.write(value.lastUpdatedAt, into: &buf)
+        FfiConverterOptionUInt64.write(value.ttlMs, into: &buf)
+        FfiConverterOptionUInt64.write(value.pollIntervalMs, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskInfo_lift(_ buf: RustBuffer) throws -> TaskInfo {
+    return try FfiConverterTypeTaskInfo.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskInfo_lower(_ value: TaskInfo) -> RustBuffer {
+    return FfiConverterTypeTaskInfo.lower(value)
+}
+
+
+/**
  * One thing a review found. Match on `code`; the message is wording for people.
  */
 public struct UrlFinding: Equatable, Hashable {
@@ -4828,6 +5703,83 @@ public func FfiConverterTypeContentValue_lift(_ buf: RustBuffer) throws -> Conte
 #endif
 public func FfiConverterTypeContentValue_lower(_ value: ContentValue) -> RustBuffer {
     return FfiConverterTypeContentValue.lower(value)
+}
+
+
+
+/**
+ * The era a task is followed in, which decides the messages' shapes.
+ */
+
+public enum Era: Equatable, Hashable {
+    
+    /**
+     * 2026-07-28, the tasks extension: `resultType: "task"`, `tasks/get` carries the input
+     * requests, the result or the error, and answers go back in `tasks/update`.
+     */
+    case modern
+    /**
+     * 2025-06-18 and 2025-11-25: a nested `CreateTaskResult`; input requests arrive as
+     * `elicitation/create` while `tasks/result` is open, which ends with the result.
+     */
+    case handshake
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Era: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeEra: FfiConverterRustBuffer {
+    typealias SwiftType = Era
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Era {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .modern
+        
+        case 2: return .handshake
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Era, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .modern:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .handshake:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEra_lift(_ buf: RustBuffer) throws -> Era {
+    return try FfiConverterTypeEra.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEra_lower(_ value: Era) -> RustBuffer {
+    return FfiConverterTypeEra.lower(value)
 }
 
 
@@ -6355,6 +7307,257 @@ public func FfiConverterTypeSeverity_lower(_ value: Severity) -> RustBuffer {
 
 
 /**
+ * What a poll of the task says.
+ */
+
+public enum TaskEvent {
+    
+    /**
+     * The task is working.
+     */
+    case working(
+        /**
+         * Whether its status or status message differ from the last reply read.
+         */changed: Bool
+    )
+    /**
+     * The task needs input.
+     */
+    case inputRequired(
+        /**
+         * The requests not shown before, each with its key, in the server's order: empty
+         * when every one was shown already, and always in the handshake era, whose requests
+         * arrive as `elicitation/create` while `tasks/result` is open.
+         */requests: [KeyedRequest]
+    )
+    /**
+     * The task completed.
+     */
+    case completed(
+        /**
+         * The tool's result (even one with `isError`) as compact JSON; `null` in the
+         * handshake era, which fetches it with `tasks/result`.
+         */resultJson: String?
+    )
+    /**
+     * The task failed.
+     */
+    case failed(
+        /**
+         * The JSON-RPC error, `{"code", "message", "data"?}` as received, as compact JSON,
+         * when the server gave one.
+         */errorJson: String?
+    )
+    /**
+     * The task was cancelled.
+     */
+    case cancelled
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension TaskEvent: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTaskEvent: FfiConverterRustBuffer {
+    typealias SwiftType = TaskEvent
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TaskEvent {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .working(changed: try FfiConverterBool.read(from: &buf)
+        )
+        
+        case 2: return .inputRequired(requests: try FfiConverterSequenceTypeKeyedRequest.read(from: &buf)
+        )
+        
+        case 3: return .completed(resultJson: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        case 4: return .failed(errorJson: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        case 5: return .cancelled
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: TaskEvent, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .working(changed):
+            writeInt(&buf, Int32(1))
+            FfiConverterBool.write(changed, into: &buf)
+            
+        
+        case let .inputRequired(requests):
+            writeInt(&buf, Int32(2))
+            FfiConverterSequenceTypeKeyedRequest.write(requests, into: &buf)
+            
+        
+        case let .completed(resultJson):
+            writeInt(&buf, Int32(3))
+            FfiConverterOptionString.write(resultJson, into: &buf)
+            
+        
+        case let .failed(errorJson):
+            writeInt(&buf, Int32(4))
+            FfiConverterOptionString.write(errorJson, into: &buf)
+            
+        
+        case .cancelled:
+            writeInt(&buf, Int32(5))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskEvent_lift(_ buf: RustBuffer) throws -> TaskEvent {
+    return try FfiConverterTypeTaskEvent.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskEvent_lower(_ value: TaskEvent) -> RustBuffer {
+    return FfiConverterTypeTaskEvent.lower(value)
+}
+
+
+
+/**
+ * Where a task stands.
+ */
+
+public enum TaskStatus: Equatable, Hashable {
+    
+    /**
+     * The request is being processed.
+     */
+    case working
+    /**
+     * The server needs input from the client.
+     */
+    case inputRequired
+    /**
+     * The request completed; its result (even one with `isError`) is available.
+     */
+    case completed
+    /**
+     * The request failed with a JSON-RPC error.
+     */
+    case failed
+    /**
+     * The request was cancelled before it completed.
+     */
+    case cancelled
+
+
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_taskstatus_as_str(
+            FfiConverterTypeTaskStatus_lower(self),uniffiCallStatus
+    )
+})
+}
+
+
+
+}
+
+#if compiler(>=6)
+extension TaskStatus: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTaskStatus: FfiConverterRustBuffer {
+    typealias SwiftType = TaskStatus
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TaskStatus {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .working
+        
+        case 2: return .inputRequired
+        
+        case 3: return .completed
+        
+        case 4: return .failed
+        
+        case 5: return .cancelled
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: TaskStatus, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .working:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .inputRequired:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .completed:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .failed:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .cancelled:
+            writeInt(&buf, Int32(5))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskStatus_lift(_ buf: RustBuffer) throws -> TaskStatus {
+    return try FfiConverterTypeTaskStatus.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTaskStatus_lower(_ value: TaskStatus) -> RustBuffer {
+    return FfiConverterTypeTaskStatus.lower(value)
+}
+
+
+
+/**
  * A failure of any toolnexus function: its kind, where in the input it is (an RFC 6901 JSON
  * pointer, `""` for the whole input), a message a person can read and, for
  * `InvalidContent`, every violation.
@@ -6835,6 +8038,54 @@ fileprivate struct FfiConverterOptionTypeForm: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeForm.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeTaskCall: FfiConverterRustBuffer {
+    typealias SwiftType = TaskCall?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeTaskCall.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeTaskCall.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeTaskDriver: FfiConverterRustBuffer {
+    typealias SwiftType = TaskDriver?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeTaskDriver.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeTaskDriver.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -7952,6 +9203,28 @@ public func modesFromName(name: String)throws  -> Modes  {
 })
 }
 /**
+ * Follows the task a `tools/call` response hands over: `response_json` is the JSON-RPC
+ * response or its result alone, received at `now_ms`, for a client of `era` whose input
+ * requests follow `options`. `null` when the result is no task; the first poll is due one
+ * interval later.
+ *
+ * Fails for a task that cannot be read (pointers locate the fault in the text:
+ * `/result/ttlMs`, `/result/task/taskId`, …) and with `InvalidValue` at `/error` for a
+ * JSON-RPC error response.
+ */
+public func followTask(responseJson: String, era: Era, options: SessionOptions? = nil, nowMs: UInt64? = nil, limits: Limits? = nil)throws  -> TaskDriver?  {
+    return try  FfiConverterOptionTypeTaskDriver.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_follow_task(
+        FfiConverterString.lower(responseJson),
+        FfiConverterTypeEra_lower(era),
+        FfiConverterOptionTypeSessionOptions.lower(options),
+        FfiConverterOptionUInt64.lower(nowMs),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+/**
  * Reviews `url` before consent: what to show and what to warn about. Never fails: an
  * unusable URL is a review with an `InvalidUrl` finding and the verdict `Reject`.
  */
@@ -8100,6 +9373,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_modes_from_name() != 56824) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_follow_task() != 15405) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_review_url() != 4787) {
@@ -8286,6 +9562,84 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_session_resolve() != 26552) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskcall_method() != 30309) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskcall_params_json() != 39409) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskcall_to_request() != 17863) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_cancel() != 42555) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_cancel_pending() != 3226) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_changed_at() != 14619) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_era() != 27722) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_expire() != 30911) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_form() != 4897) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_get() != 40189) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_is_done() != 28975) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_next_poll_at() != 35568) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_options() != 46637) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_pending() != 21490) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_poll_due() != 64822) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_poll_interval_ms() != 1664) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_read() != 27693) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_resolve() != 35101) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_result() != 46673) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_sent() != 55252) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_set_meta() != 41156) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_shown() != 371) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_supply() != 36632) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_task() != 5529) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_unhandled() != 24823) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_taskdriver_update() != 57705) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_constructor_form_new() != 40501) {

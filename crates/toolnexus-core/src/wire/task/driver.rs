@@ -4,7 +4,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{DEFAULT_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, Task, TaskStatus, declare_extension};
+use super::{
+    DEFAULT_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskInfo, TaskStatus, declare_extension,
+};
 use crate::contract::{Answer, Request};
 use crate::error::{Error, ErrorKind};
 use crate::form::Form;
@@ -95,7 +97,7 @@ pub enum TaskEvent {
 #[derive(Debug, Clone)]
 pub struct TaskDriver {
     era: Era,
-    task: Task,
+    task: TaskInfo,
     meta: Option<Map>,
     options: SessionOptions,
     rounds: Vec<InputRound>,
@@ -178,7 +180,7 @@ impl TaskDriver {
     }
 
     /// The task as last read.
-    pub fn task(&self) -> &Task {
+    pub fn task(&self) -> &TaskInfo {
         &self.task
     }
 
@@ -238,11 +240,11 @@ impl TaskDriver {
     /// schedules the next poll. New input requests are begun (see [`TaskEvent::InputRequired`]).
     ///
     /// Refused, with nothing changed: a task that is not this one ([`ErrorKind::InvalidValue`]
-    /// at `/taskId`), the errors of [`Task::read`], in the modern era a completed task without
+    /// at `/taskId`), the errors of [`TaskInfo::read`], in the modern era a completed task without
     /// a `result` object or an input-required one whose `inputRequests` cannot be read, and an
     /// elicitation the session refuses (its error under `/inputRequests/<key>/params`).
     pub fn read(&mut self, result: &Map, now_ms: u64) -> Result<TaskEvent, Error> {
-        let task = Task::read(result)?;
+        let task = TaskInfo::read(result)?;
         if task.task_id() != self.task.task_id() {
             return Err(Error::new(
                 ErrorKind::InvalidValue,
@@ -450,7 +452,7 @@ impl TaskDriver {
         TaskCall { method, params }
     }
 
-    fn differs(&self, task: &Task) -> bool {
+    fn differs(&self, task: &TaskInfo) -> bool {
         task.status() != self.task.status() || task.status_message() != self.task.status_message()
     }
 

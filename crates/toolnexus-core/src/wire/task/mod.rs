@@ -179,7 +179,7 @@ pub fn task_request(ttl_ms: Option<u64>) -> Value {
 /// A task as the server describes it, in either era's spelling (`ttl` and `pollInterval` in
 /// 2025-11-25, `ttlMs` and `pollIntervalMs` since).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Task {
+pub struct TaskInfo {
     task_id: String,
     status: TaskStatus,
     status_message: Option<String>,
@@ -189,12 +189,12 @@ pub struct Task {
     poll_interval_ms: Option<u64>,
 }
 
-impl Task {
+impl TaskInfo {
     /// Reads a task object. Needed: a non-empty string `taskId` and a known `status`.
     /// Optional, each of its type when present: `statusMessage`, `createdAt`, `lastUpdatedAt`
     /// (strings), the lifetime and the poll interval (non-negative integers; a lifetime of
     /// `null` is unlimited). Other members are ignored. Errors point into `map`.
-    pub fn read(map: &Map) -> Result<Task, Error> {
+    pub fn read(map: &Map) -> Result<TaskInfo, Error> {
         let fields = Fields::new(map);
         let task_id = String::from(fields.non_empty_str("taskId")?);
         let status_text = fields.str("status")?;
@@ -209,7 +209,7 @@ impl Task {
                 ),
             )
         })?;
-        Ok(Task {
+        Ok(TaskInfo {
             task_id,
             status,
             status_message: fields.opt_str("statusMessage")?.map(String::from),
@@ -283,12 +283,16 @@ fn millis(map: &Map, names: &[&str]) -> Result<Option<u64>, Error> {
 /// The task a `tools/call` result hands over, if it is one: `resultType: "task"` with the task
 /// inline (2026-07-28), or a result without `resultType` whose `task` member is an object
 /// (2025-11-25). `Ok(None)` for any other result. Errors point into `result`.
-pub fn created_task(result: &Map) -> Result<Option<Task>, Error> {
+pub fn created_task(result: &Map) -> Result<Option<TaskInfo>, Error> {
     match result.get("resultType") {
-        Some(Value::String(kind)) if kind.as_str() == RESULT_TYPE => Task::read(result).map(Some),
+        Some(Value::String(kind)) if kind.as_str() == RESULT_TYPE => {
+            TaskInfo::read(result).map(Some)
+        }
         Some(_) => Ok(None),
         None => match result.get("task") {
-            Some(Value::Object(task)) => Task::read(task).map(Some).map_err(|e| e.within("/task")),
+            Some(Value::Object(task)) => TaskInfo::read(task)
+                .map(Some)
+                .map_err(|e| e.within("/task")),
             _ => Ok(None),
         },
     }

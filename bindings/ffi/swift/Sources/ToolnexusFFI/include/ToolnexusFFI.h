@@ -623,6 +623,156 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_session_pending(uint64_t ptr, RustCall
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_resolve(uint64_t ptr, RustBuffer answer, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_TASKCALL
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_TASKCALL
+uint64_t uniffi_toolnexus_ffi_fn_clone_taskcall(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_TASKCALL
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_TASKCALL
+void uniffi_toolnexus_ffi_fn_free_taskcall(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKCALL_METHOD
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKCALL_METHOD
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskcall_method(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKCALL_PARAMS_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKCALL_PARAMS_JSON
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskcall_params_json(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKCALL_TO_REQUEST
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKCALL_TO_REQUEST
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskcall_to_request(uint64_t ptr, RustBuffer id, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_TASKDRIVER
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_TASKDRIVER
+uint64_t uniffi_toolnexus_ffi_fn_clone_taskdriver(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_TASKDRIVER
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_TASKDRIVER
+void uniffi_toolnexus_ffi_fn_free_taskdriver(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_CANCEL
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_CANCEL
+uint64_t uniffi_toolnexus_ffi_fn_method_taskdriver_cancel(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_CANCEL_PENDING
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_CANCEL_PENDING
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_cancel_pending(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_CHANGED_AT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_CHANGED_AT
+uint64_t uniffi_toolnexus_ffi_fn_method_taskdriver_changed_at(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_ERA
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_ERA
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_era(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_EXPIRE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_EXPIRE
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_expire(uint64_t ptr, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_FORM
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_form(uint64_t ptr, RustBuffer request_id, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_GET
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_GET
+uint64_t uniffi_toolnexus_ffi_fn_method_taskdriver_get(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_IS_DONE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_IS_DONE
+int8_t uniffi_toolnexus_ffi_fn_method_taskdriver_is_done(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_NEXT_POLL_AT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_NEXT_POLL_AT
+uint64_t uniffi_toolnexus_ffi_fn_method_taskdriver_next_poll_at(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_OPTIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_OPTIONS
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_options(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_PENDING
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_PENDING
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_pending(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_POLL_DUE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_POLL_DUE
+int8_t uniffi_toolnexus_ffi_fn_method_taskdriver_poll_due(uint64_t ptr, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_POLL_INTERVAL_MS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_POLL_INTERVAL_MS
+uint64_t uniffi_toolnexus_ffi_fn_method_taskdriver_poll_interval_ms(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_READ
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_READ
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_read(uint64_t ptr, RustBuffer response_json, RustBuffer now_ms, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_RESOLVE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_RESOLVE
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_resolve(uint64_t ptr, RustBuffer answer, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_RESULT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_RESULT
+uint64_t uniffi_toolnexus_ffi_fn_method_taskdriver_result(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_SENT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_SENT
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_sent(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_SET_META
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_SET_META
+void uniffi_toolnexus_ffi_fn_method_taskdriver_set_meta(uint64_t ptr, RustBuffer meta_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_SHOWN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_SHOWN
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_shown(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_SUPPLY
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_SUPPLY
+void uniffi_toolnexus_ffi_fn_method_taskdriver_supply(uint64_t ptr, RustBuffer key, RustBuffer result_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_TASK
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_TASK
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_task(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_UNHANDLED
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_UNHANDLED
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_unhandled(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_UPDATE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKDRIVER_UPDATE
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_update(uint64_t ptr, int8_t partial, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SCHEMAPROBLEMKIND_AS_STR
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SCHEMAPROBLEMKIND_AS_STR
 RustBuffer uniffi_toolnexus_ffi_fn_method_schemaproblemkind_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
@@ -666,6 +816,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_secretkind_describe(RustBuffer ptr, Ru
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_MODE_AS_STR
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_MODE_AS_STR
 RustBuffer uniffi_toolnexus_ffi_fn_method_mode_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKSTATUS_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKSTATUS_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_taskstatus_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FINDINGCODE_AS_STR
@@ -886,6 +1041,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_sensitive_fields(RustBuffer schema_json,
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_MODES_FROM_NAME
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_MODES_FROM_NAME
 RustBuffer uniffi_toolnexus_ffi_fn_func_modes_from_name(RustBuffer name, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FOLLOW_TASK
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FOLLOW_TASK
+RustBuffer uniffi_toolnexus_ffi_fn_func_follow_task(RustBuffer response_json, RustBuffer era, RustBuffer options, RustBuffer now_ms, RustBuffer limits, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REVIEW_URL
@@ -1380,6 +1540,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_modes_from_name(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FOLLOW_TASK
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FOLLOW_TASK
+uint16_t uniffi_toolnexus_ffi_checksum_func_follow_task(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REVIEW_URL
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REVIEW_URL
 uint16_t uniffi_toolnexus_ffi_checksum_func_review_url(void
@@ -1749,6 +1915,162 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_session_pending(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_RESOLVE
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_RESOLVE
 uint16_t uniffi_toolnexus_ffi_checksum_method_session_resolve(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKCALL_METHOD
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKCALL_METHOD
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskcall_method(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKCALL_PARAMS_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKCALL_PARAMS_JSON
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskcall_params_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKCALL_TO_REQUEST
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKCALL_TO_REQUEST
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskcall_to_request(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_CANCEL
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_CANCEL
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_cancel(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_CANCEL_PENDING
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_CANCEL_PENDING
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_cancel_pending(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_CHANGED_AT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_CHANGED_AT
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_changed_at(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_ERA
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_ERA
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_era(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_EXPIRE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_EXPIRE
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_expire(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_FORM
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_FORM
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_form(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_GET
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_GET
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_get(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_IS_DONE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_IS_DONE
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_is_done(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_NEXT_POLL_AT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_NEXT_POLL_AT
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_next_poll_at(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_OPTIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_OPTIONS
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_options(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_PENDING
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_PENDING
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_pending(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_POLL_DUE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_POLL_DUE
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_poll_due(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_POLL_INTERVAL_MS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_POLL_INTERVAL_MS
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_poll_interval_ms(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_READ
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_READ
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_read(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_RESOLVE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_RESOLVE
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_resolve(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_RESULT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_RESULT
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_result(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_SENT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_SENT
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_sent(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_SET_META
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_SET_META
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_set_meta(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_SHOWN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_SHOWN
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_shown(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_SUPPLY
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_SUPPLY
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_supply(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_TASK
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_TASK
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_task(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_UNHANDLED
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_UNHANDLED
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_unhandled(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_UPDATE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_UPDATE
+uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_update(void
     
 );
 #endif

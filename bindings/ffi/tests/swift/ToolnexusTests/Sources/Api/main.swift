@@ -1,7 +1,7 @@
 // The Swift API as an app uses it: a form screen built from the request's `Form`, filled through
 // `form.parse`, validated, answered and mapped; URL review; the session, also from many
-// threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; errors as Swift
-// `Error`s. Prints `api (swift): N passed, N failed` and exits non-zero on any failure.
+// threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; a task followed in
+// both eras; errors as Swift `Error`s. Prints `api (swift): N passed, N failed` and exits non-zero on any failure.
 
 import Dispatch
 import Foundation
@@ -441,6 +441,65 @@ group("mrtr round") {
     expect("the retry carries the responses", retry["params"]?["inputResponses"]?["region"]?["content"] == .fields(("region", .string("eu"))), retry.text)
     expect("the retry carries the exact state", retry["params"]?["requestState"] == .string("st-1"), retry.text)
     expect("the retry has its own id", retry["id"] == .number("2"), retry.text)
+}
+
+// MARK: - A task, followed until it ends
+
+group("task") {
+    let created = #"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t1","status":"working","ttlMs":60000,"pollIntervalMs":500}}"#
+    expect("a result that is no task starts nothing", try followTask(responseJson: #"{"content":[]}"#, era: .modern, nowMs: 0) == nil)
+    guard let driver = try followTask(responseJson: created, era: .modern, nowMs: 1_000) else {
+        expect("a task starts a driver", false)
+        return
+    }
+    // Named `TaskInfo`, so that Swift concurrency's `Task` stays what it is in an app.
+    let task: TaskInfo = driver.task()
+    _ = Task<Void, Never> {}
+    expect("the task is read", task.taskId == "t1" && task.status == .working && task.ttlMs == 60_000 && task.pollIntervalMs == 500, task)
+    expect("the first poll is one interval later", driver.nextPollAt() == 1_500 && !driver.pollDue(nowMs: 1_499) && driver.pollDue(nowMs: 1_500))
+    let get = driver.get()
+    expect("tasks/get names the task", get.method() == "tasks/get" && get.paramsJson() == #"{"taskId":"t1"}"#, get.paramsJson())
+    let fraction = failure { _ = try get.toRequest(id: .number(spelling: "1.5")) }
+    expect("an id with a fraction is refused", fraction?.kind == .invalidValue, fraction)
+    let asked = #"{"taskId":"t1","status":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{"message":"Which region?","requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}},"required":["region"]}}}}}"#
+    guard case .inputRequired(let requests) = try driver.read(responseJson: asked, nowMs: 1_500) else {
+        expect("input is asked", false)
+        return
+    }
+    expect("input is asked once, as a Request", requests.map(\.key) == ["region"] && requests.first?.request.id == "elc-5dc-1", requests)
+    expect("the form is prepared", driver.form(requestId: "elc-5dc-1")?.fields().first?.widget == .singleSelect)
+    /// The requests of an `InputRequired` event; nil for any other event.
+    func requestsOf(_ event: TaskEvent) -> [KeyedRequest]? {
+        guard case .inputRequired(let requests) = event else { return nil }
+        return requests
+    }
+    let again = try driver.read(responseJson: asked, nowMs: 2_000)
+    expect("a request shown is not shown again", requestsOf(again)?.isEmpty == true, again)
+    let early = failure { _ = try driver.update(partial: false) }
+    expect("an update waits for every answer", early?.kind == .missingResponses, early)
+    _ = try driver.resolve(answer: Answer(id: "elc-5dc-1", ok: true, data: #"{"region":"eu"}"#), nowMs: 2_100)
+    let update = try driver.update(partial: false)
+    expect(
+        "tasks/update carries the answer",
+        try update?.toRequest(id: .text(value: "u-1")) == #"{"jsonrpc":"2.0","id":"u-1","method":"tasks/update","params":{"taskId":"t1","inputResponses":{"region":{"action":"accept","content":{"region":"eu"}}}}}"#
+    )
+    expect("nothing is sent twice", try driver.update(partial: true) == nil && driver.sent() == ["region"])
+    let other = failure { _ = try driver.read(responseJson: #"{"taskId":"t2","status":"working"}"#, nowMs: 2_500) }
+    expect("another task is refused at /taskId", other?.kind == .invalidValue && other?.pointer == "/taskId", other)
+    let done = try driver.read(responseJson: #"{"taskId":"t1","status":"completed","result":{"content":[],"n":1.50}}"#, nowMs: 3_000)
+    guard case .completed(let resultJson) = done else {
+        expect("the task completes", false, done)
+        return
+    }
+    expect("the result keeps its bytes", resultJson == #"{"content":[],"n":1.50}"# && driver.isDone(), resultJson)
+    guard let handshake = try followTask(responseJson: #"{"task":{"taskId":"h1","status":"working","pollInterval":100}}"#, era: .handshake, nowMs: 0) else {
+        expect("the handshake era starts a driver", false)
+        return
+    }
+    expect("the handshake era reads the nested task", handshake.era() == .handshake && handshake.pollIntervalMs() == 100)
+    expect("tasks/result names the task", handshake.result().method() == "tasks/result")
+    let waiting = try handshake.read(responseJson: #"{"taskId":"h1","status":"input_required"}"#, nowMs: 100)
+    expect("input arrives through tasks/result", requestsOf(waiting)?.isEmpty == true, waiting)
 }
 
 // MARK: - Errors

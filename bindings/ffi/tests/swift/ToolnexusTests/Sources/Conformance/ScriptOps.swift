@@ -1,7 +1,7 @@
-// Runners of the suite's scripted operations (`session`, `reverse_request`, `mrtr`): each runs
-// every step of the case's script against one `Session`, `ReverseBridge` or `InputRound` and
-// writes the array of step outcomes, `{"ok": value}` or `{"error": {"kind", "pointer",
-// "violations"?}}`.
+// Runners of the suite's scripted operations (`session`, `reverse_request`, `mrtr`, `task`):
+// each runs every step of the case's script against one `Session`, `ReverseBridge`,
+// `InputRound` or `TaskDriver` and writes the array of step outcomes, `{"ok": value}` or
+// `{"error": {"kind", "pointer", "violations"?}}`.
 //
 // Requests and results go into the outcomes as the API writes them (`requestToJson`,
 // `elicitResultToJson`), JSON-RPC text as strings, so every byte is compared. A case's bytes
@@ -337,8 +337,168 @@ private func runMrtr(_ c: Case, _ input: Input) throws -> String {
     }
 }
 
+// MARK: - task
+
+/// A request id as a step gives it: a string, or a number as spelt.
+private func requestId(_ value: JSON?) throws -> RpcId {
+    switch value {
+    case .string(let text)?: return .text(value: text)
+    case .number(let spelling)?: return .number(spelling: spelling)
+    default: throw BrokenCase("a request id must be a string or a number")
+    }
+}
+
+private func eraOf(_ value: JSON?) throws -> Era {
+    switch value?.stringValue {
+    case "modern"?: return .modern
+    case "handshake"?: return .handshake
+    default: throw BrokenCase("an era is \"modern\" or \"handshake\"")
+    }
+}
+
+private func eraName(_ era: Era) -> String {
+    switch era {
+    case .modern: return "modern"
+    case .handshake: return "handshake"
+    }
+}
+
+/// A task with the suite's names, absent members left out.
+private func taskValue(_ task: TaskInfo) -> JSON {
+    var members = [JSON.Member("taskId", .string(task.taskId)), JSON.Member("status", .string(task.status.asStr()))]
+    if let message = task.statusMessage { members.append(JSON.Member("statusMessage", .string(message))) }
+    if let createdAt = task.createdAt { members.append(JSON.Member("createdAt", .string(createdAt))) }
+    if let lastUpdatedAt = task.lastUpdatedAt { members.append(JSON.Member("lastUpdatedAt", .string(lastUpdatedAt))) }
+    if let ttl = task.ttlMs { members.append(JSON.Member("ttlMs", .integer(ttl))) }
+    if let interval = task.pollIntervalMs { members.append(JSON.Member("pollIntervalMs", .integer(interval))) }
+    return .object(members)
+}
+
+private func state(_ driver: TaskDriver) -> JSON {
+    .fields(
+        ("task", taskValue(driver.task())),
+        ("era", .string(eraName(driver.era()))),
+        ("done", .bool(driver.isDone())),
+        ("pollIntervalMs", .integer(driver.pollIntervalMs())),
+        ("nextPollAt", .integer(driver.nextPollAt())),
+        ("changedAt", .integer(driver.changedAt())),
+        ("shown", .array(driver.shown().map { .string($0) })),
+        ("sent", .array(driver.sent().map { .string($0) }))
+    )
+}
+
+private func event(_ event: TaskEvent) throws -> JSON {
+    switch event {
+    case .working(let changed):
+        return .fields(("kind", .string("working")), ("changed", .bool(changed)))
+    case .inputRequired(let requests):
+        return .fields(
+            ("kind", .string("input_required")),
+            ("requests", .array(try requests.map { .fields(("key", .string($0.key)), ("request", try request($0.request))) }))
+        )
+    case .completed(let resultJson):
+        var members = [JSON.Member("kind", .string("completed"))]
+        if let resultJson { members.append(JSON.Member("result", .raw(resultJson))) }
+        return .object(members)
+    case .failed(let errorJson):
+        var members = [JSON.Member("kind", .string("failed"))]
+        if let errorJson { members.append(JSON.Member("error", .raw(errorJson))) }
+        return .object(members)
+    case .cancelled:
+        return .fields(("kind", .string("cancelled")))
+    }
+}
+
+/// One `task` script's state: its options and the driver following the task.
+private final class TaskScript {
+    let options: SessionOptions
+    let limits: Limits?
+    let input: Input
+    var driver: TaskDriver?
+
+    init(options: SessionOptions, limits: Limits?, input: Input) {
+        self.options = options
+        self.limits = limits
+        self.input = input
+    }
+
+    func current() throws -> TaskDriver {
+        guard let driver else { throw BrokenCase("no task was started") }
+        return driver
+    }
+
+    func step(_ step: JSON) throws -> JSON {
+        let at = try now(step)
+        if let start = step["start"] {
+            let response = try text(start["response"], "start.response"), era = try eraOf(start["era"])
+            return try outcome {
+                let started = try followTask(responseJson: response, era: era, options: options, nowMs: at, limits: limits)
+                driver = started
+                return started.map(state) ?? .null
+            }
+        }
+        if let meta = step["meta"] {
+            let driver = try current()
+            return try outcome {
+                try driver.setMeta(metaJson: meta.text, limits: limits)
+                return .null
+            }
+        }
+        if let response = step["poll"] {
+            let response = try text(response, "poll"), driver = try current()
+            return try outcome { try event(driver.read(responseJson: response, nowMs: at, limits: limits)) }
+        }
+        if step.has("answer") {
+            let driver = try current()
+            return try outcome { try keyed(driver.resolve(answer: answer(step["answer"], input), nowMs: at)) }
+        }
+        if let supply = step["supply"] {
+            let driver = try current(), key = try text(supply["key"], "supply.key")
+            let result = (supply["result"] ?? .null).text
+            return try outcome {
+                try driver.supply(key: key, resultJson: result, limits: limits)
+                return .null
+            }
+        }
+        if let update = step["update"] {
+            let driver = try current(), id = try requestId(update["id"])
+            return try outcome {
+                guard let call = try driver.update(partial: update["partial"]?.boolValue ?? false) else { return .null }
+                return .string(try call.toRequest(id: id))
+            }
+        }
+        for (name, call) in [("get", TaskDriver.get), ("cancel", TaskDriver.cancel), ("result", TaskDriver.result)] {
+            if let id = step[name] {
+                let id = try requestId(id), made = call(try current())()
+                return try outcome { .string(try made.toRequest(id: id)) }
+            }
+        }
+        if step.has("pending") { return ok(.array(try current().pending().map { .string($0.key) })) }
+        if step.has("unhandled") {
+            return ok(.array(try current().unhandled().map {
+                .fields(("key", .string($0.key)), ("method", .string($0.method)))
+            }))
+        }
+        if let until = step["expire"] {
+            return ok(.array(try current().expire(nowMs: count(until, "expire")).map(keyed)))
+        }
+        if step.has("cancelPending") { return ok(.array(try current().cancelPending().map(keyed))) }
+        if step.has("state") { return ok(state(try current())) }
+        if let at = step["due"] { return ok(.bool(try current().pollDue(nowMs: count(at, "due")))) }
+        throw BrokenCase("unknown task step \(step.text)")
+    }
+}
+
+private func runTask(_ c: Case, _ input: Input) throws -> String {
+    try runScript(input, c.limits) { script in
+        let task = TaskScript(options: try options(script), limits: c.limits, input: input)
+        return task.step
+    }
+}
+
 let scriptRunners: [String: Runner] = [
     "session": runSession,
     "reverse_request": runReverse,
     "mrtr": runMrtr,
+    "task": runTask,
 ]

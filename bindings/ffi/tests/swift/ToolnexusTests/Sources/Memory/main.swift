@@ -13,6 +13,8 @@ let answerText = #"{"id":"r","ok":true,"data":\#(content)}"#
 let elicit = #"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":\#(params)}"#
 let call = #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#
 let needsInput = #"{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":\#(params)}},"requestState":"s"}"#
+let created = #"{"resultType":"task","taskId":"t1","status":"working","pollIntervalMs":500}"#
+let asking = #"{"taskId":"t1","status":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":\#(params)}}}"#
 let form = try! Form(schemaJson: schema)
 let huge = String(repeating: "x", count: 5 * 1024 * 1024)
 
@@ -55,6 +57,14 @@ let entryPoints: [(String, () throws -> Void)] = [
             _ = try round.resolve(answer: Answer(id: asked.request.id, ok: true, data: content), nowMs: 0)
         }
         _ = try round.retry(id: .number(spelling: "2"), partial: false)
+    }),
+    ("TaskDriver read + resolve + update", {
+        if let driver = try followTask(responseJson: created, era: .modern, nowMs: 0),
+           case .inputRequired(let requests) = try driver.read(responseJson: asking, nowMs: 1),
+           let asked = requests.first {
+            _ = try driver.resolve(answer: Answer(id: asked.request.id, ok: true, data: content), nowMs: 2)
+            _ = try driver.update(partial: false)?.toRequest(id: .number(spelling: "2"))
+        }
     }),
     ("refused: invalid JSON", { refused { _ = try answerFromJson(json: #"{"id":"#) } }),
     ("refused: a record over the size limit", {

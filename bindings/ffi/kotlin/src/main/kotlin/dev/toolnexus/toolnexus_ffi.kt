@@ -749,6 +749,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_modes_from_name(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_follow_task(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_review_url(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_url_review_to_json(
@@ -872,6 +874,58 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolnexus_ffi_checksum_method_session_pending(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_resolve(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskcall_method(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskcall_params_json(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskcall_to_request(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_cancel(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_cancel_pending(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_changed_at(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_era(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_expire(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_form(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_get(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_is_done(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_next_poll_at(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_options(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_pending(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_poll_due(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_poll_interval_ms(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_read(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_resolve(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_result(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_sent(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_set_meta(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_shown(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_supply(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_task(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_unhandled(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_update(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_constructor_form_new(
     ): Int
@@ -1057,6 +1111,66 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_resolve(`ptr`: Long,`answer`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_clone_taskcall(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_free_taskcall(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_method_taskcall_method(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskcall_params_json(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskcall_to_request(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_clone_taskdriver(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_free_taskdriver(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_cancel(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_cancel_pending(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_changed_at(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_era(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_expire(`ptr`: Long,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_form(`ptr`: Long,`requestId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_get(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_is_done(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_next_poll_at(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_options(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_pending(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_poll_due(`ptr`: Long,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_poll_interval_ms(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_read(`ptr`: Long,`responseJson`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_resolve(`ptr`: Long,`answer`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_result(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_sent(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_set_meta(`ptr`: Long,`metaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_shown(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_supply(`ptr`: Long,`key`: RustBuffer.ByValue,`resultJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_task(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_unhandled(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskdriver_update(`ptr`: Long,`partial`: Byte,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_schemaproblemkind_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_action_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1074,6 +1188,8 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_method_secretkind_describe(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_mode_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_taskstatus_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_findingcode_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1162,6 +1278,8 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_func_sensitive_fields(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_modes_from_name(`name`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_follow_task(`responseJson`: RustBuffer.ByValue,`era`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_review_url(`url`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1397,6 +1515,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_func_modes_from_name() and 0xFFFF) != 56824) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_follow_task() and 0xFFFF) != 15405) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_review_url() and 0xFFFF) != 4787) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1581,6 +1702,84 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_resolve() and 0xFFFF) != 26552) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskcall_method() and 0xFFFF) != 30309) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskcall_params_json() and 0xFFFF) != 39409) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskcall_to_request() and 0xFFFF) != 17863) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_cancel() and 0xFFFF) != 42555) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_cancel_pending() and 0xFFFF) != 3226) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_changed_at() and 0xFFFF) != 14619) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_era() and 0xFFFF) != 27722) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_expire() and 0xFFFF) != 30911) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_form() and 0xFFFF) != 4897) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_get() and 0xFFFF) != 40189) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_is_done() and 0xFFFF) != 28975) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_next_poll_at() and 0xFFFF) != 35568) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_options() and 0xFFFF) != 46637) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_pending() and 0xFFFF) != 21490) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_poll_due() and 0xFFFF) != 64822) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_poll_interval_ms() and 0xFFFF) != 1664) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_read() and 0xFFFF) != 27693) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_resolve() and 0xFFFF) != 35101) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_result() and 0xFFFF) != 46673) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_sent() and 0xFFFF) != 55252) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_set_meta() and 0xFFFF) != 41156) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_shown() and 0xFFFF) != 371) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_supply() and 0xFFFF) != 36632) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_task() and 0xFFFF) != 5529) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_unhandled() and 0xFFFF) != 24823) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_update() and 0xFFFF) != 57705) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_form_new() and 0xFFFF) != 40501) {
@@ -4822,6 +5021,1137 @@ public object FfiConverterTypeSession: FfiConverter<Session, Long> {
 }
 
 
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * A request a [`TaskDriver`] asks the host to send: `tasks/get`, `tasks/update`,
+ * `tasks/cancel` or `tasks/result`, with its params (`taskId` first, after the `_meta` the
+ * driver was given). Send it through your own client, or write it whole with `toRequest`.
+ */
+public interface TaskCallInterface {
+    
+    /**
+     * The method: `tasks/get`, `tasks/update`, `tasks/cancel` or `tasks/result`.
+     */
+    fun `method`(): kotlin.String
+    
+    /**
+     * The params as compact JSON.
+     */
+    fun `paramsJson`(): kotlin.String
+    
+    /**
+     * The JSON-RPC request, as compact JSON text, with `id`. Fails with `InvalidValue` for a
+     * number id with a fraction.
+     */
+    fun `toRequest`(`id`: RpcId): kotlin.String
+    
+    companion object
+}
+
+/**
+ * A request a [`TaskDriver`] asks the host to send: `tasks/get`, `tasks/update`,
+ * `tasks/cancel` or `tasks/result`, with its params (`taskId` first, after the `_meta` the
+ * driver was given). Send it through your own client, or write it whole with `toRequest`.
+ */
+open class TaskCall: Disposable, AutoCloseable, TaskCallInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_toolnexus_ffi_fn_free_taskcall(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_toolnexus_ffi_fn_clone_taskcall(handle, status)
+        }
+    }
+
+    
+    /**
+     * The method: `tasks/get`, `tasks/update`, `tasks/cancel` or `tasks/result`.
+     */override fun `method`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskcall_method(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The params as compact JSON.
+     */override fun `paramsJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskcall_params_json(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The JSON-RPC request, as compact JSON text, with `id`. Fails with `InvalidValue` for a
+     * number id with a fraction.
+     */
+    @Throws(ToolnexusException::class)override fun `toRequest`(`id`: RpcId): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskcall_to_request(
+        it,
+        
+        FfiConverterTypeRpcId.lower(`id`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTaskCall: FfiConverter<TaskCall, Long> {
+    override fun lower(value: TaskCall): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): TaskCall {
+        return TaskCall(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): TaskCall {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: TaskCall) = 8UL
+
+    override fun write(value: TaskCall, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * One task, followed from the `tools/call` result that handed it over until it ends: the
+ * requests to send ([`TaskCall`]), each reply read into a [`TaskEvent`], the poll schedule
+ * kept as data, and the input requests begun, answered and sent, each shown once and each
+ * answer sent once.
+ *
+ * Start one with `followTask`; send `get()` when `pollDue(now)`, `read` the reply; resolve
+ * each request of an `InputRequired` event (and `supply` results for the `unhandled`
+ * entries), then send `update()`. Every method may be called from any thread; a `nowMs` left
+ * out is read from the clock.
+ */
+public interface TaskDriverInterface {
+    
+    /**
+     * `tasks/cancel` for this task.
+     */
+    fun `cancel`(): TaskCall
+    
+    /**
+     * Answers with cancel every pending request, for a person who closed the dialog; the
+     * cancels go in the next `update`.
+     */
+    fun `cancelPending`(): List<KeyedResult>
+    
+    /**
+     * When the status or its message last changed, by the caller's clock (the task's start
+     * until a change is read).
+     */
+    fun `changedAt`(): kotlin.ULong
+    
+    /**
+     * The era the task is followed in.
+     */
+    fun `era`(): Era
+    
+    /**
+     * Answers with cancel every pending request whose time to live lapsed at `now_ms`; the
+     * cancels go in the next `update`.
+     */
+    fun `expire`(`nowMs`: kotlin.ULong? = null): List<KeyedResult>
+    
+    /**
+     * The form of the pending form request `request_id`, prepared when it was begun: what a
+     * screen renders and checks input against. `null` for a URL request or an id that is not
+     * pending.
+     */
+    fun `form`(`requestId`: kotlin.String): Form?
+    
+    /**
+     * `tasks/get` for this task.
+     */
+    fun `get`(): TaskCall
+    
+    /**
+     * Whether the task has ended (completed, failed or cancelled, as last read).
+     */
+    fun `isDone`(): kotlin.Boolean
+    
+    /**
+     * When the next poll is due (ms since 1970): one interval after the last reply read.
+     */
+    fun `nextPollAt`(): kotlin.ULong
+    
+    /**
+     * The options the task's input requests follow.
+     */
+    fun `options`(): SessionOptions
+    
+    /**
+     * The input requests shown and not answered yet, each with its key, oldest first.
+     */
+    fun `pending`(): List<KeyedRequest>
+    
+    /**
+     * Whether a poll is due at `now_ms`.
+     */
+    fun `pollDue`(`nowMs`: kotlin.ULong? = null): kotlin.Boolean
+    
+    /**
+     * The wait between polls, in milliseconds: the server's suggestion (at least 50), else
+     * 1,000.
+     */
+    fun `pollIntervalMs`(): kotlin.ULong
+    
+    /**
+     * Reads the reply to a `tasks/get` (the JSON-RPC response or its result, as text; either
+     * era's spelling), received at `now_ms`, and schedules the next poll.
+     *
+     * Fails, with nothing changed: `InvalidValue` for another task (at `/taskId`) or a
+     * JSON-RPC error response (at `/error`), the task's own errors, in the modern era a
+     * completed task without a `result` object or `inputRequests` that cannot be read, and
+     * an input request the session refuses (under `/inputRequests/<key>/params`).
+     */
+    fun `read`(`responseJson`: kotlin.String, `nowMs`: kotlin.ULong? = null, `limits`: Limits? = null): TaskEvent
+    
+    /**
+     * Resolves an input request with the host's `answer`, at `now_ms`: its key and the
+     * result `update` will send. Fails as `Session.resolve` does (`UnknownRequest` at `/id`,
+     * `InvalidContent`); invalid content leaves the request pending.
+     */
+    fun `resolve`(`answer`: Answer, `nowMs`: kotlin.ULong? = null): KeyedResult
+    
+    /**
+     * `tasks/result` for this task (2025-11-25): it stays open until the task ends, carries
+     * the server's `elicitation/create` requests meanwhile (answer them with a
+     * `ReverseBridge`), and ends with the tool's own result or error.
+     */
+    fun `result`(): TaskCall
+    
+    /**
+     * The keys whose answers were sent.
+     */
+    fun `sent`(): List<kotlin.String>
+    
+    /**
+     * Sets the `_meta` (a JSON object, as text) that every request this driver writes
+     * carries first in its params, as the client's `tools/call` had it; in the modern era the
+     * tasks extension is declared in its client capabilities. Fails with `WrongType` for a
+     * `_meta` that is not an object, or whose capabilities are not one (at
+     * `/io.modelcontextprotocol~1clientCapabilities`).
+     */
+    fun `setMeta`(`metaJson`: kotlin.String, `limits`: Limits? = null)
+    
+    /**
+     * The keys shown so far, in the order they were first seen.
+     */
+    fun `shown`(): List<kotlin.String>
+    
+    /**
+     * Gives the host's own result (a JSON object, sent as it is) for an input request the
+     * driver does not handle (see `unhandled`). Fails with `UnknownRequest` for a key no
+     * open input request has, `InvalidValue` for an `elicitation/create` key, `WrongType`
+     * for a result that is not an object.
+     */
+    fun `supply`(`key`: kotlin.String, `resultJson`: kotlin.String, `limits`: Limits? = null)
+    
+    /**
+     * The task as last read.
+     */
+    fun `task`(): TaskInfo
+    
+    /**
+     * The open input requests of a method the driver does not handle (any but
+     * `elicitation/create`) without a result yet: `supply` one for each.
+     */
+    fun `unhandled`(): List<InputRequest>
+    
+    /**
+     * `tasks/update` carrying every answer not sent yet, each under its key (oldest first),
+     * or `null` when there is none; those answers count as sent from now on. Unless
+     * `partial`, fails with `MissingResponses` while an input request shown is unanswered.
+     */
+    fun `update`(`partial`: kotlin.Boolean = false): TaskCall?
+    
+    companion object
+}
+
+/**
+ * One task, followed from the `tools/call` result that handed it over until it ends: the
+ * requests to send ([`TaskCall`]), each reply read into a [`TaskEvent`], the poll schedule
+ * kept as data, and the input requests begun, answered and sent, each shown once and each
+ * answer sent once.
+ *
+ * Start one with `followTask`; send `get()` when `pollDue(now)`, `read` the reply; resolve
+ * each request of an `InputRequired` event (and `supply` results for the `unhandled`
+ * entries), then send `update()`. Every method may be called from any thread; a `nowMs` left
+ * out is read from the clock.
+ */
+open class TaskDriver: Disposable, AutoCloseable, TaskDriverInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_toolnexus_ffi_fn_free_taskdriver(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_toolnexus_ffi_fn_clone_taskdriver(handle, status)
+        }
+    }
+
+    
+    /**
+     * `tasks/cancel` for this task.
+     */override fun `cancel`(): TaskCall {
+            return FfiConverterTypeTaskCall.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_cancel(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Answers with cancel every pending request, for a person who closed the dialog; the
+     * cancels go in the next `update`.
+     */override fun `cancelPending`(): List<KeyedResult> {
+            return FfiConverterSequenceTypeKeyedResult.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_cancel_pending(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * When the status or its message last changed, by the caller's clock (the task's start
+     * until a change is read).
+     */override fun `changedAt`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_changed_at(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The era the task is followed in.
+     */override fun `era`(): Era {
+            return FfiConverterTypeEra.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_era(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Answers with cancel every pending request whose time to live lapsed at `now_ms`; the
+     * cancels go in the next `update`.
+     */override fun `expire`(`nowMs`: kotlin.ULong?): List<KeyedResult> {
+            return FfiConverterSequenceTypeKeyedResult.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_expire(
+        it,
+        
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The form of the pending form request `request_id`, prepared when it was begun: what a
+     * screen renders and checks input against. `null` for a URL request or an id that is not
+     * pending.
+     */override fun `form`(`requestId`: kotlin.String): Form? {
+            return FfiConverterOptionalTypeForm.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_form(
+        it,
+        
+        FfiConverterString.lower(`requestId`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * `tasks/get` for this task.
+     */override fun `get`(): TaskCall {
+            return FfiConverterTypeTaskCall.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_get(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Whether the task has ended (completed, failed or cancelled, as last read).
+     */override fun `isDone`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_is_done(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * When the next poll is due (ms since 1970): one interval after the last reply read.
+     */override fun `nextPollAt`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_next_poll_at(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The options the task's input requests follow.
+     */override fun `options`(): SessionOptions {
+            return FfiConverterTypeSessionOptions.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_options(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The input requests shown and not answered yet, each with its key, oldest first.
+     */override fun `pending`(): List<KeyedRequest> {
+            return FfiConverterSequenceTypeKeyedRequest.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_pending(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Whether a poll is due at `now_ms`.
+     */override fun `pollDue`(`nowMs`: kotlin.ULong?): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_poll_due(
+        it,
+        
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The wait between polls, in milliseconds: the server's suggestion (at least 50), else
+     * 1,000.
+     */override fun `pollIntervalMs`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_poll_interval_ms(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Reads the reply to a `tasks/get` (the JSON-RPC response or its result, as text; either
+     * era's spelling), received at `now_ms`, and schedules the next poll.
+     *
+     * Fails, with nothing changed: `InvalidValue` for another task (at `/taskId`) or a
+     * JSON-RPC error response (at `/error`), the task's own errors, in the modern era a
+     * completed task without a `result` object or `inputRequests` that cannot be read, and
+     * an input request the session refuses (under `/inputRequests/<key>/params`).
+     */
+    @Throws(ToolnexusException::class)override fun `read`(`responseJson`: kotlin.String, `nowMs`: kotlin.ULong?, `limits`: Limits?): TaskEvent {
+            return FfiConverterTypeTaskEvent.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_read(
+        it,
+        
+        FfiConverterString.lower(`responseJson`),
+        FfiConverterOptionalULong.lower(`nowMs`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Resolves an input request with the host's `answer`, at `now_ms`: its key and the
+     * result `update` will send. Fails as `Session.resolve` does (`UnknownRequest` at `/id`,
+     * `InvalidContent`); invalid content leaves the request pending.
+     */
+    @Throws(ToolnexusException::class)override fun `resolve`(`answer`: Answer, `nowMs`: kotlin.ULong?): KeyedResult {
+            return FfiConverterTypeKeyedResult.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_resolve(
+        it,
+        
+        FfiConverterTypeAnswer.lower(`answer`),
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * `tasks/result` for this task (2025-11-25): it stays open until the task ends, carries
+     * the server's `elicitation/create` requests meanwhile (answer them with a
+     * `ReverseBridge`), and ends with the tool's own result or error.
+     */override fun `result`(): TaskCall {
+            return FfiConverterTypeTaskCall.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_result(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The keys whose answers were sent.
+     */override fun `sent`(): List<kotlin.String> {
+            return FfiConverterSequenceString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_sent(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Sets the `_meta` (a JSON object, as text) that every request this driver writes
+     * carries first in its params, as the client's `tools/call` had it; in the modern era the
+     * tasks extension is declared in its client capabilities. Fails with `WrongType` for a
+     * `_meta` that is not an object, or whose capabilities are not one (at
+     * `/io.modelcontextprotocol~1clientCapabilities`).
+     */
+    @Throws(ToolnexusException::class)override fun `setMeta`(`metaJson`: kotlin.String, `limits`: Limits?)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_set_meta(
+        it,
+        
+        FfiConverterString.lower(`metaJson`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * The keys shown so far, in the order they were first seen.
+     */override fun `shown`(): List<kotlin.String> {
+            return FfiConverterSequenceString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_shown(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Gives the host's own result (a JSON object, sent as it is) for an input request the
+     * driver does not handle (see `unhandled`). Fails with `UnknownRequest` for a key no
+     * open input request has, `InvalidValue` for an `elicitation/create` key, `WrongType`
+     * for a result that is not an object.
+     */
+    @Throws(ToolnexusException::class)override fun `supply`(`key`: kotlin.String, `resultJson`: kotlin.String, `limits`: Limits?)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_supply(
+        it,
+        
+        FfiConverterString.lower(`key`),
+        FfiConverterString.lower(`resultJson`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * The task as last read.
+     */override fun `task`(): TaskInfo {
+            return FfiConverterTypeTaskInfo.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_task(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The open input requests of a method the driver does not handle (any but
+     * `elicitation/create`) without a result yet: `supply` one for each.
+     */override fun `unhandled`(): List<InputRequest> {
+            return FfiConverterSequenceTypeInputRequest.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_unhandled(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * `tasks/update` carrying every answer not sent yet, each under its key (oldest first),
+     * or `null` when there is none; those answers count as sent from now on. Unless
+     * `partial`, fails with `MissingResponses` while an input request shown is unanswered.
+     */
+    @Throws(ToolnexusException::class)override fun `update`(`partial`: kotlin.Boolean): TaskCall? {
+            return FfiConverterOptionalTypeTaskCall.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskdriver_update(
+        it,
+        
+        FfiConverterBoolean.lower(`partial`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTaskDriver: FfiConverter<TaskDriver, Long> {
+    override fun lower(value: TaskDriver): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): TaskDriver {
+        return TaskDriver(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): TaskDriver {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: TaskDriver) = 8UL
+
+    override fun write(value: TaskDriver, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
 
 /**
  * How a host resolved a [`Request`]: `{id, ok, data?, reason?}`.
@@ -6135,6 +7465,95 @@ public object FfiConverterTypeSessionOptions: FfiConverterRustBuffer<SessionOpti
 
 
 /**
+ * A task as the server last described it, in either era's spelling (`ttl` and
+ * `pollInterval` in 2025-11-25, `ttlMs` and `pollIntervalMs` since).
+ */
+data class TaskInfo (
+    /**
+     * The server's id for the task.
+     */
+    var `taskId`: kotlin.String
+    , 
+    /**
+     * Where the task stands.
+     */
+    var `status`: TaskStatus
+    , 
+    /**
+     * The server's words on the current status, if any.
+     */
+    var `statusMessage`: kotlin.String?
+    , 
+    /**
+     * When the task was created, as the server wrote it.
+     */
+    var `createdAt`: kotlin.String?
+    , 
+    /**
+     * When the task last changed, as the server wrote it.
+     */
+    var `lastUpdatedAt`: kotlin.String?
+    , 
+    /**
+     * How long the server keeps the task from its creation, in milliseconds; `null` when
+     * unlimited or not said.
+     */
+    var `ttlMs`: kotlin.ULong?
+    , 
+    /**
+     * The poll interval the server suggests, in milliseconds, if it suggests one.
+     */
+    var `pollIntervalMs`: kotlin.ULong?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTaskInfo: FfiConverterRustBuffer<TaskInfo> {
+    override fun read(buf: ByteBuffer): TaskInfo {
+        return TaskInfo(
+            FfiConverterString.read(buf),
+            FfiConverterTypeTaskStatus.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: TaskInfo) = (
+            FfiConverterString.allocationSize(value.`taskId`) +
+            FfiConverterTypeTaskStatus.allocationSize(value.`status`) +
+            FfiConverterOptionalString.allocationSize(value.`statusMessage`) +
+            FfiConverterOptionalString.allocationSize(value.`createdAt`) +
+            FfiConverterOptionalString.allocationSize(value.`lastUpdatedAt`) +
+            FfiConverterOptionalULong.allocationSize(value.`ttlMs`) +
+            FfiConverterOptionalULong.allocationSize(value.`pollIntervalMs`)
+    )
+
+    override fun write(value: TaskInfo, buf: ByteBuffer) {
+            FfiConverterString.write(value.`taskId`, buf)
+            FfiConverterTypeTaskStatus.write(value.`status`, buf)
+            FfiConverterOptionalString.write(value.`statusMessage`, buf)
+            FfiConverterOptionalString.write(value.`createdAt`, buf)
+            FfiConverterOptionalString.write(value.`lastUpdatedAt`, buf)
+            FfiConverterOptionalULong.write(value.`ttlMs`, buf)
+            FfiConverterOptionalULong.write(value.`pollIntervalMs`, buf)
+    }
+}
+
+
+
+/**
  * One thing a review found. Match on `code`; the message is wording for people.
  */
 data class UrlFinding (
@@ -6558,6 +7977,51 @@ public object FfiConverterTypeContentValue : FfiConverterRustBuffer<ContentValue
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * The era a task is followed in, which decides the messages' shapes.
+ */
+
+enum class Era {
+    
+    /**
+     * 2026-07-28, the tasks extension: `resultType: "task"`, `tasks/get` carries the input
+     * requests, the result or the error, and answers go back in `tasks/update`.
+     */
+    MODERN,
+    /**
+     * 2025-06-18 and 2025-11-25: a nested `CreateTaskResult`; input requests arrive as
+     * `elicitation/create` while `tasks/result` is open, which ends with the result.
+     */
+    HANDSHAKE;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeEra: FfiConverterRustBuffer<Era> {
+    override fun read(buf: ByteBuffer) = try {
+        Era.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: Era) = 4UL
+
+    override fun write(value: Era, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
     }
 }
 
@@ -7760,6 +9224,290 @@ public object FfiConverterTypeSeverity: FfiConverterRustBuffer<Severity> {
 
 
 
+/**
+ * What a poll of the task says.
+ */
+sealed class TaskEvent: Disposable  {
+    
+    /**
+     * The task is working.
+     */
+    data class Working(
+        /**
+         * Whether its status or status message differ from the last reply read.
+         */
+        val `changed`: kotlin.Boolean) : TaskEvent()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The task needs input.
+     */
+    data class InputRequired(
+        /**
+         * The requests not shown before, each with its key, in the server's order: empty
+         * when every one was shown already, and always in the handshake era, whose requests
+         * arrive as `elicitation/create` while `tasks/result` is open.
+         */
+        val `requests`: List<dev.toolnexus.KeyedRequest>) : TaskEvent()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The task completed.
+     */
+    data class Completed(
+        /**
+         * The tool's result (even one with `isError`) as compact JSON; `null` in the
+         * handshake era, which fetches it with `tasks/result`.
+         */
+        val `resultJson`: kotlin.String?) : TaskEvent()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The task failed.
+     */
+    data class Failed(
+        /**
+         * The JSON-RPC error, `{"code", "message", "data"?}` as received, as compact JSON,
+         * when the server gave one.
+         */
+        val `errorJson`: kotlin.String?) : TaskEvent()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The task was cancelled.
+     */
+    object Cancelled : TaskEvent()
+    
+    
+
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        when(this) {
+            is TaskEvent.Working -> {
+                
+    Disposable.destroy(
+        this.`changed`
+    )
+                
+            }
+            is TaskEvent.InputRequired -> {
+                
+    Disposable.destroy(
+        this.`requests`
+    )
+                
+            }
+            is TaskEvent.Completed -> {
+                
+    Disposable.destroy(
+        this.`resultJson`
+    )
+                
+            }
+            is TaskEvent.Failed -> {
+                
+    Disposable.destroy(
+        this.`errorJson`
+    )
+                
+            }
+            is TaskEvent.Cancelled -> {// Nothing to destroy
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTaskEvent : FfiConverterRustBuffer<TaskEvent>{
+    override fun read(buf: ByteBuffer): TaskEvent {
+        return when(buf.getInt()) {
+            1 -> TaskEvent.Working(
+                FfiConverterBoolean.read(buf),
+                )
+            2 -> TaskEvent.InputRequired(
+                FfiConverterSequenceTypeKeyedRequest.read(buf),
+                )
+            3 -> TaskEvent.Completed(
+                FfiConverterOptionalString.read(buf),
+                )
+            4 -> TaskEvent.Failed(
+                FfiConverterOptionalString.read(buf),
+                )
+            5 -> TaskEvent.Cancelled
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: TaskEvent): ULong = when(value) {
+        is TaskEvent.Working -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterBoolean.allocationSize(value.`changed`)
+            )
+        }
+        is TaskEvent.InputRequired -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterSequenceTypeKeyedRequest.allocationSize(value.`requests`)
+            )
+        }
+        is TaskEvent.Completed -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterOptionalString.allocationSize(value.`resultJson`)
+            )
+        }
+        is TaskEvent.Failed -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterOptionalString.allocationSize(value.`errorJson`)
+            )
+        }
+        is TaskEvent.Cancelled -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+    }
+
+    override fun write(value: TaskEvent, buf: ByteBuffer) {
+        when(value) {
+            is TaskEvent.Working -> {
+                buf.putInt(1)
+                FfiConverterBoolean.write(value.`changed`, buf)
+                Unit
+            }
+            is TaskEvent.InputRequired -> {
+                buf.putInt(2)
+                FfiConverterSequenceTypeKeyedRequest.write(value.`requests`, buf)
+                Unit
+            }
+            is TaskEvent.Completed -> {
+                buf.putInt(3)
+                FfiConverterOptionalString.write(value.`resultJson`, buf)
+                Unit
+            }
+            is TaskEvent.Failed -> {
+                buf.putInt(4)
+                FfiConverterOptionalString.write(value.`errorJson`, buf)
+                Unit
+            }
+            is TaskEvent.Cancelled -> {
+                buf.putInt(5)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * Where a task stands.
+ */
+
+enum class TaskStatus {
+    
+    /**
+     * The request is being processed.
+     */
+    WORKING,
+    /**
+     * The server needs input from the client.
+     */
+    INPUT_REQUIRED,
+    /**
+     * The request completed; its result (even one with `isError`) is available.
+     */
+    COMPLETED,
+    /**
+     * The request failed with a JSON-RPC error.
+     */
+    FAILED,
+    /**
+     * The request was cancelled before it completed.
+     */
+    CANCELLED;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_taskstatus_as_str(FfiConverterTypeTaskStatus.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTaskStatus: FfiConverterRustBuffer<TaskStatus> {
+    override fun read(buf: ByteBuffer) = try {
+        TaskStatus.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: TaskStatus) = 4UL
+
+    override fun write(value: TaskStatus, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
 
 
 /**
@@ -8161,6 +9909,70 @@ public object FfiConverterOptionalTypeForm: FfiConverterRustBuffer<Form?> {
         } else {
             buf.put(1)
             FfiConverterTypeForm.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeTaskCall: FfiConverterRustBuffer<TaskCall?> {
+    override fun read(buf: ByteBuffer): TaskCall? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeTaskCall.read(buf)
+    }
+
+    override fun allocationSize(value: TaskCall?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeTaskCall.allocationSize(value)
+        }
+    }
+
+    override fun write(value: TaskCall?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeTaskCall.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeTaskDriver: FfiConverterRustBuffer<TaskDriver?> {
+    override fun read(buf: ByteBuffer): TaskDriver? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeTaskDriver.read(buf)
+    }
+
+    override fun allocationSize(value: TaskDriver?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeTaskDriver.allocationSize(value)
+        }
+    }
+
+    override fun write(value: TaskDriver?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeTaskDriver.write(value, buf)
         }
     }
 }
@@ -9541,6 +11353,32 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
         
         FfiConverterString.lower(`name`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Follows the task a `tools/call` response hands over: `response_json` is the JSON-RPC
+         * response or its result alone, received at `now_ms`, for a client of `era` whose input
+         * requests follow `options`. `null` when the result is no task; the first poll is due one
+         * interval later.
+         *
+         * Fails for a task that cannot be read (pointers locate the fault in the text:
+         * `/result/ttlMs`, `/result/task/taskId`, …) and with `InvalidValue` at `/error` for a
+         * JSON-RPC error response.
+         */
+    @Throws(ToolnexusException::class) fun `followTask`(`responseJson`: kotlin.String, `era`: Era, `options`: SessionOptions? = null, `nowMs`: kotlin.ULong? = null, `limits`: Limits? = null): TaskDriver? {
+            return FfiConverterOptionalTypeTaskDriver.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_follow_task(
+    
+        
+        FfiConverterString.lower(`responseJson`),
+        FfiConverterTypeEra.lower(`era`),
+        FfiConverterOptionalTypeSessionOptions.lower(`options`),
+        FfiConverterOptionalULong.lower(`nowMs`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
 }
     )
     }
