@@ -88,7 +88,8 @@ enum Command {
     /// Starts the server (`-- COMMAND ARG…`, over stdio) or connects to it (`--url`), finds
     /// out which era of MCP it speaks (2026-07-28, or 2025-11-25 / 2025-06-18 with their
     /// handshake), calls TOOL and answers every elicitation in the terminal, or from
-    /// --answers. The server's name is shown above each form.
+    /// --answers. The server's name is shown above each form. A call the server runs as a
+    /// task is polled until it ends, its state said on standard error; Ctrl-C cancels it.
     #[command(after_help = EXIT_CODES)]
     Call {
         /// The tool to call.

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use toolnexus_conformance::{check, load_suite};
 use toolnexus_core::form::Form;
 use toolnexus_core::url_review::Verdict;
+use toolnexus_core::wire::task::TaskSupport;
 use toolnexus_core::{
     Answer, ContentOptions, ElicitRequestParams, Limits, Value, answer_to_elicit_result,
     check_schema, elicitation_to_request, id, review_url,
@@ -136,8 +137,8 @@ pub fn conformance(dir: PathBuf) -> Printed {
     Ok((out, exit))
 }
 
-/// The tools a server lists, for a person: each name with its arguments (`*` required) and
-/// description.
+/// The tools a server lists, for a person: each name with its arguments (`*` required), what
+/// it says about running as a task (2025-11-25 `execution.taskSupport`), and its description.
 pub fn describe_tools(who: Option<&str>, tools: &[Value]) -> String {
     let mut out = String::new();
     if let Some(who) = who {
@@ -169,7 +170,12 @@ pub fn describe_tools(who: Option<&str>, tools: &[Value]) -> String {
                     .collect()
             })
             .unwrap_or_default();
-        out.push_str(&format!("{name}({})\n", args.join(", ")));
+        let task = match TaskSupport::of_tool(tool) {
+            TaskSupport::Required => "  [runs as a task]",
+            TaskSupport::Optional => "  [may run as a task: --task]",
+            TaskSupport::Forbidden => "",
+        };
+        out.push_str(&format!("{name}({}){task}\n", args.join(", ")));
         if let Some(description) = map.get("description").and_then(Value::as_str) {
             for line in description.lines() {
                 out.push_str(&format!("    {line}\n"));

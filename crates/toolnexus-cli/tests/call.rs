@@ -496,6 +496,16 @@ fn tools_are_listed_for_both_servers() {
     for (server, name, tool) in [
         (py_server(), "toolnexus-test-py", "book_trip(city*)"),
         (ts_server(), "toolnexus-test-ts", "ask_form()"),
+        (
+            ts_tasks(),
+            "toolnexus-test-ts-tasks",
+            "slow_task(ms*)  [may run as a task: --task]",
+        ),
+        (
+            ts_tasks(),
+            "toolnexus-test-ts-tasks",
+            "ask_in_task()  [runs as a task]",
+        ),
     ] {
         let out = Command::new("setsid")
             .arg(env!("CARGO_BIN_EXE_toolnexus"))
