@@ -2,7 +2,9 @@
 //! multi round-trip request, from the server's `input_required` result to the exact retry.
 
 use toolnexus_core::session::SessionOptions;
-use toolnexus_core::wire::mrtr::{ClientRequest, InputRequired, InputRound, ServerResult};
+use toolnexus_core::wire::mrtr::{
+    ClientRequest, InputRequest, InputRequired, InputRound, ServerResult,
+};
 use toolnexus_core::wire::rpc::RpcId;
 use toolnexus_core::{Answer, ElicitResult, Error, ErrorKind, Limits, Request, Value};
 
@@ -153,17 +155,8 @@ impl Runner {
     }
 
     fn retry(&mut self, retry: &Value) -> Result<Value, String> {
-        // Any number is passed on as it is, so that the core's own check of fractions runs.
-        let id = match retry.get("id") {
-            Some(Value::String(s)) => RpcId::String(s.to_string()),
-            Some(Value::Number(n)) => RpcId::Number(n.clone()),
-            _ => return Err("a retry `id` is a JSON string or number".into()),
-        };
-        let partial = retry
-            .get("partial")
-            .map(|p| p.as_bool().ok_or("`partial` is a boolean"))
-            .transpose()?
-            .unwrap_or(false);
+        let id = rpc_id(retry.get("id"))?;
+        let partial = partial_of(retry)?;
         let round = self.round()?;
         let missing: Vec<Value> = round.missing().into_iter().map(Value::from).collect();
         match round.retry(&id, partial) {
@@ -190,40 +183,72 @@ fn text_of<'a>(value: Option<&'a Value>, what: &str) -> Result<&'a str, String> 
 /// A round's outcome: `{"requests": [{"key", "request"}], "unhandled": [{"key", "method"}],
 /// "requestState": bool}`.
 fn round_value(round: &InputRound, requests: &[(String, Request)]) -> Value {
-    let requests = requests
-        .iter()
-        .map(|(key, request)| {
-            object([
-                ("key", Value::from(key.as_str())),
-                ("request", parse_json(&request.to_json())),
-            ])
-        })
-        .collect();
-    let unhandled = round
-        .unhandled()
-        .into_iter()
-        .map(|r| {
-            object([
-                ("key", Value::from(r.key())),
-                ("method", Value::from(r.method())),
-            ])
-        })
-        .collect();
     object([
-        ("requests", Value::Array(requests)),
-        ("unhandled", Value::Array(unhandled)),
+        ("requests", keyed_requests(requests)),
+        ("unhandled", unhandled_list(round.unhandled())),
         ("requestState", Value::Bool(round.request_state().is_some())),
     ])
 }
 
-fn keyed(key: &str, result: &ElicitResult) -> Value {
+/// A JSON-RPC id as a step gives it: a string, or any number as it is, so that the core's own
+/// check of fractions runs.
+pub(super) fn rpc_id(id: Option<&Value>) -> Result<RpcId, String> {
+    match id {
+        Some(Value::String(s)) => Ok(RpcId::String(s.to_string())),
+        Some(Value::Number(n)) => Ok(RpcId::Number(n.clone())),
+        _ => Err("a request `id` is a JSON string or number".into()),
+    }
+}
+
+/// A step's `partial` member: `false` when absent.
+pub(super) fn partial_of(step: &Value) -> Result<bool, String> {
+    Ok(step
+        .get("partial")
+        .map(|p| p.as_bool().ok_or("`partial` is a boolean"))
+        .transpose()?
+        .unwrap_or(false))
+}
+
+/// Requests begun, as `[{"key", "request"}]`.
+pub(super) fn keyed_requests(requests: &[(String, Request)]) -> Value {
+    Value::Array(
+        requests
+            .iter()
+            .map(|(key, request)| {
+                object([
+                    ("key", Value::from(key.as_str())),
+                    ("request", parse_json(&request.to_json())),
+                ])
+            })
+            .collect(),
+    )
+}
+
+/// Input requests left to the host, as `[{"key", "method"}]`.
+pub(super) fn unhandled_list(requests: Vec<&InputRequest>) -> Value {
+    Value::Array(
+        requests
+            .into_iter()
+            .map(|r| {
+                object([
+                    ("key", Value::from(r.key())),
+                    ("method", Value::from(r.method())),
+                ])
+            })
+            .collect(),
+    )
+}
+
+/// A result given for a key, as `{"key", "result"}`.
+pub(super) fn keyed(key: &str, result: &ElicitResult) -> Value {
     object([
         ("key", Value::from(key)),
         ("result", parse_json(&result.to_json())),
     ])
 }
 
-fn keyed_list(list: Vec<(String, ElicitResult)>) -> Value {
+/// Results given, as `[{"key", "result"}]`.
+pub(super) fn keyed_list(list: Vec<(String, ElicitResult)>) -> Value {
     Value::Array(list.iter().map(|(k, r)| keyed(k, r)).collect())
 }
 

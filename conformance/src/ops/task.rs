@@ -4,12 +4,12 @@
 
 use toolnexus_core::session::SessionOptions;
 use toolnexus_core::wire::client::Era;
-use toolnexus_core::wire::rpc::RpcId;
 use toolnexus_core::wire::task::{TaskCall, TaskDriver, TaskEvent, TaskInfo};
-use toolnexus_core::{Answer, ElicitResult, Limits, Map, Request, Value};
+use toolnexus_core::{Answer, Limits, Map, Value};
 
+use super::mrtr::{keyed, keyed_list, keyed_requests, partial_of, rpc_id, unhandled_list};
 use super::object;
-use super::session::{now_of, ok, outcome_value, parse_json, run_steps, session_options};
+use super::session::{now_of, ok, outcome_value, run_steps, session_options};
 
 /// Runs `script`: `{"options"?, "steps": [...]}`; the output is the array of step outcomes.
 /// `limits` apply to the texts the steps carry.
@@ -66,11 +66,7 @@ impl Runner {
         }
         if let Some(update) = step.get("update") {
             let id = rpc_id(update.get("id"))?;
-            let partial = update
-                .get("partial")
-                .map(|p| p.as_bool().ok_or("`partial` is a boolean"))
-                .transpose()?
-                .unwrap_or(false);
+            let partial = partial_of(update)?;
             let outcome = self.driver()?.update(partial).and_then(|call| match call {
                 Some(call) => call.to_request(&id).map(Value::from),
                 None => Ok(Value::Null),
@@ -98,18 +94,7 @@ impl Runner {
             return Ok(ok(Value::Array(keys)));
         }
         if step.get("unhandled").is_some() {
-            let list = self
-                .driver()?
-                .unhandled()
-                .into_iter()
-                .map(|r| {
-                    object([
-                        ("key", Value::from(r.key())),
-                        ("method", Value::from(r.method())),
-                    ])
-                })
-                .collect();
-            return Ok(ok(Value::Array(list)));
+            return Ok(ok(unhandled_list(self.driver()?.unhandled())));
         }
         if let Some(at) = step.get("expire") {
             let at = at.as_u64().ok_or("expire gives `now` in milliseconds")?;
@@ -152,16 +137,6 @@ impl Runner {
             self.driver = driver;
             self.driver.as_ref().map_or(Value::Null, state_value)
         })))
-    }
-}
-
-/// A JSON-RPC id as a step gives it: a string, or any number as it is, so that the core's own
-/// check of fractions runs.
-fn rpc_id(id: Option<&Value>) -> Result<RpcId, String> {
-    match id {
-        Some(Value::String(s)) => Ok(RpcId::String(s.to_string())),
-        Some(Value::Number(n)) => Ok(RpcId::Number(n.clone())),
-        _ => Err("a request `id` is a JSON string or number".into()),
     }
 }
 
@@ -248,29 +223,4 @@ fn event_value(event: &TaskEvent) -> Value {
         _ => {}
     }
     Value::Object(map)
-}
-
-fn keyed_requests(requests: &[(String, Request)]) -> Value {
-    Value::Array(
-        requests
-            .iter()
-            .map(|(key, request)| {
-                object([
-                    ("key", Value::from(key.as_str())),
-                    ("request", parse_json(&request.to_json())),
-                ])
-            })
-            .collect(),
-    )
-}
-
-fn keyed(key: &str, result: &ElicitResult) -> Value {
-    object([
-        ("key", Value::from(key)),
-        ("result", parse_json(&result.to_json())),
-    ])
-}
-
-fn keyed_list(list: Vec<(String, ElicitResult)>) -> Value {
-    Value::Array(list.iter().map(|(k, r)| keyed(k, r)).collect())
 }
