@@ -218,13 +218,17 @@ pub(crate) fn keyed_requests(list: Vec<(String, core::Request)>) -> Vec<KeyedReq
         .collect()
 }
 
-pub(crate) fn keyed_results(list: Vec<(String, core::ElicitResult)>) -> Vec<KeyedResult> {
-    list.into_iter()
-        .map(|(key, result)| KeyedResult {
+impl KeyedResult {
+    pub(crate) fn from_core((key, result): (String, core::ElicitResult)) -> KeyedResult {
+        KeyedResult {
             key,
             result: ElicitResult::from_core(&result),
-        })
-        .collect()
+        }
+    }
+}
+
+pub(crate) fn keyed_results(list: Vec<(String, core::ElicitResult)>) -> Vec<KeyedResult> {
+    list.into_iter().map(KeyedResult::from_core).collect()
 }
 
 /// One round of a multi round-trip request: the client's request, the server's
@@ -318,11 +322,8 @@ impl InputRound {
     ) -> Result<KeyedResult, ToolnexusError> {
         let answer = answer.to_core()?;
         let now = now_or_clock(now_ms);
-        let (key, result) = self.inner.with(|round| round.resolve(&answer, now))?;
-        Ok(KeyedResult {
-            key,
-            result: ElicitResult::from_core(&result),
-        })
+        let keyed = self.inner.with(|round| round.resolve(&answer, now))?;
+        Ok(KeyedResult::from_core(keyed))
     }
 
     /// Gives the host's own result (a JSON object, sent as it is) for an input request the

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use toolnexus_core::wire::client::Era as CoreEra;
 use toolnexus_core::wire::task::{self, TaskStatus as CoreTaskStatus};
 
-use crate::contract::{Answer, ElicitResult};
+use crate::contract::Answer;
 use crate::error::ToolnexusError;
 use crate::form::Form;
 use crate::json_text;
@@ -333,11 +333,8 @@ impl TaskDriver {
     ) -> Result<KeyedResult, ToolnexusError> {
         let answer = answer.to_core()?;
         let now = now_or_clock(now_ms);
-        let (key, result) = self.inner.with(|driver| driver.resolve(&answer, now))?;
-        Ok(KeyedResult {
-            key,
-            result: ElicitResult::from_core(&result),
-        })
+        let keyed = self.inner.with(|driver| driver.resolve(&answer, now))?;
+        Ok(KeyedResult::from_core(keyed))
     }
 
     /// Gives the host's own result (a JSON object, sent as it is) for an input request the
