@@ -348,11 +348,7 @@ impl<'a> Conversation<'a> {
     /// on the way is answered.
     pub fn call_tool(&mut self, name: &str, arguments: Map) -> Result<Map, Failure> {
         if self.as_task(name)? {
-            let mut params = Map::new();
-            params.insert("name", Value::from(name));
-            params.insert("arguments", Value::Object(arguments));
-            params.insert("task", tasks::task_request(None));
-            let call = self.client.request(TOOLS_CALL, params);
+            let call = self.client.call_tool_as_task(name, arguments, None);
             let result = result_of(self.request(&call, TOOLS_CALL)?, TOOLS_CALL)?;
             return match tasks::created_task(&result)? {
                 Some(_) => self.follow_task(&result),

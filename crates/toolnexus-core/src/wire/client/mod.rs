@@ -230,10 +230,22 @@ impl Client {
     /// `tools/call` of the tool `name` with `arguments`; over HTTP in the modern era, the
     /// arguments `mirrored` names travel in `Mcp-Param-*` headers too.
     pub fn call_tool(&mut self, name: &str, arguments: Map, mirrored: &ParamHeaders) -> Outgoing {
-        let mut params = Map::new();
-        params.insert("name", Value::from(name));
-        params.insert("arguments", Value::Object(arguments));
+        let params = tool_params(name, arguments);
         self.request_with(method::TOOLS_CALL, params, mirrored)
+    }
+
+    /// `tools/call` of the tool `name` with `arguments`, asking for a task (2025-11-25:
+    /// `params.task`, see [`crate::wire::task`]) kept `ttl_ms` after its creation, or as long
+    /// as the server likes.
+    pub fn call_tool_as_task(
+        &mut self,
+        name: &str,
+        arguments: Map,
+        ttl_ms: Option<u64>,
+    ) -> Outgoing {
+        let mut params = tool_params(name, arguments);
+        params.insert("task", super::task::task_request(ttl_ms));
+        self.request_with(method::TOOLS_CALL, params, &ParamHeaders::default())
     }
 
     fn request_with(&mut self, method: &str, params: Map, mirrored: &ParamHeaders) -> Outgoing {
@@ -354,6 +366,14 @@ impl Client {
         message.insert("params", Value::Object(params));
         Outgoing::new(message, Some(id), Some(method), headers)
     }
+}
+
+/// The params of `tools/call`: `{"name", "arguments"}`.
+fn tool_params(name: &str, arguments: Map) -> Map {
+    let mut params = Map::new();
+    params.insert("name", Value::from(name));
+    params.insert("arguments", Value::Object(arguments));
+    params
 }
 
 /// The headers a modern request carries over streamable HTTP: `MCP-Protocol-Version`,
@@ -782,6 +802,17 @@ mod tests {
         assert_eq!(again.id(), Some(&RpcId::from(9)));
         let list = c.request("tools/list", Map::new());
         assert_eq!(list.headers().len(), 2);
+    }
+
+    #[test]
+    fn a_call_may_ask_for_a_task() {
+        let mut c = client();
+        c.set_version("2025-11-25");
+        let call = c.call_tool_as_task("slow", Map::new(), Some(60_000));
+        assert_eq!(
+            call.text(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":60000}}}"#
+        );
     }
 
     #[test]

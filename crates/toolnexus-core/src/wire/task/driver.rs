@@ -257,10 +257,9 @@ impl TaskDriver {
             ));
         }
         let fields = Fields::new(result);
+        let changed = self.differs(&task);
         let event = match (task.status(), self.era) {
-            (TaskStatus::Working, _) => TaskEvent::Working {
-                changed: self.differs(&task),
-            },
+            (TaskStatus::Working, _) => TaskEvent::Working { changed },
             (TaskStatus::InputRequired, Era::Handshake) => TaskEvent::InputRequired {
                 requests: Vec::new(),
             },
@@ -284,7 +283,7 @@ impl TaskDriver {
             },
             (TaskStatus::Cancelled, _) => TaskEvent::Cancelled,
         };
-        if self.differs(&task) {
+        if changed {
             self.changed_at_ms = now_ms;
         }
         self.task = task;
