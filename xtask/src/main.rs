@@ -135,15 +135,7 @@ impl Step {
             Step::Nostd => nostd(),
             Step::Fuzz => fuzz::replay(&root()),
             Step::Leaks => fuzz::leaks(&root()),
-            Step::Package => run(cargo().args([
-                "package",
-                "-p",
-                "toolnexus-core",
-                "-p",
-                "toolnexus-conformance",
-                "-p",
-                "toolnexus-cli",
-            ])),
+            Step::Package => package(),
             Step::Cli => cli::cli(&root()),
             Step::Python => python::python(&root()),
             Step::Kotlin => kotlin::kotlin(&root()),
@@ -265,6 +257,65 @@ fn nostd() -> bool {
     run(&mut process::Command::new(
         target.join("release/toolnexus-nostd-probe"),
     ))
+}
+
+/// The crates `cargo xtask test package` packs and verifies, each built from the packed
+/// copies of the others.
+const PACKAGES: [&str; 3] = ["toolnexus-core", "toolnexus-conformance", "toolnexus-cli"];
+
+/// Packs the published crates and builds each from its tarball.
+///
+/// Cargo verifies a crate that depends on another of the workspace through a local registry
+/// under `target/package`, and unpacks that registry's crates into the Cargo home under a
+/// name made from the registry's path. It never unpacks a crate a second time, so a second
+/// run in the same checkout would build against the first run's copy of the core; and
+/// since a registry's crates never change, the build would reuse what it compiled from
+/// that copy too. So the unpacked copies of this workspace's crates and their build
+/// fingerprints go first; nothing else is touched.
+fn package() -> bool {
+    let home = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")));
+    let unpacked = home.map(|home| home.join("registry").join("src"));
+    for registry in unpacked
+        .iter()
+        .flat_map(|src| src.read_dir().into_iter().flatten())
+    {
+        let Ok(registry) = registry else { continue };
+        // A registry with a host in its name is a remote one; local ones have none.
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for name in PACKAGES {
+            let stale = registry
+                .path()
+                .join(format!("{name}-{}", env!("CARGO_PKG_VERSION")));
+            if stale.exists()
+                && let Err(e) = std::fs::remove_dir_all(&stale)
+            {
+                eprintln!("xtask: cannot remove {}: {e}", stale.display());
+                return false;
+            }
+        }
+    }
+    let fingerprints = root().join("target").join("debug").join(".fingerprint");
+    for built in fingerprints.read_dir().into_iter().flatten().flatten() {
+        let name = built.file_name().to_string_lossy().into_owned();
+        let ours = PACKAGES.iter().any(|package| {
+            name.strip_prefix(package)
+                .is_some_and(|hash| hash.starts_with('-'))
+        });
+        if ours && let Err(e) = std::fs::remove_dir_all(built.path()) {
+            eprintln!("xtask: cannot remove {}: {e}", built.path().display());
+            return false;
+        }
+    }
+    let mut command = cargo();
+    command.arg("package");
+    for name in PACKAGES {
+        command.args(["-p", name]);
+    }
+    run(&mut command)
 }
 
 fn root() -> PathBuf {
