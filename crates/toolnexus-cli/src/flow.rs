@@ -1,7 +1,7 @@
 //! The steps of answering a form, apart from any terminal: which field comes next, what each
 //! holds, the review, and what is sent. The terminal drives it; unit tests drive it alone.
 
-use toolnexus_core::form::{Constraints, Form, FormField, Widget};
+use toolnexus_core::form::{Form, FormField, Widget};
 use toolnexus_core::{ContentOptions, Map, Value, Violation};
 
 /// Where a person is in a form.
@@ -161,69 +161,6 @@ impl<'f> FormFlow<'f> {
     }
 }
 
-/// A short hint of a field's constraints, to show beside its label: `2–100 characters`,
-/// `1–9`, `choose up to 3`, `an email address`.
-pub fn hint(field: &FormField) -> Option<String> {
-    let c = field.constraints();
-    let parts: Vec<String> = [range_hint(field.widget(), c), format_hint(field.widget())]
-        .into_iter()
-        .flatten()
-        .collect();
-    (!parts.is_empty()).then(|| parts.join(", "))
-}
-
-fn range_hint(widget: Widget, c: &Constraints) -> Option<String> {
-    match widget {
-        Widget::Number | Widget::Integer => match (c.minimum(), c.maximum()) {
-            (Some(lo), Some(hi)) => Some(format!("{lo}–{hi}")),
-            (Some(lo), None) => Some(format!("at least {lo}")),
-            (None, Some(hi)) => Some(format!("at most {hi}")),
-            (None, None) => None,
-        }
-        .map(|range| {
-            if widget == Widget::Integer {
-                format!("a whole number, {range}")
-            } else {
-                range
-            }
-        })
-        .or_else(|| (widget == Widget::Integer).then(|| String::from("a whole number"))),
-        Widget::MultiSelect => match (c.min_items(), c.max_items()) {
-            (Some(lo), Some(hi)) if lo == hi => Some(format!("choose {lo}")),
-            (Some(0) | None, Some(hi)) => Some(format!("choose up to {hi}")),
-            (Some(lo), Some(hi)) => Some(format!("choose {lo}–{hi}")),
-            (Some(lo), None) => Some(format!("choose at least {lo}")),
-            (None, None) => None,
-        },
-        _ => match (c.min_length(), c.max_length()) {
-            (Some(lo), Some(hi)) if lo == hi => Some(characters(lo)),
-            (Some(lo), Some(hi)) => Some(format!("{lo}–{}", characters(hi))),
-            (Some(lo), None) => Some(format!("at least {}", characters(lo))),
-            (None, Some(hi)) => Some(format!("at most {}", characters(hi))),
-            (None, None) => None,
-        },
-    }
-}
-
-fn characters(n: u64) -> String {
-    if n == 1 {
-        String::from("1 character")
-    } else {
-        format!("{n} characters")
-    }
-}
-
-fn format_hint(widget: Widget) -> Option<String> {
-    let text = match widget {
-        Widget::Email => "an email address",
-        Widget::Uri => "an absolute URI, like https://example.com",
-        Widget::Date => "a date, YYYY-MM-DD",
-        Widget::DateTime => "a date and time, like 2026-12-01T17:30:00Z",
-        _ => return None,
-    };
-    Some(String::from(text))
-}
-
 /// A value as a person reads it: text as is, numbers as spelt, yes/no, options by label.
 pub fn show(field: &FormField, value: &Value) -> String {
     let label_of = |v: &str| {
@@ -322,7 +259,7 @@ mod tests {
     #[test]
     fn hints_say_the_constraints() {
         let contact = form(CONTACT);
-        let hints: Vec<_> = contact.fields().iter().map(hint).collect();
+        let hints: Vec<_> = contact.fields().iter().map(FormField::hint).collect();
         assert_eq!(
             hints,
             [
@@ -335,10 +272,10 @@ mod tests {
             r#"{"type":"object","properties":{"e":{"type":"string","format":"email"},"m":{"type":"array","minItems":1,"maxItems":2,"items":{"enum":["a","b"]}}}}"#,
         );
         assert_eq!(
-            hint(&other.fields()[0]).as_deref(),
+            other.fields()[0].hint().as_deref(),
             Some("an email address")
         );
-        assert_eq!(hint(&other.fields()[1]).as_deref(), Some("choose 1–2"));
+        assert_eq!(other.fields()[1].hint().as_deref(), Some("choose 1–2"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use toolnexus_core::url_review::{Severity, Verdict};
 use toolnexus_core::{Error, UrlReview, Value};
 
 use crate::ask::{Ask, Asker, Reply};
-use crate::flow::{Choice, FormFlow, Outcome, Step, hint, show};
+use crate::flow::{Choice, FormFlow, Outcome, Step, show};
 use crate::line::{Answer, LinePrompt};
 use crate::style::Style;
 use crate::wrap;
@@ -110,7 +110,7 @@ impl Terminal {
         if let Some(d) = field.description() {
             help.push(String::from(d));
         }
-        if let Some(h) = hint(field) {
+        if let Some(h) = field.hint() {
             help.push(h);
         }
         if !field.required() {

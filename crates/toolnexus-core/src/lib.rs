@@ -95,7 +95,8 @@ pub mod form;
 pub mod mcp;
 pub mod url_review;
 
-// 7. The session that pairs requests and answers.
+// 7. The session that pairs requests and answers; the form as a web page.
+pub mod html;
 pub mod session;
 
 // 8. The wire: JSON-RPC, the 2025 reverse request, the 2026-07-28 multi round-trip.

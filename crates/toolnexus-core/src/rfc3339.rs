@@ -173,6 +173,84 @@ pub fn format_unix_ms(unix_ms: u64) -> alloc::string::String {
     }
 }
 
+/// Whether `s` is an RFC 3339 time offset: `Z` (either case) or `+HH:MM`/`-HH:MM` with an hour
+/// up to 23 and minutes up to 59.
+pub fn is_offset(s: &str) -> bool {
+    offset_minutes(s).is_some()
+}
+
+/// The offset `s` in minutes east of UTC, if it is one ([`is_offset`]).
+fn offset_minutes(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if s.eq_ignore_ascii_case("z") {
+        return Some(0);
+    }
+    if b.len() != 6 {
+        return None;
+    }
+    let sign = match b.first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let hours = digits(b, 1, 2)?;
+    separator(b, 3, b':')?;
+    let minutes = digits(b, 4, 2)?;
+    (hours <= 23 && minutes <= 59).then(|| sign * i64::from(hours * 60 + minutes))
+}
+
+/// The wall-clock time, `YYYY-MM-DDTHH:MM:SS`, that the instant `date_time` (an RFC 3339
+/// `date-time`) shows at the offset `offset` (`Z`, `+01:00`…). A fraction of a second is
+/// dropped and a leap second shows as `:59`. `None` when either is not what it should be, or
+/// the instant falls outside the years 0000 to 9999 there.
+///
+/// ```
+/// use toolnexus_core::rfc3339::at_offset;
+///
+/// assert_eq!(at_offset("2026-12-01T17:30:00Z", "+01:00").as_deref(), Some("2026-12-01T18:30:00"));
+/// assert_eq!(at_offset("2026-01-01T00:15:00+02:00", "Z").as_deref(), Some("2025-12-31T22:15:00"));
+/// assert_eq!(at_offset("2026-12-01", "Z"), None);
+/// ```
+pub fn at_offset(date_time: &str, offset: &str) -> Option<alloc::string::String> {
+    if !is_date_time(date_time) {
+        return None;
+    }
+    let to = offset_minutes(offset)?;
+    let b = date_time.as_bytes();
+    let number = |at, count| digits(b, at, count).map(i64::from);
+    let days = days_from_civil(number(0, 4)?, number(5, 2)?, number(8, 2)?);
+    // `is_date_time` checked the shape: the offset is what follows the seconds and fraction.
+    let after_seconds = date_time.get(19..)?;
+    let fraction = after_seconds.len() - after_seconds.trim_start_matches(|c: char| c == '.' || c.is_ascii_digit()).len();
+    let from = offset_minutes(after_seconds.get(fraction..)?)?;
+    let seconds = days * 86_400 + number(11, 2)? * 3600 + number(14, 2)? * 60 + number(17, 2)?.min(59)
+        - from * 60
+        + to * 60;
+    let days = u64::try_from(seconds.div_euclid(86_400)).ok()?;
+    let of_day = seconds.rem_euclid(86_400);
+    let (year, month, day) = civil_from_days(days);
+    (year <= 9999).then(|| {
+        alloc::format!(
+            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+            of_day / 3600,
+            of_day / 60 % 60,
+            of_day % 60
+        )
+    })
+}
+
+/// The number of days from 1970-01-01 to the Gregorian date given (the inverse of
+/// [`civil_from_days`]); negative before 1970.
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year.rem_euclid(400);
+    let shifted_month = if month > 2 { month - 3 } else { month + 9 };
+    let day_of_year = (153 * shifted_month + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
 /// The Gregorian (year, month, day) of the day `days` after 1970-01-01, counting in 400-year
 /// eras of 146,097 days from 0000-03-01 so that the leap day ends each year.
 fn civil_from_days(days: u64) -> (u64, u64, u64) {

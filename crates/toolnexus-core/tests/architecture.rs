@@ -28,7 +28,7 @@ const LAYERS: &[&[&str]] = &[
     &["content"],
     &["form"],
     &["mcp", "url_review"],
-    &["session"],
+    &["html", "session"],
     &["wire"],
 ];
 

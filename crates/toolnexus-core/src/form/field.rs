@@ -32,7 +32,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::error::Violation;
+use crate::error::{Keyword, Violation};
 use crate::error::closed_set;
 use crate::error::{Error, ErrorKind};
 use crate::form::secrets::{self, SecretKind};
@@ -264,6 +264,20 @@ impl FormField {
         self.sensitive
     }
 
+    /// A short hint of the field's constraints and format, to show beside its label: `2–100
+    /// characters`, `a whole number, 1–9`, `choose up to 3`, `an email address`; `None` when
+    /// nothing constrains it.
+    pub fn hint(&self) -> Option<String> {
+        let parts: Vec<String> = [
+            range_hint(self.widget, &self.constraints),
+            format_hint(self.widget).map(String::from),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
     /// The typed property the field was read from.
     pub fn property(&self) -> &Property {
         &self.property
@@ -305,6 +319,57 @@ impl FormField {
         map.insert("sensitive", Value::Bool(self.sensitive.is_some()));
         Value::Object(map)
     }
+}
+
+pub(crate) fn range_hint(widget: Widget, c: &Constraints) -> Option<String> {
+    match widget {
+        Widget::Number | Widget::Integer => match (c.minimum(), c.maximum()) {
+            (Some(lo), Some(hi)) => Some(format!("{lo}–{hi}")),
+            (Some(lo), None) => Some(format!("at least {lo}")),
+            (None, Some(hi)) => Some(format!("at most {hi}")),
+            (None, None) => None,
+        }
+        .map(|range| {
+            if widget == Widget::Integer {
+                format!("a whole number, {range}")
+            } else {
+                range
+            }
+        })
+        .or_else(|| (widget == Widget::Integer).then(|| String::from("a whole number"))),
+        Widget::MultiSelect => match (c.min_items(), c.max_items()) {
+            (Some(lo), Some(hi)) if lo == hi => Some(format!("choose {lo}")),
+            (Some(0) | None, Some(hi)) => Some(format!("choose up to {hi}")),
+            (Some(lo), Some(hi)) => Some(format!("choose {lo}–{hi}")),
+            (Some(lo), None) => Some(format!("choose at least {lo}")),
+            (None, None) => None,
+        },
+        _ => match (c.min_length(), c.max_length()) {
+            (Some(lo), Some(hi)) if lo == hi => Some(characters(lo)),
+            (Some(lo), Some(hi)) => Some(format!("{lo}–{}", characters(hi))),
+            (Some(lo), None) => Some(format!("at least {}", characters(lo))),
+            (None, Some(hi)) => Some(format!("at most {}", characters(hi))),
+            (None, None) => None,
+        },
+    }
+}
+
+fn characters(n: u64) -> String {
+    if n == 1 {
+        String::from("1 character")
+    } else {
+        format!("{n} characters")
+    }
+}
+
+fn format_hint(widget: Widget) -> Option<&'static str> {
+    Some(match widget {
+        Widget::Email => "an email address",
+        Widget::Uri => "an absolute URI, like https://example.com",
+        Widget::Date => "a date, YYYY-MM-DD",
+        Widget::DateTime => "a date and time, like 2026-12-01T17:30:00Z",
+        _ => return None,
+    })
 }
 
 /// The fields of `schema`'s form, in the order of its properties.
@@ -364,32 +429,38 @@ fn field_options(options: &[EnumOption]) -> Vec<FieldOption> {
 /// | single-select | trimmed; an option's value, else its label, else either ignoring case when that picks exactly one option |
 /// | multi-select | a comma-separated list, each item read as for a single-select; blank items and repeats dropped |
 pub fn parse_field_input(field: &FormField, text: &str) -> Result<Option<Value>, Error> {
+    read_field_input(field, text).map_err(|v| {
+        let kind = if v.keyword() == Keyword::Required {
+            ErrorKind::MissingField
+        } else {
+            ErrorKind::InvalidValue
+        };
+        Error::new(kind, v.pointer(), v.message())
+    })
+}
+
+/// [`parse_field_input`] with its refusal as the [`Violation`] content validation would give:
+/// `required` for blank text in a required field without a default, `type` for text the
+/// widget cannot read, else the first rule the value breaks.
+pub(crate) fn read_field_input(field: &FormField, text: &str) -> Result<Option<Value>, Violation> {
     let at = pointer::key(field.name());
     let label = field.label();
     if text.trim().is_empty() {
         // A default fills a field left blank (see `validate::prepare_content`), so only a
         // required field without one is missing.
         return if field.required && field.property.default_value().is_none() {
-            Err(Error::new(
-                ErrorKind::MissingField,
-                at,
-                format!("{label} is required"),
-            ))
+            Err(Violation::new(at, Keyword::Required, format!("{label} is required")))
         } else {
             Ok(None)
         };
     }
-    let value = read_text(field, text)
-        .map_err(|message| Error::new(ErrorKind::InvalidValue, at.clone(), message))?;
+    let value =
+        read_text(field, text).map_err(|message| Violation::new(at.clone(), Keyword::Type, message))?;
     let mut violations: Vec<Violation> = Vec::new();
     field.property.violations(&value, &at, &mut violations);
     match violations.into_iter().next() {
         None => Ok(Some(value)),
-        Some(v) => Err(Error::new(
-            ErrorKind::InvalidValue,
-            at,
-            String::from(v.message()),
-        )),
+        Some(v) => Err(v),
     }
 }
 

@@ -1,0 +1,545 @@
+//! The browser's post read back: the pairs of a form submission, then accept (with content read
+//! by each field's own parser and validated), decline or cancel.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{ACTION_NAME, HtmlOptions, NAME_PREFIX, REQUEST_NAME};
+use crate::content;
+use crate::contract::{Answer, Reason, Request};
+use crate::error::{Error, ErrorKind, Violation, quote};
+use crate::form::{Form, FormField, Widget, read_field_input};
+use crate::json::{Limits, Map, Value, pointer};
+use crate::url_review::{Verdict, review_url};
+
+/// The name/value pairs of a form submission, in the order they were posted.
+///
+/// Read from the `application/x-www-form-urlencoded` body a browser sends
+/// ([`FormData::from_urlencoded`]), or from the pairs a web framework already decoded
+/// ([`FormData::from_pairs`]). Both keep within [`Limits`]: the body (or all names and values
+/// together) at most [`max_input_bytes`](Limits::max_input_bytes), at most
+/// [`max_object_members`](Limits::max_object_members) pairs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FormData {
+    pairs: Vec<(String, String)>,
+}
+
+impl FormData {
+    /// Decodes an `application/x-www-form-urlencoded` body: `&`-separated `name=value` pairs,
+    /// `+` for a space and `%XX` escapes of UTF-8 bytes. Empty pieces (`a=1&&b=2`) are
+    /// skipped, as browsers never write them.
+    ///
+    /// Errors, each at the pointer `/<name>` of the pair at fault (`""` for the whole body):
+    /// [`ErrorKind::TooLarge`] for a body over the limit, [`ErrorKind::TooManyMembers`] for
+    /// too many pairs, [`ErrorKind::InvalidValue`] for a `%` not followed by two hex digits,
+    /// [`ErrorKind::InvalidUtf8`] for bytes that do not decode as UTF-8.
+    pub fn from_urlencoded(body: &[u8], limits: &Limits) -> Result<FormData, Error> {
+        if body.len() > limits.max_input_bytes() {
+            return Err(too_large(body.len(), limits));
+        }
+        let mut pairs = Vec::new();
+        for piece in body.split(|&b| b == b'&').filter(|p| !p.is_empty()) {
+            if pairs.len() == limits.max_object_members() {
+                return Err(too_many(limits));
+            }
+            let (name, value) = match piece.iter().position(|&b| b == b'=') {
+                Some(at) => (piece.get(..at).unwrap_or_default(), piece.get(at + 1..).unwrap_or_default()),
+                None => (piece, &[][..]),
+            };
+            let name = decode(name, "")?;
+            let value = decode(value, &pointer::key(&name))?;
+            pairs.push((name, value));
+        }
+        Ok(FormData { pairs })
+    }
+
+    /// Takes pairs a web framework decoded (Starlette's `multi_items()`, Django's `lists()`
+    /// flattened), in the order posted, within the same limits as
+    /// [`from_urlencoded`](FormData::from_urlencoded).
+    pub fn from_pairs<I, N, V>(pairs: I, limits: &Limits) -> Result<FormData, Error>
+    where
+        I: IntoIterator<Item = (N, V)>,
+        N: Into<String>,
+        V: Into<String>,
+    {
+        let mut out = Vec::new();
+        let mut bytes = 0usize;
+        for (name, value) in pairs {
+            if out.len() == limits.max_object_members() {
+                return Err(too_many(limits));
+            }
+            let (name, value) = (name.into(), value.into());
+            bytes = bytes.saturating_add(name.len() + value.len() + 2);
+            if bytes > limits.max_input_bytes() {
+                return Err(too_large(bytes, limits));
+            }
+            out.push((name, value));
+        }
+        Ok(FormData { pairs: out })
+    }
+
+    /// The pairs, in the order posted.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.pairs
+    }
+
+    /// The values posted under `name`, in order.
+    pub fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.pairs
+            .iter()
+            .filter(move |(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The values posted for the field at `index` of the form.
+    pub(super) fn field_values(&self, index: usize) -> Vec<&str> {
+        let name = field_name(index);
+        self.pairs
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+}
+
+/// The control name of the field at `index`: `tn-0`, `tn-1`…
+pub(super) fn field_name(index: usize) -> String {
+    format!("{NAME_PREFIX}{index}")
+}
+
+fn too_large(bytes: usize, limits: &Limits) -> Error {
+    Error::new(
+        ErrorKind::TooLarge,
+        "",
+        format!(
+            "the post is {bytes} bytes, over the limit of {}",
+            limits.max_input_bytes()
+        ),
+    )
+}
+
+fn too_many(limits: &Limits) -> Error {
+    Error::new(
+        ErrorKind::TooManyMembers,
+        "",
+        format!(
+            "the post has more than {} fields",
+            limits.max_object_members()
+        ),
+    )
+}
+
+/// One name or value of a urlencoded body, decoded; `at` locates errors.
+fn decode(raw: &[u8], at: &str) -> Result<String, Error> {
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut rest = raw.iter();
+    while let Some(&b) = rest.next() {
+        match b {
+            b'+' => bytes.push(b' '),
+            b'%' => {
+                let hex = |d: Option<&u8>| d.and_then(|d| char::from(*d).to_digit(16));
+                match (hex(rest.next()), hex(rest.next())) {
+                    (Some(hi), Some(lo)) => bytes.push((hi * 16 + lo) as u8),
+                    _ => {
+                        return Err(Error::new(
+                            ErrorKind::InvalidValue,
+                            at,
+                            "a % in the post is not followed by two hexadecimal digits",
+                        ));
+                    }
+                }
+            }
+            b => bytes.push(b),
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Error::new(
+            ErrorKind::InvalidUtf8,
+            at,
+            "the post holds bytes that are not UTF-8",
+        )
+    })
+}
+
+/// What a person did with a form: the content accepted, or declined, or cancelled.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Submission {
+    /// Accept, with the content read and validated (empty for a URL consent).
+    Accept(Map),
+    /// The Decline button: the person said no.
+    Decline,
+    /// The Cancel button: the person dismissed the question.
+    Cancel,
+}
+
+impl Submission {
+    /// The [`Answer`] to the request `id`: accept with the content as `data` (none for an empty
+    /// map), decline with the reason `declined`, cancel with the reason `cancelled`.
+    pub fn into_answer(self, id: &str) -> Result<Answer, Error> {
+        match self {
+            Submission::Accept(content) if content.is_empty() => Answer::new(id, true),
+            Submission::Accept(content) => Answer::accept(id, content),
+            Submission::Decline => Answer::refuse(id, Reason::Declined),
+            Submission::Cancel => Answer::refuse(id, Reason::Cancelled),
+        }
+    }
+}
+
+/// Which button was pressed, and the names the form does not know refused.
+struct Posted<'a> {
+    action: Action,
+    post: &'a FormData,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+/// Reads the names of `post` against a form of `fields` fields (0 for a URL consent): every
+/// name is the button, the request id, a field, or one of the host's hidden fields.
+fn posted<'a>(
+    post: &'a FormData,
+    fields: usize,
+    multi: &dyn Fn(usize) -> bool,
+    options: &HtmlOptions,
+    request_id: Option<&str>,
+) -> Result<Posted<'a>, Error> {
+    let mut action = None;
+    let mut request_seen = false;
+    let mut seen: Vec<usize> = Vec::new();
+    for (name, value) in &post.pairs {
+        let at = || pointer::key(name);
+        if options.hidden().iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        if name == ACTION_NAME {
+            if action.is_some() {
+                return Err(twice(name));
+            }
+            action = Some(match value.as_str() {
+                "accept" => Action::Accept,
+                "decline" => Action::Decline,
+                "cancel" => Action::Cancel,
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        at(),
+                        format!(
+                            "the button pressed must be accept, decline or cancel, not {}",
+                            quote(other)
+                        ),
+                    ));
+                }
+            });
+        } else if name == REQUEST_NAME {
+            if request_seen {
+                return Err(twice(name));
+            }
+            request_seen = true;
+            match request_id {
+                Some(id) if id == value => {}
+                _ => {
+                    return Err(Error::new(
+                        ErrorKind::UnknownRequest,
+                        at(),
+                        format!("the post answers another request: {}", quote(value)),
+                    ));
+                }
+            }
+        } else {
+            let index = name
+                .strip_prefix(NAME_PREFIX)
+                .filter(|digits| {
+                    !digits.is_empty()
+                        && digits.bytes().all(|b| b.is_ascii_digit())
+                        && (digits == &"0" || !digits.starts_with('0'))
+                })
+                .and_then(|digits| digits.parse::<usize>().ok())
+                .filter(|&i| i < fields);
+            let Some(index) = index else {
+                return Err(Error::new(
+                    ErrorKind::UnknownField,
+                    at(),
+                    format!("the form has no field named {}", quote(name)),
+                ));
+            };
+            if seen.contains(&index) && !multi(index) {
+                return Err(twice(name));
+            }
+            seen.push(index);
+        }
+    }
+    let action = action.ok_or_else(|| {
+        Error::new(
+            ErrorKind::MissingField,
+            pointer::key(ACTION_NAME),
+            "the post does not say which button was pressed",
+        )
+    })?;
+    Ok(Posted { action, post })
+}
+
+fn twice(name: &str) -> Error {
+    Error::new(
+        ErrorKind::DuplicateKey,
+        pointer::key(name),
+        format!("{} is posted more than once", quote(name)),
+    )
+}
+
+/// Reads a post of the form `form` wrote by [`form_html`](super::form_html) with `options`.
+///
+/// The button gives the outcome. Decline and cancel read no value: they never fail on what the
+/// fields hold. Accept reads each field's values by its own parser — text as typed, numbers
+/// as spelt, a checkbox group's repeated values in the options' order, a `datetime-local`
+/// time with the offset of [`HtmlOptions::with_utc_offset`], an empty optional field absent —
+/// fills defaults when [`HtmlOptions::with_apply_defaults`] says so, and validates the
+/// content. Every value that breaks the form is one violation of one
+/// [`ErrorKind::InvalidContent`] error, in field order, ready for a re-render.
+///
+/// Refused, whatever the button: a name the form does not have ([`ErrorKind::UnknownField`]),
+/// a field of one value or the button posted twice ([`ErrorKind::DuplicateKey`]), no button
+/// ([`ErrorKind::MissingField`]), a button or option value the form never wrote
+/// ([`ErrorKind::InvalidValue`]), the id of another request ([`ErrorKind::UnknownRequest`]).
+/// The host's hidden fields are skipped.
+pub fn read_form_post(
+    form: &Form,
+    post: &FormData,
+    options: &HtmlOptions,
+) -> Result<Submission, Error> {
+    read_form(form, post, options, None)
+}
+
+fn read_form(
+    form: &Form,
+    post: &FormData,
+    options: &HtmlOptions,
+    request_id: Option<&str>,
+) -> Result<Submission, Error> {
+    let fields = form.fields();
+    let multi = |i: usize| fields.get(i).is_some_and(|f| f.widget() == Widget::MultiSelect);
+    let posted = posted(post, fields.len(), &multi, options, request_id)?;
+    match posted.action {
+        Action::Decline => return Ok(Submission::Decline),
+        Action::Cancel => return Ok(Submission::Cancel),
+        Action::Accept => {}
+    }
+    let mut content = Map::new();
+    let mut violations: Vec<Violation> = Vec::new();
+    for (index, field) in fields.iter().enumerate() {
+        let values = posted.post.field_values(index);
+        match read_field(field, &values, options) {
+            Ok(Some(value)) => {
+                content.insert(field.name(), value);
+            }
+            Ok(None) => {}
+            Err(FieldError::Violation(v)) => violations.push(v),
+            Err(FieldError::Refused(e)) => return Err(e),
+        }
+    }
+    let checked = content::check_members(
+        form.schema(),
+        content,
+        options.content_options(),
+        options.apply_defaults(),
+    );
+    match checked {
+        Ok(content) if violations.is_empty() => Ok(Submission::Accept(content)),
+        Ok(_) => Err(Error::invalid_content("", violations)),
+        Err(found) => {
+            // A field its parser refused is not in the content, so validation may say it is
+            // missing as well: the parser's message says more.
+            for v in found {
+                let said = violations.iter().any(|w| w.pointer() == v.pointer());
+                if !said {
+                    violations.push(v);
+                }
+            }
+            let order = |v: &Violation| {
+                fields
+                    .iter()
+                    .position(|f| pointer::key(f.name()) == v.pointer())
+                    .unwrap_or(fields.len())
+            };
+            violations.sort_by_key(order);
+            Err(Error::invalid_content("", violations))
+        }
+    }
+}
+
+enum FieldError {
+    /// The value breaks the form: shown beside the field.
+    Violation(Violation),
+    /// The post is not one the form wrote.
+    Refused(Error),
+}
+
+/// The value of one field from what was posted under its name.
+fn read_field(
+    field: &FormField,
+    values: &[&str],
+    options: &HtmlOptions,
+) -> Result<Option<Value>, FieldError> {
+    let name = || pointer::key(field.name());
+    match field.widget() {
+        Widget::MultiSelect => {
+            let mut chosen: Vec<usize> = Vec::new();
+            for value in values {
+                let index = option_index(field, value).ok_or_else(|| not_an_option(field, value))?;
+                if chosen.contains(&index) {
+                    return Err(FieldError::Refused(Error::new(
+                        ErrorKind::DuplicateKey,
+                        name(),
+                        format!("the option {} is posted more than once", quote(value)),
+                    )));
+                }
+                chosen.push(index);
+            }
+            if chosen.is_empty() && !field.required() {
+                return Ok(None);
+            }
+            chosen.sort_unstable();
+            let items = chosen
+                .iter()
+                .filter_map(|&i| field.options().get(i))
+                .map(|o| Value::from(o.value()))
+                .collect();
+            let value = Value::Array(items);
+            let at = pointer::key(field.name());
+            let mut found = Vec::new();
+            field.property().violations(&value, &at, &mut found);
+            match found.into_iter().next() {
+                None => Ok(Some(value)),
+                Some(v) => Err(FieldError::Violation(v)),
+            }
+        }
+        Widget::SingleSelect => {
+            let text = values.first().copied().unwrap_or("");
+            if text.is_empty() {
+                return read_field_input(field, "").map_err(FieldError::Violation);
+            }
+            let index = option_index(field, text).ok_or_else(|| not_an_option(field, text))?;
+            let value = field.options().get(index).map(|o| o.value()).unwrap_or("");
+            // Option values are read back exactly; the parser's fallbacks never apply.
+            let value = Value::from(value);
+            let at = pointer::key(field.name());
+            let mut found = Vec::new();
+            field.property().violations(&value, &at, &mut found);
+            match found.into_iter().next() {
+                None => Ok(Some(value)),
+                Some(v) => Err(FieldError::Violation(v)),
+            }
+        }
+        Widget::Toggle => match values.first().copied().unwrap_or("") {
+            "" => read_field_input(field, "").map_err(FieldError::Violation),
+            "true" => Ok(Some(Value::Bool(true))),
+            "false" => Ok(Some(Value::Bool(false))),
+            other => Err(not_an_option(field, other)),
+        },
+        Widget::DateTime => {
+            let text = values.first().copied().unwrap_or("");
+            let trimmed = text.trim();
+            if trimmed.is_empty() {
+                return read_field_input(field, "").map_err(FieldError::Violation);
+            }
+            // A `datetime-local` control posts `YYYY-MM-DDTHH:MM`, with `:SS` when the seconds
+            // are not zero: the seconds and the person's offset complete it.
+            let mut full = String::from(trimmed);
+            if full.len() == 16 {
+                full.push_str(":00");
+            }
+            full.push_str(options.utc_offset());
+            read_field_input(field, &full).map_err(FieldError::Violation)
+        }
+        // Text, email, uri, date, number, integer: the terminal's parser.
+        _ => read_field_input(field, values.first().copied().unwrap_or(""))
+            .map_err(FieldError::Violation),
+    }
+}
+
+/// The option a select's posted value names: its index in the form, as written.
+fn option_index(field: &FormField, text: &str) -> Option<usize> {
+    let canonical = !text.is_empty() && (text == "0" || !text.starts_with('0'));
+    let index = text
+        .parse::<usize>()
+        .ok()
+        .filter(|_| canonical && text.bytes().all(|b| b.is_ascii_digit()))?;
+    (index < field.options().len()).then_some(index)
+}
+
+fn not_an_option(field: &FormField, text: &str) -> FieldError {
+    FieldError::Refused(Error::new(
+        ErrorKind::InvalidValue,
+        pointer::key(field.name()),
+        format!(
+            "{} is not a choice the form offers for {}",
+            quote(text),
+            quote(field.label())
+        ),
+    ))
+}
+
+/// Reads a post of the URL consent [`consent_html`](super::consent_html) wrote for `url`:
+/// accept (with no content), decline or cancel. Accept is refused with
+/// [`ErrorKind::InvalidValue`] at `/tn-action` when the review rejects the URL, since the page
+/// offered no Accept; any field is an [`ErrorKind::UnknownField`].
+pub fn read_consent_post(
+    url: &str,
+    post: &FormData,
+    options: &HtmlOptions,
+) -> Result<Submission, Error> {
+    read_consent(url, post, options, None)
+}
+
+fn read_consent(
+    url: &str,
+    post: &FormData,
+    options: &HtmlOptions,
+    request_id: Option<&str>,
+) -> Result<Submission, Error> {
+    let posted = posted(post, 0, &|_| false, options, request_id)?;
+    match posted.action {
+        Action::Decline => Ok(Submission::Decline),
+        Action::Cancel => Ok(Submission::Cancel),
+        Action::Accept if review_url(url).verdict() == Verdict::Reject => Err(Error::new(
+            ErrorKind::InvalidValue,
+            pointer::key(ACTION_NAME),
+            "the address was rejected by its review, so it cannot be accepted",
+        )),
+        Action::Accept => Ok(Submission::Accept(Map::new())),
+    }
+}
+
+/// Reads the post of the page [`request_html`](super::request_html) wrote for `request` into its
+/// [`Answer`]: [`read_form_post`] for a form request (with `data.schema`), [`read_consent_post`]
+/// for one with a `url`. The post's `tn-request`, when present, must be the request's id.
+/// A request that is neither is an [`ErrorKind::MissingField`] at `/data/schema`; a schema the
+/// form model cannot read gives [`Form::from_map`]'s error under `/data/schema`.
+pub fn answer_from_post(
+    request: &Request,
+    post: &FormData,
+    options: &HtmlOptions,
+) -> Result<Answer, Error> {
+    let id = request.id();
+    let submission = match (request.schema(), request.url()) {
+        (Some(schema), _) => {
+            let form = Form::from_map(schema).map_err(|e| e.within("/data/schema"))?;
+            read_form(&form, post, options, Some(id))?
+        }
+        (None, Some(url)) => read_consent(url, post, options, Some(id))?,
+        (None, None) => return Err(no_form()),
+    };
+    submission.into_answer(id)
+}
+
+pub(super) fn no_form() -> Error {
+    Error::new(
+        ErrorKind::MissingField,
+        "/data/schema",
+        "the request has neither a form (data.schema) nor a url to show",
+    )
+}

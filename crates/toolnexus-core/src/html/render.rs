@@ -1,0 +1,621 @@
+//! Writing the fragment: a form's fields, or a URL's consent, in one `<form method="post">`.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::consent;
+use super::out::Out;
+use super::post::{FormData, field_name, no_form};
+use super::{HtmlOptions, RADIO_LIMIT};
+use crate::contract::Request;
+use crate::error::{Error, ErrorKind, Violation};
+use crate::form::{Form, FormField, Widget, range_hint};
+use crate::json::{Value, pointer};
+
+/// The fragment for `form`, asked with `message`.
+///
+/// With `post` and the `error` reading it gave ([`read_form_post`](super::read_form_post)),
+/// the re-render: the values posted kept in place (never a sensitive field's), a summary at
+/// the top linking to each field at fault, and each field's message beside it. Without a post,
+/// each field starts from its default.
+pub fn form_html(
+    form: &Form,
+    message: &str,
+    options: &HtmlOptions,
+    post: Option<&FormData>,
+    error: Option<&Error>,
+) -> String {
+    write_form(form, message, options, post, error, None)
+}
+
+/// The fragment for `request`: [`form_html`] for a form request (its `data.schema`),
+/// [`consent_html`] for a URL request; the request's id travels in a hidden input. Fails as
+/// [`answer_from_post`](super::answer_from_post) does for a request it cannot show.
+pub fn request_html(
+    request: &Request,
+    options: &HtmlOptions,
+    post: Option<&FormData>,
+    error: Option<&Error>,
+) -> Result<String, Error> {
+    let id = Some(request.id());
+    match (request.schema(), request.url()) {
+        (Some(schema), _) => {
+            let form = Form::from_map(schema).map_err(|e| e.within("/data/schema"))?;
+            Ok(write_form(&form, request.prompt(), options, post, error, id))
+        }
+        (None, Some(url)) => Ok(consent::write(url, request.prompt(), options, error, id)),
+        (None, None) => Err(no_form()),
+    }
+}
+
+/// The fragment asking the person's consent to open `url`: the full address, its host in
+/// Unicode and in ASCII, every finding of [`review_url`](crate::review_url), and a link to
+/// follow in a new tab. A URL the review rejects is shown as text with no link, and only
+/// Decline and Cancel are offered. Accepting opens nothing by itself.
+pub fn consent_html(
+    url: &str,
+    message: &str,
+    options: &HtmlOptions,
+    error: Option<&Error>,
+) -> String {
+    consent::write(url, message, options, error, None)
+}
+
+/// The style sheet the fragment is made for, with the classes of `options`: serve it as a
+/// file (a style sheet from the page's own origin keeps `style-src 'self'`). Plain, legible,
+/// and every long server string wraps.
+pub fn stylesheet(options: &HtmlOptions) -> String {
+    STYLESHEET.replace("tn-", options.class_prefix())
+}
+
+const STYLESHEET: &str = "\
+.tn-form{max-width:40rem;overflow-wrap:anywhere;line-height:1.5}
+.tn-form fieldset{border:0;margin:0;padding:0;min-width:0}
+.tn-asker{font-weight:600;margin:0 0 .25rem}
+.tn-message{white-space:pre-line;font-size:1.125rem;margin:0 0 1rem}
+.tn-field{margin:0 0 1.25rem}
+.tn-label{display:block;font-weight:600;margin:0 0 .25rem}
+.tn-required{color:#b00020}
+.tn-hint{color:#444;margin:0 0 .25rem}
+.tn-hint p{margin:0;white-space:pre-line}
+.tn-warning{color:#7a4b00;background:#fff4d6;border-left:4px solid #b36b00;padding:.25rem .5rem;margin:0 0 .25rem}
+.tn-error{color:#b00020;font-weight:600;margin:0 0 .25rem}
+.tn-invalid input,.tn-invalid select{border-color:#b00020;outline:2px solid #b00020}
+.tn-form input[type=text],.tn-form input[type=email],.tn-form input[type=url],.tn-form input[type=password],.tn-form input[type=number],.tn-form input[type=date],.tn-form input[type=datetime-local],.tn-form select{box-sizing:border-box;width:100%;max-width:30rem;font:inherit;padding:.375rem .5rem;border:1px solid #555;border-radius:4px}
+.tn-choice{display:flex;gap:.5rem;align-items:center;margin:.125rem 0}
+.tn-choice input{width:1.125rem;height:1.125rem;margin:0}
+.tn-form :focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}
+.tn-errors{border:3px solid #b00020;padding:.5rem 1rem;margin:0 0 1.25rem}
+.tn-errors-title{font-weight:700;margin:0 0 .25rem}
+.tn-errors ul{margin:0;padding-left:1.25rem}
+.tn-errors a{color:#b00020}
+.tn-url dt{font-weight:600}
+.tn-url dd{margin:0 0 .5rem;font-family:monospace}
+.tn-findings{padding-left:1.25rem}
+.tn-finding-reject{color:#b00020;font-weight:600}
+.tn-finding-warn{color:#7a4b00}
+.tn-actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1.5rem}
+.tn-button{font:inherit;padding:.5rem 1.25rem;border-radius:4px;border:2px solid #1a5fb4;background:#fff;color:#1a5fb4;cursor:pointer}
+.tn-accept{background:#1a5fb4;color:#fff}
+.tn-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+";
+
+/// What the summary and each field say about an error: violations by field, and what belongs
+/// to no field.
+struct Problems<'e> {
+    by_field: Vec<Vec<&'e Violation>>,
+    general: Vec<&'e str>,
+}
+
+impl<'e> Problems<'e> {
+    fn of(form: &Form, error: Option<&'e Error>) -> Problems<'e> {
+        let fields = form.fields();
+        let mut by_field: Vec<Vec<&Violation>> = fields.iter().map(|_| Vec::new()).collect();
+        let mut general = Vec::new();
+        let Some(error) = error else {
+            return Problems { by_field, general };
+        };
+        if error.kind() != ErrorKind::InvalidContent || error.violations().is_empty() {
+            general.push(error.message());
+            return Problems { by_field, general };
+        }
+        for v in error.violations() {
+            let at = fields.iter().position(|f| {
+                let key = pointer::key(f.name());
+                v.pointer() == key
+                    || v.pointer()
+                        .strip_prefix(key.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            });
+            match at.and_then(|i| by_field.get_mut(i)) {
+                Some(list) => list.push(v),
+                None => general.push(v.message()),
+            }
+        }
+        Problems { by_field, general }
+    }
+}
+
+fn write_form(
+    form: &Form,
+    message: &str,
+    options: &HtmlOptions,
+    post: Option<&FormData>,
+    error: Option<&Error>,
+    request_id: Option<&str>,
+) -> String {
+    let mut out = Out {
+        html: String::with_capacity(512 + 640 * form.fields().len()),
+        prefix: options.class_prefix(),
+    };
+    out.open(options, "elicitation", message, request_id);
+    let problems = Problems::of(form, error);
+    let mut entries: Vec<(Option<String>, &str)> = Vec::new();
+    for (index, field) in form.fields().iter().enumerate() {
+        let Some(list) = problems.by_field.get(index) else {
+            continue;
+        };
+        for v in list {
+            entries.push((Some(target_id(&out, index, field)), v.message()));
+        }
+    }
+    entries.extend(problems.general.iter().map(|m| (None, *m)));
+    out.summary(&entries);
+    for (index, field) in form.fields().iter().enumerate() {
+        let values = current_values(field, index, post, options);
+        let messages: Vec<&str> = problems
+            .by_field
+            .get(index)
+            .map(|list| list.iter().map(|v| v.message()).collect())
+            .unwrap_or_default();
+        write_field(&mut out, index, field, &values, &messages, options);
+    }
+    out.buttons(true);
+    out.html
+}
+
+/// The id the summary links to: the control, or a group's first choice.
+fn target_id(out: &Out<'_>, index: usize, field: &FormField) -> String {
+    if is_group(field) {
+        out.id(&format!("f{index}-0"))
+    } else {
+        out.id(&format!("f{index}"))
+    }
+}
+
+/// Whether the field is a group of radio buttons or checkboxes in a `<fieldset>`.
+fn is_group(field: &FormField) -> bool {
+    match field.widget() {
+        Widget::Toggle | Widget::MultiSelect => true,
+        Widget::SingleSelect => field.options().len() <= RADIO_LIMIT,
+        _ => false,
+    }
+}
+
+/// What the field's control shows: what was posted (never for a sensitive field), or else
+/// its default as the control writes it.
+fn current_values(
+    field: &FormField,
+    index: usize,
+    post: Option<&FormData>,
+    options: &HtmlOptions,
+) -> Vec<String> {
+    if field.sensitive() {
+        return Vec::new();
+    }
+    if let Some(post) = post {
+        return post
+            .field_values(index)
+            .into_iter()
+            .map(String::from)
+            .collect();
+    }
+    let Some(default) = field.default_value() else {
+        return Vec::new();
+    };
+    let option_index = |value: &Value| {
+        let value = value.as_str()?;
+        field
+            .options()
+            .iter()
+            .position(|o| o.value() == value)
+            .map(|i| i.to_string())
+    };
+    match (field.widget(), &default) {
+        (Widget::MultiSelect, Value::Array(items)) => items.iter().filter_map(option_index).collect(),
+        (Widget::SingleSelect, value) => option_index(value).into_iter().collect(),
+        (Widget::Toggle, Value::Bool(b)) => Vec::from([b.to_string()]),
+        (Widget::Number | Widget::Integer, Value::Number(n)) => Vec::from([String::from(n.as_str())]),
+        (Widget::DateTime, Value::String(s)) => {
+            crate::rfc3339::at_offset(s, options.utc_offset()).into_iter().collect()
+        }
+        (_, Value::String(s)) => Vec::from([String::from(s.as_str())]),
+        _ => Vec::new(),
+    }
+}
+
+fn write_field(
+    out: &mut Out<'_>,
+    index: usize,
+    field: &FormField,
+    values: &[String],
+    messages: &[&str],
+    options: &HtmlOptions,
+) {
+    let control = out.id(&format!("f{index}"));
+    let described = Described::write_later(out, index, field, messages);
+    let invalid = !messages.is_empty();
+    let group = is_group(field);
+    out.raw(if group { "<fieldset" } else { "<div" });
+    if invalid {
+        out.class(&["field", "invalid"]);
+    } else {
+        out.class(&["field"]);
+    }
+    if group {
+        described.attribute(out);
+    }
+    out.raw(">\n");
+    // The label: a legend for a group, a label tied to the control otherwise.
+    if group {
+        out.raw("<legend");
+    } else {
+        out.raw("<label");
+    }
+    out.class(&["label"]);
+    if !group {
+        out.raw(" for=\"");
+        out.raw(&control);
+        out.raw("\"");
+    }
+    out.raw(">");
+    out.isolated(field.label());
+    if field.required() {
+        out.raw("<span");
+        out.class(&["required"]);
+        out.raw(" aria-hidden=\"true\"> *</span>");
+        if field.widget() == Widget::MultiSelect {
+            out.raw("<span");
+            out.class(&["visually-hidden"]);
+            out.raw("> (required)</span>");
+        }
+    }
+    out.raw(if group { "</legend>\n" } else { "</label>\n" });
+    described.write(out, field, options);
+    let shown = Shown {
+        values,
+        invalid,
+        required: field.required(),
+    };
+    match field.widget() {
+        Widget::Toggle => {
+            let mut choices = Vec::from([("true", "Yes"), ("false", "No")]);
+            if !field.required() {
+                choices.push(("", "No answer"));
+            }
+            radios(out, index, &choices, &shown);
+        }
+        Widget::SingleSelect if group => {
+            let values: Vec<String> = (0..field.options().len()).map(|i| i.to_string()).collect();
+            let mut choices: Vec<(&str, &str)> = values
+                .iter()
+                .zip(field.options())
+                .map(|(v, o)| (v.as_str(), o.label()))
+                .collect();
+            if !field.required() {
+                choices.push(("", "No answer"));
+            }
+            radios(out, index, &choices, &shown);
+        }
+        Widget::SingleSelect => select(out, &control, index, field, &shown, &described),
+        Widget::MultiSelect => checkboxes(out, index, field, &shown),
+        _ => input(out, &control, index, field, &shown, &described),
+    }
+    out.raw(if group { "</fieldset>\n" } else { "</div>\n" });
+}
+
+/// The values a control shows and its state.
+struct Shown<'a> {
+    values: &'a [String],
+    invalid: bool,
+    required: bool,
+}
+
+impl Shown<'_> {
+    fn has(&self, value: &str) -> bool {
+        self.values.iter().any(|v| v == value)
+    }
+}
+
+/// The texts that describe a control: its hint, its secret warning, its messages; each with
+/// its id, listed in `aria-describedby`.
+struct Described {
+    hint: Option<String>,
+    warning: Option<String>,
+    error: Option<String>,
+    messages: Vec<String>,
+}
+
+impl Described {
+    fn write_later(out: &Out<'_>, index: usize, field: &FormField, messages: &[&str]) -> Described {
+        let has_hint = field.description().is_some() || html_hint(field).is_some();
+        Described {
+            hint: has_hint.then(|| out.id(&format!("f{index}-hint"))),
+            warning: field.sensitive().then(|| out.id(&format!("f{index}-warning"))),
+            error: (!messages.is_empty()).then(|| out.id(&format!("f{index}-error"))),
+            messages: messages.iter().map(|m| String::from(*m)).collect(),
+        }
+    }
+
+    /// ` aria-describedby="…"`, when anything describes the control.
+    fn attribute(&self, out: &mut Out<'_>) {
+        let ids: Vec<&str> = [&self.hint, &self.warning, &self.error]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        if !ids.is_empty() {
+            out.raw(" aria-describedby=\"");
+            out.raw(&ids.join(" "));
+            out.raw("\"");
+        }
+    }
+
+    /// The hint, the warning and the messages, in that order.
+    fn write(&self, out: &mut Out<'_>, field: &FormField, options: &HtmlOptions) {
+        if let Some(id) = &self.hint {
+            out.raw("<div");
+            out.class(&["hint"]);
+            out.raw(" id=\"");
+            out.raw(id);
+            out.raw("\">");
+            if let Some(description) = field.description() {
+                out.raw("<p dir=\"auto\">");
+                out.text(description);
+                out.raw("</p>");
+            }
+            if let Some(hint) = html_hint(field) {
+                out.raw("<p>");
+                out.text(&hint);
+                if field.widget() == Widget::DateTime {
+                    out.text(&format!(" (your time, UTC{})", shown_offset(options)));
+                }
+                out.raw("</p>");
+            }
+            out.raw("</div>\n");
+        }
+        if let Some(id) = &self.warning {
+            out.raw("<p");
+            out.class(&["warning"]);
+            out.raw(" id=\"");
+            out.raw(id);
+            out.raw("\">");
+            let what = field.secret_kind().map_or("a secret", |k| k.describe());
+            out.text(&format!(
+                "This field seems to ask for {what}, which a form must never ask for: \
+                 type it only if you trust who asks."
+            ));
+            out.raw("</p>\n");
+        }
+        if let Some(id) = &self.error {
+            out.raw("<p");
+            out.class(&["error"]);
+            out.raw(" id=\"");
+            out.raw(id);
+            out.raw("\">");
+            for (i, message) in self.messages.iter().enumerate() {
+                if i > 0 {
+                    out.raw("<br>");
+                }
+                out.isolated(message);
+            }
+            out.raw("</p>\n");
+        }
+    }
+}
+
+/// The offset as people read it: `Z` is `+00:00`.
+fn shown_offset(options: &HtmlOptions) -> &str {
+    match options.utc_offset() {
+        "Z" => "+00:00",
+        other => other,
+    }
+}
+
+/// What the hint says besides the description: the constraints, and the format where the
+/// browser's control does not make it plain.
+fn html_hint(field: &FormField) -> Option<String> {
+    let range = range_hint(field.widget(), field.constraints());
+    let format = match field.widget() {
+        Widget::Email => Some("an email address"),
+        Widget::Uri => Some("an absolute URI, like https://example.com"),
+        Widget::DateTime => Some("a date and time"),
+        _ => None,
+    };
+    match (range, format) {
+        (None, None) => None,
+        (Some(range), None) => Some(range),
+        (None, Some(format)) => Some(String::from(format)),
+        (Some(range), Some(format)) => Some(format!("{format}, {range}")),
+    }
+}
+
+fn radios(out: &mut Out<'_>, index: usize, choices: &[(&str, &str)], shown: &Shown<'_>) {
+    let name = field_name(index);
+    // With nothing posted, an optional group without a default starts at "No answer".
+    let nothing_chosen = !choices.iter().any(|(value, _)| shown.has(value));
+    out.raw("<div");
+    out.class(&["choices"]);
+    out.raw(">\n");
+    for (i, (value, label)) in choices.iter().enumerate() {
+        let id = out.id(&format!("f{index}-{i}"));
+        out.raw("<div");
+        out.class(&["choice"]);
+        out.raw("><input type=\"radio\" id=\"");
+        out.raw(&id);
+        out.raw("\" name=\"");
+        out.raw(&name);
+        out.raw("\" value=\"");
+        out.raw(value);
+        out.raw("\"");
+        if shown.has(value) || (value.is_empty() && nothing_chosen) {
+            out.raw(" checked");
+        }
+        if shown.required {
+            out.raw(" required");
+        }
+        if shown.invalid {
+            out.raw(" aria-invalid=\"true\"");
+        }
+        out.raw("><label for=\"");
+        out.raw(&id);
+        out.raw("\">");
+        out.isolated(label);
+        out.raw("</label></div>\n");
+    }
+    out.raw("</div>\n");
+}
+
+fn checkboxes(out: &mut Out<'_>, index: usize, field: &FormField, shown: &Shown<'_>) {
+    let name = field_name(index);
+    out.raw("<div");
+    out.class(&["choices"]);
+    out.raw(">\n");
+    for (i, option) in field.options().iter().enumerate() {
+        let id = out.id(&format!("f{index}-{i}"));
+        let value = i.to_string();
+        out.raw("<div");
+        out.class(&["choice"]);
+        out.raw("><input type=\"checkbox\" id=\"");
+        out.raw(&id);
+        out.raw("\" name=\"");
+        out.raw(&name);
+        out.raw("\" value=\"");
+        out.raw(&value);
+        out.raw("\"");
+        if shown.has(&value) {
+            out.raw(" checked");
+        }
+        if shown.invalid {
+            out.raw(" aria-invalid=\"true\"");
+        }
+        out.raw("><label for=\"");
+        out.raw(&id);
+        out.raw("\">");
+        out.isolated(option.label());
+        out.raw("</label></div>\n");
+    }
+    out.raw("</div>\n");
+}
+
+fn select(
+    out: &mut Out<'_>,
+    control: &str,
+    index: usize,
+    field: &FormField,
+    shown: &Shown<'_>,
+    described: &Described,
+) {
+    out.raw("<select id=\"");
+    out.raw(control);
+    out.raw("\" name=\"");
+    out.raw(&field_name(index));
+    out.raw("\"");
+    if shown.required {
+        out.raw(" required");
+    }
+    if shown.invalid {
+        out.raw(" aria-invalid=\"true\"");
+    }
+    described.attribute(out);
+    out.raw(">\n<option value=\"\">");
+    out.raw(if shown.required { "Choose…" } else { "No answer" });
+    out.raw("</option>\n");
+    for (i, option) in field.options().iter().enumerate() {
+        let value = i.to_string();
+        out.raw("<option value=\"");
+        out.raw(&value);
+        out.raw("\" dir=\"auto\"");
+        if shown.has(&value) {
+            out.raw(" selected");
+        }
+        out.raw(">");
+        out.text(option.label());
+        out.raw("</option>\n");
+    }
+    out.raw("</select>\n");
+}
+
+fn input(
+    out: &mut Out<'_>,
+    control: &str,
+    index: usize,
+    field: &FormField,
+    shown: &Shown<'_>,
+    described: &Described,
+) {
+    let c = field.constraints();
+    let kind = match field.widget() {
+        _ if field.sensitive() => "password",
+        Widget::Email => "email",
+        Widget::Uri => "url",
+        Widget::Date => "date",
+        Widget::DateTime => "datetime-local",
+        Widget::Number | Widget::Integer => "number",
+        _ => "text",
+    };
+    out.raw("<input type=\"");
+    out.raw(kind);
+    out.raw("\" id=\"");
+    out.raw(control);
+    out.raw("\" name=\"");
+    out.raw(&field_name(index));
+    out.raw("\"");
+    match field.widget() {
+        Widget::Number | Widget::Integer if !field.sensitive() => {
+            let integer = field.widget() == Widget::Integer;
+            out.raw(if integer { " step=\"1\"" } else { " step=\"any\"" });
+            // An integer field's bounds are also the base of its steps: only whole ones say
+            // the same thing to the browser.
+            let whole = |n: &&crate::json::Number| !integer || n.as_i64().is_some();
+            if let Some(min) = c.minimum().filter(whole) {
+                out.raw(" min=\"");
+                out.attr(min.as_str());
+                out.raw("\"");
+            }
+            if let Some(max) = c.maximum().filter(whole) {
+                out.raw(" max=\"");
+                out.attr(max.as_str());
+                out.raw("\"");
+            }
+        }
+        Widget::DateTime if !field.sensitive() => out.raw(" step=\"1\""),
+        _ => {
+            if let Some(n) = c.min_length() {
+                out.raw(&format!(" minlength=\"{n}\""));
+            }
+            if let Some(n) = c.max_length() {
+                out.raw(&format!(" maxlength=\"{n}\""));
+            }
+        }
+    }
+    if field.sensitive() {
+        out.raw(" autocomplete=\"off\"");
+    } else if let Some(value) = shown.values.first() {
+        out.raw(" value=\"");
+        out.attr(value);
+        out.raw("\"");
+    }
+    if field.widget() == Widget::Text {
+        out.raw(" dir=\"auto\"");
+    }
+    if shown.required {
+        out.raw(" required");
+    }
+    if shown.invalid {
+        out.raw(" aria-invalid=\"true\"");
+    }
+    described.attribute(out);
+    out.raw(">\n");
+}
