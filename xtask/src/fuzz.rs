@@ -39,6 +39,9 @@ pub(crate) enum Target {
     Mrtr,
     /// a task followed in either era: polls of any status, its questions, its updates
     Task,
+    /// the web form: any form and options written as HTML, any post read back and
+    /// re-rendered, the URL consent of any text
+    Html,
     /// arbitrary sequences of session operations against a model
     Session,
     /// the CLI's MCP client talking to a server that sends anything

@@ -221,11 +221,15 @@ pub fn at_offset(date_time: &str, offset: &str) -> Option<alloc::string::String>
     let days = days_from_civil(number(0, 4)?, number(5, 2)?, number(8, 2)?);
     // `is_date_time` checked the shape: the offset is what follows the seconds and fraction.
     let after_seconds = date_time.get(19..)?;
-    let fraction = after_seconds.len() - after_seconds.trim_start_matches(|c: char| c == '.' || c.is_ascii_digit()).len();
+    let fraction = after_seconds.len()
+        - after_seconds
+            .trim_start_matches(|c: char| c == '.' || c.is_ascii_digit())
+            .len();
     let from = offset_minutes(after_seconds.get(fraction..)?)?;
-    let seconds = days * 86_400 + number(11, 2)? * 3600 + number(14, 2)? * 60 + number(17, 2)?.min(59)
-        - from * 60
-        + to * 60;
+    let seconds =
+        days * 86_400 + number(11, 2)? * 3600 + number(14, 2)? * 60 + number(17, 2)?.min(59)
+            - from * 60
+            + to * 60;
     let days = u64::try_from(seconds.div_euclid(86_400)).ok()?;
     let of_day = seconds.rem_euclid(86_400);
     let (year, month, day) = civil_from_days(days);
@@ -308,6 +312,53 @@ mod tests {
             }
         }
         assert_eq!((year, month, day), (10000, 1, 1));
+    }
+
+    #[test]
+    fn days_from_civil_undoes_civil_from_days() {
+        for days in (0..2_932_897u64)
+            .step_by(97)
+            .chain([0, 59, 60, 365, 2_932_896])
+        {
+            let (y, m, d) = civil_from_days(days);
+            let back = days_from_civil(y as i64, m as i64, d as i64);
+            assert_eq!(back, days as i64, "{y:04}-{m:02}-{d:02}");
+        }
+        assert_eq!(days_from_civil(1969, 12, 31), -1);
+    }
+
+    #[test]
+    fn an_instant_is_shown_at_any_offset() {
+        let cases = [
+            ("2026-12-01T17:30:00Z", "Z", Some("2026-12-01T17:30:00")),
+            (
+                "2026-12-01T17:30:00.999Z",
+                "+00:00",
+                Some("2026-12-01T17:30:00"),
+            ),
+            (
+                "2026-12-31T23:30:00-01:00",
+                "+01:00",
+                Some("2027-01-01T01:30:00"),
+            ),
+            (
+                "2024-03-01T00:10:00+00:30",
+                "Z",
+                Some("2024-02-29T23:40:00"),
+            ),
+            ("1990-12-31T23:59:60Z", "Z", Some("1990-12-31T23:59:59")),
+            ("0000-01-01T00:00:00Z", "-00:01", None),
+            ("9999-12-31T23:59:59Z", "+00:01", None),
+            ("2026-12-01T17:30:00Z", "+24:00", None),
+            ("2026-12-01T17:30:00", "Z", None),
+        ];
+        for (instant, offset, shown) in cases {
+            assert_eq!(
+                at_offset(instant, offset).as_deref(),
+                shown,
+                "{instant} at {offset}"
+            );
+        }
     }
 
     #[test]

@@ -32,9 +32,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::error::{Keyword, Violation};
 use crate::error::closed_set;
 use crate::error::{Error, ErrorKind};
+use crate::error::{Keyword, Violation};
 use crate::form::secrets::{self, SecretKind};
 use crate::json::pointer;
 use crate::json::{Map, Number, Value};
@@ -449,13 +449,17 @@ pub(crate) fn read_field_input(field: &FormField, text: &str) -> Result<Option<V
         // A default fills a field left blank (see `validate::prepare_content`), so only a
         // required field without one is missing.
         return if field.required && field.property.default_value().is_none() {
-            Err(Violation::new(at, Keyword::Required, format!("{label} is required")))
+            Err(Violation::new(
+                at,
+                Keyword::Required,
+                format!("{label} is required"),
+            ))
         } else {
             Ok(None)
         };
     }
-    let value =
-        read_text(field, text).map_err(|message| Violation::new(at.clone(), Keyword::Type, message))?;
+    let value = read_text(field, text)
+        .map_err(|message| Violation::new(at.clone(), Keyword::Type, message))?;
     let mut violations: Vec<Violation> = Vec::new();
     field.property.violations(&value, &at, &mut violations);
     match violations.into_iter().next() {

@@ -24,8 +24,7 @@ pub(super) fn write(
         prefix: options.class_prefix(),
     };
     out.open(options, "consent", message, request_id);
-    let entries: Vec<(Option<String>, &str)> =
-        error.iter().map(|e| (None, e.message())).collect();
+    let entries: Vec<(Option<String>, &str)> = error.iter().map(|e| (None, e.message())).collect();
     out.summary(&entries);
     out.raw("<dl");
     out.class(&["url"]);

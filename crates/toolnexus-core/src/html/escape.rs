@@ -47,7 +47,10 @@ mod tests {
     fn markup_and_quotes_cannot_escape_their_context() {
         let (t, a) = both(r#"<script>"x"&'y'</script>"#);
         assert_eq!(t, r#"&lt;script&gt;"x"&amp;'y'&lt;/script&gt;"#);
-        assert_eq!(a, "&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;&lt;/script&gt;");
+        assert_eq!(
+            a,
+            "&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;&lt;/script&gt;"
+        );
     }
 
     #[test]

@@ -161,4 +161,3 @@ impl Out<'_> {
         self.raw("</button>\n");
     }
 }
-

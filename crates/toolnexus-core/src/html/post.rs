@@ -1,6 +1,7 @@
 //! The browser's post read back: the pairs of a form submission, then accept (with content read
 //! by each field's own parser and validated), decline or cancel.
 
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -44,7 +45,10 @@ impl FormData {
                 return Err(too_many(limits));
             }
             let (name, value) = match piece.iter().position(|&b| b == b'=') {
-                Some(at) => (piece.get(..at).unwrap_or_default(), piece.get(at + 1..).unwrap_or_default()),
+                Some(at) => (
+                    piece.get(..at).unwrap_or_default(),
+                    piece.get(at + 1..).unwrap_or_default(),
+                ),
                 None => (piece, &[][..]),
             };
             let name = decode(name, "")?;
@@ -92,14 +96,56 @@ impl FormData {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The values posted for the field at `index` of the form.
-    pub(super) fn field_values(&self, index: usize) -> Vec<&str> {
-        let name = field_name(index);
-        self.pairs
-            .iter()
-            .filter(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_str())
-            .collect()
+    /// The values posted for each of the first `fields` fields of a form, in one pass.
+    pub(super) fn by_field(&self, fields: usize) -> Vec<Vec<&str>> {
+        let mut out: Vec<Vec<&str>> = (0..fields).map(|_| Vec::new()).collect();
+        for (name, value) in &self.pairs {
+            if let Some(values) = field_index(name, fields).and_then(|i| out.get_mut(i)) {
+                values.push(value);
+            }
+        }
+        out
+    }
+}
+
+/// The index of the field a control `name` names (`tn-0`, `tn-1`…, written without leading
+/// zeros), if the form has that many.
+fn field_index(name: &str, fields: usize) -> Option<usize> {
+    name.strip_prefix(NAME_PREFIX)
+        .filter(|digits| canonical_index(digits))
+        .and_then(|digits| digits.parse::<usize>().ok())
+        .filter(|&i| i < fields)
+}
+
+/// Whether `text` is an index as the form writes it: digits, no leading zero.
+fn canonical_index(text: &str) -> bool {
+    !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'))
+}
+
+/// The index of the field each content pointer's first token names, for putting violations
+/// in field order and beside their fields.
+pub(super) struct FieldPointers(BTreeMap<String, usize>);
+
+impl FieldPointers {
+    pub(super) fn of(fields: &[FormField]) -> FieldPointers {
+        FieldPointers(
+            fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (pointer::key(f.name()), i))
+                .collect(),
+        )
+    }
+
+    /// The field `at` (`/name` or below it, `/name/0`) is about.
+    pub(super) fn field(&self, at: &str) -> Option<usize> {
+        let first = match at.get(1..).and_then(|rest| rest.find('/')) {
+            Some(end) => at.get(..end + 1)?,
+            None => at,
+        };
+        self.0.get(first).copied()
     }
 }
 
@@ -210,7 +256,7 @@ fn posted<'a>(
 ) -> Result<Posted<'a>, Error> {
     let mut action = None;
     let mut request_seen = false;
-    let mut seen: Vec<usize> = Vec::new();
+    let mut seen: Vec<bool> = (0..fields).map(|_| false).collect();
     for (name, value) in &post.pairs {
         let at = || pointer::key(name);
         if options.hidden().iter().any(|(n, _)| n == name) {
@@ -251,15 +297,7 @@ fn posted<'a>(
                 }
             }
         } else {
-            let index = name
-                .strip_prefix(NAME_PREFIX)
-                .filter(|digits| {
-                    !digits.is_empty()
-                        && digits.bytes().all(|b| b.is_ascii_digit())
-                        && (digits == &"0" || !digits.starts_with('0'))
-                })
-                .and_then(|digits| digits.parse::<usize>().ok())
-                .filter(|&i| i < fields);
+            let index = field_index(name, fields);
             let Some(index) = index else {
                 return Err(Error::new(
                     ErrorKind::UnknownField,
@@ -267,10 +305,11 @@ fn posted<'a>(
                     format!("the form has no field named {}", quote(name)),
                 ));
             };
-            if seen.contains(&index) && !multi(index) {
-                return Err(twice(name));
+            match seen.get_mut(index) {
+                Some(true) if !multi(index) => return Err(twice(name)),
+                Some(flag) => *flag = true,
+                None => {}
             }
-            seen.push(index);
         }
     }
     let action = action.ok_or_else(|| {
@@ -303,8 +342,10 @@ fn twice(name: &str) -> Error {
 ///
 /// Refused, whatever the button: a name the form does not have ([`ErrorKind::UnknownField`]),
 /// a field of one value or the button posted twice ([`ErrorKind::DuplicateKey`]), no button
-/// ([`ErrorKind::MissingField`]), a button or option value the form never wrote
-/// ([`ErrorKind::InvalidValue`]), the id of another request ([`ErrorKind::UnknownRequest`]).
+/// ([`ErrorKind::MissingField`]), a button the form never wrote ([`ErrorKind::InvalidValue`]),
+/// the id of another request ([`ErrorKind::UnknownRequest`]). Refused on accept, when the
+/// values are read: a choice the form never wrote ([`ErrorKind::InvalidValue`]) and a box of a
+/// checkbox group posted twice ([`ErrorKind::DuplicateKey`]), at the field's pointer.
 /// The host's hidden fields are skipped.
 pub fn read_form_post(
     form: &Form,
@@ -321,7 +362,11 @@ fn read_form(
     request_id: Option<&str>,
 ) -> Result<Submission, Error> {
     let fields = form.fields();
-    let multi = |i: usize| fields.get(i).is_some_and(|f| f.widget() == Widget::MultiSelect);
+    let multi = |i: usize| {
+        fields
+            .get(i)
+            .is_some_and(|f| f.widget() == Widget::MultiSelect)
+    };
     let posted = posted(post, fields.len(), &multi, options, request_id)?;
     match posted.action {
         Action::Decline => return Ok(Submission::Decline),
@@ -330,9 +375,9 @@ fn read_form(
     }
     let mut content = Map::new();
     let mut violations: Vec<Violation> = Vec::new();
-    for (index, field) in fields.iter().enumerate() {
-        let values = posted.post.field_values(index);
-        match read_field(field, &values, options) {
+    let by_field = posted.post.by_field(fields.len());
+    for (field, values) in fields.iter().zip(&by_field) {
+        match read_field(field, values, options) {
             Ok(Some(value)) => {
                 content.insert(field.name(), value);
             }
@@ -359,12 +404,8 @@ fn read_form(
                     violations.push(v);
                 }
             }
-            let order = |v: &Violation| {
-                fields
-                    .iter()
-                    .position(|f| pointer::key(f.name()) == v.pointer())
-                    .unwrap_or(fields.len())
-            };
+            let pointers = FieldPointers::of(fields);
+            let order = |v: &Violation| pointers.field(v.pointer()).unwrap_or(fields.len());
             violations.sort_by_key(order);
             Err(Error::invalid_content("", violations))
         }
@@ -389,7 +430,8 @@ fn read_field(
         Widget::MultiSelect => {
             let mut chosen: Vec<usize> = Vec::new();
             for value in values {
-                let index = option_index(field, value).ok_or_else(|| not_an_option(field, value))?;
+                let index =
+                    option_index(field, value).ok_or_else(|| not_an_option(field, value))?;
                 if chosen.contains(&index) {
                     return Err(FieldError::Refused(Error::new(
                         ErrorKind::DuplicateKey,
@@ -463,11 +505,10 @@ fn read_field(
 
 /// The option a select's posted value names: its index in the form, as written.
 fn option_index(field: &FormField, text: &str) -> Option<usize> {
-    let canonical = !text.is_empty() && (text == "0" || !text.starts_with('0'));
     let index = text
         .parse::<usize>()
         .ok()
-        .filter(|_| canonical && text.bytes().all(|b| b.is_ascii_digit()))?;
+        .filter(|_| canonical_index(text))?;
     (index < field.options().len()).then_some(index)
 }
 

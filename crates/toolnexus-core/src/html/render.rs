@@ -6,12 +6,12 @@ use alloc::vec::Vec;
 
 use super::consent;
 use super::out::Out;
-use super::post::{FormData, field_name, no_form};
+use super::post::{FieldPointers, FormData, field_name, no_form};
 use super::{HtmlOptions, RADIO_LIMIT};
 use crate::contract::Request;
 use crate::error::{Error, ErrorKind, Violation};
 use crate::form::{Form, FormField, Widget, range_hint};
-use crate::json::{Value, pointer};
+use crate::json::Value;
 
 /// The fragment for `form`, asked with `message`.
 ///
@@ -42,7 +42,14 @@ pub fn request_html(
     match (request.schema(), request.url()) {
         (Some(schema), _) => {
             let form = Form::from_map(schema).map_err(|e| e.within("/data/schema"))?;
-            Ok(write_form(&form, request.prompt(), options, post, error, id))
+            Ok(write_form(
+                &form,
+                request.prompt(),
+                options,
+                post,
+                error,
+                id,
+            ))
         }
         (None, Some(url)) => Ok(consent::write(url, request.prompt(), options, error, id)),
         (None, None) => Err(no_form()),
@@ -120,15 +127,12 @@ impl<'e> Problems<'e> {
             general.push(error.message());
             return Problems { by_field, general };
         }
+        let pointers = FieldPointers::of(fields);
         for v in error.violations() {
-            let at = fields.iter().position(|f| {
-                let key = pointer::key(f.name());
-                v.pointer() == key
-                    || v.pointer()
-                        .strip_prefix(key.as_str())
-                        .is_some_and(|rest| rest.starts_with('/'))
-            });
-            match at.and_then(|i| by_field.get_mut(i)) {
+            match pointers
+                .field(v.pointer())
+                .and_then(|i| by_field.get_mut(i))
+            {
                 Some(list) => list.push(v),
                 None => general.push(v.message()),
             }
@@ -162,8 +166,12 @@ fn write_form(
     }
     entries.extend(problems.general.iter().map(|m| (None, *m)));
     out.summary(&entries);
+    let posted = post.map(|post| post.by_field(form.fields().len()));
     for (index, field) in form.fields().iter().enumerate() {
-        let values = current_values(field, index, post, options);
+        let field_posted = posted
+            .as_ref()
+            .map(|p| p.get(index).map_or(&[][..], Vec::as_slice));
+        let values = current_values(field, field_posted, options);
         let messages: Vec<&str> = problems
             .by_field
             .get(index)
@@ -197,19 +205,14 @@ fn is_group(field: &FormField) -> bool {
 /// its default as the control writes it.
 fn current_values(
     field: &FormField,
-    index: usize,
-    post: Option<&FormData>,
+    posted: Option<&[&str]>,
     options: &HtmlOptions,
 ) -> Vec<String> {
     if field.sensitive() {
         return Vec::new();
     }
-    if let Some(post) = post {
-        return post
-            .field_values(index)
-            .into_iter()
-            .map(String::from)
-            .collect();
+    if let Some(posted) = posted {
+        return posted.iter().map(|v| String::from(*v)).collect();
     }
     let Some(default) = field.default_value() else {
         return Vec::new();
@@ -223,13 +226,17 @@ fn current_values(
             .map(|i| i.to_string())
     };
     match (field.widget(), &default) {
-        (Widget::MultiSelect, Value::Array(items)) => items.iter().filter_map(option_index).collect(),
+        (Widget::MultiSelect, Value::Array(items)) => {
+            items.iter().filter_map(option_index).collect()
+        }
         (Widget::SingleSelect, value) => option_index(value).into_iter().collect(),
         (Widget::Toggle, Value::Bool(b)) => Vec::from([b.to_string()]),
-        (Widget::Number | Widget::Integer, Value::Number(n)) => Vec::from([String::from(n.as_str())]),
-        (Widget::DateTime, Value::String(s)) => {
-            crate::rfc3339::at_offset(s, options.utc_offset()).into_iter().collect()
+        (Widget::Number | Widget::Integer, Value::Number(n)) => {
+            Vec::from([String::from(n.as_str())])
         }
+        (Widget::DateTime, Value::String(s)) => crate::rfc3339::at_offset(s, options.utc_offset())
+            .into_iter()
+            .collect(),
         (_, Value::String(s)) => Vec::from([String::from(s.as_str())]),
         _ => Vec::new(),
     }
@@ -342,7 +349,9 @@ impl Described {
         let has_hint = field.description().is_some() || html_hint(field).is_some();
         Described {
             hint: has_hint.then(|| out.id(&format!("f{index}-hint"))),
-            warning: field.sensitive().then(|| out.id(&format!("f{index}-warning"))),
+            warning: field
+                .sensitive()
+                .then(|| out.id(&format!("f{index}-warning"))),
             error: (!messages.is_empty()).then(|| out.id(&format!("f{index}-error"))),
             messages: messages.iter().map(|m| String::from(*m)).collect(),
         }
@@ -530,7 +539,11 @@ fn select(
     }
     described.attribute(out);
     out.raw(">\n<option value=\"\">");
-    out.raw(if shown.required { "Choose…" } else { "No answer" });
+    out.raw(if shown.required {
+        "Choose…"
+    } else {
+        "No answer"
+    });
     out.raw("</option>\n");
     for (i, option) in field.options().iter().enumerate() {
         let value = i.to_string();
@@ -575,7 +588,11 @@ fn input(
     match field.widget() {
         Widget::Number | Widget::Integer if !field.sensitive() => {
             let integer = field.widget() == Widget::Integer;
-            out.raw(if integer { " step=\"1\"" } else { " step=\"any\"" });
+            out.raw(if integer {
+                " step=\"1\""
+            } else {
+                " step=\"any\""
+            });
             // An integer field's bounds are also the base of its steps: only whole ones say
             // the same thing to the browser.
             let whole = |n: &&crate::json::Number| !integer || n.as_i64().is_some();
