@@ -18,6 +18,7 @@ use crate::classes::{JsonClass, JsonText, Members, json_class, wraps};
 use crate::convert::{Reader, map_to_python};
 use crate::errors::OrRaise;
 use crate::form::PyForm;
+use crate::html::{HtmlArgs, request_answer, request_to_html};
 use crate::input::read_text;
 use crate::limits::PyLimits;
 
@@ -258,6 +259,81 @@ json_class! {
         Ok(form.as_ref().map(|form| form.bind(py).clone()))
     }
 
+    /// The request as an HTML fragment, one `<form method="post">` for the host's page: a
+    /// form request's fields, or a URL request's consent (the core's `request_html`). With
+    /// `form_data` (what was posted) and `error` (what `answer_from_form_data` raised for it),
+    /// the same form again with the values kept and each problem beside its field. The
+    /// options are those `answer_from_form_data` reads the post with.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(
+        signature = (
+            *, form_data = None, error = None, asker = None, class_prefix = None, hidden = None,
+            action = None, utc_offset = None, apply_defaults = false, allow_unknown = false,
+            limits = None
+        ),
+        text_signature = "($self, *, form_data=None, error=None, asker=None, class_prefix='tn-', \
+                          hidden=None, action=None, utc_offset='Z', apply_defaults=False, \
+                          allow_unknown=False, limits=None)"
+    )]
+    fn to_html<'py>(
+        &self,
+        py: Python<'py>,
+        form_data: Option<&Bound<'py, PyAny>>,
+        error: Option<&Bound<'py, PyAny>>,
+        asker: Option<&Bound<'py, PyAny>>,
+        class_prefix: Option<&Bound<'py, PyAny>>,
+        hidden: Option<&Bound<'py, PyAny>>,
+        action: Option<&Bound<'py, PyAny>>,
+        utc_offset: Option<&Bound<'py, PyAny>>,
+        apply_defaults: bool,
+        allow_unknown: bool,
+        limits: Option<&Bound<'py, PyLimits>>,
+    ) -> PyResult<String> {
+        let args = HtmlArgs {
+            asker,
+            class_prefix,
+            hidden,
+            action,
+            utc_offset,
+            apply_defaults,
+            allow_unknown,
+            limits: PyLimits::or_default(limits),
+        };
+        request_to_html(py, &self.request, form_data, error, &args)
+    }
+
+    /// The `Answer` to this request from what the browser posted to the page `to_html` wrote
+    /// (the core's `answer_from_post`): accept with the content read and validated, decline or
+    /// cancel. `data` is the urlencoded body (`bytes` or `str`) or the `(name, value)` pairs a
+    /// framework decoded; `hidden` names the host's own fields, which are skipped.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(
+        signature = (
+            data, *, utc_offset = None, apply_defaults = false, allow_unknown = false,
+            hidden = None, limits = None
+        ),
+        text_signature = "($self, data, *, utc_offset='Z', apply_defaults=False, \
+                          allow_unknown=False, hidden=None, limits=None)"
+    )]
+    fn answer_from_form_data<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        utc_offset: Option<&Bound<'py, PyAny>>,
+        apply_defaults: bool,
+        allow_unknown: bool,
+        hidden: Option<&Bound<'py, PyAny>>,
+        limits: Option<&Bound<'py, PyLimits>>,
+    ) -> PyResult<PyAnswer> {
+        let args = HtmlArgs::for_reading(
+            hidden,
+            utc_offset,
+            apply_defaults,
+            allow_unknown,
+            PyLimits::or_default(limits),
+        );
+        request_answer(py, &self.request, data, &args).map(PyAnswer)
+    }
 }
 
 /// How a host resolved a `Request`: `{id, ok, data?, reason?}`.

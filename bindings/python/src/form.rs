@@ -13,6 +13,7 @@ use crate::classes::hash_json;
 use crate::content::{fill_with, prepare_with, problems, read_schema, validate_with};
 use crate::convert::{map_to_python, to_python};
 use crate::errors::{Fault, OrRaise};
+use crate::html::{HtmlArgs, form_submission, form_to_html};
 use crate::input::read_json;
 use crate::limits::PyLimits;
 use crate::plain::plain_data;
@@ -182,6 +183,82 @@ impl PyForm {
     /// seems to ask for a secret (`/properties/<name>`).
     fn reject_secrets(&self, py: Python<'_>) -> PyResult<()> {
         self.form.reject_secrets().or_raise(py)
+    }
+
+    /// The form as an HTML fragment, one `<form method="post">` for the host's page, asked
+    /// with `message` (the core's `form_html`). With `form_data` (what was posted) and `error`
+    /// (what `read_form_data` raised for it), the same form again with the values kept and
+    /// each problem beside its field.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(
+        signature = (
+            message = None, *, form_data = None, error = None, asker = None,
+            class_prefix = None, hidden = None, action = None, utc_offset = None,
+            apply_defaults = false, allow_unknown = false, limits = None
+        ),
+        text_signature = "($self, message='', *, form_data=None, error=None, asker=None, \
+                          class_prefix='tn-', hidden=None, action=None, utc_offset='Z', \
+                          apply_defaults=False, allow_unknown=False, limits=None)"
+    )]
+    fn to_html<'py>(
+        &self,
+        py: Python<'py>,
+        message: Option<&Bound<'py, PyAny>>,
+        form_data: Option<&Bound<'py, PyAny>>,
+        error: Option<&Bound<'py, PyAny>>,
+        asker: Option<&Bound<'py, PyAny>>,
+        class_prefix: Option<&Bound<'py, PyAny>>,
+        hidden: Option<&Bound<'py, PyAny>>,
+        action: Option<&Bound<'py, PyAny>>,
+        utc_offset: Option<&Bound<'py, PyAny>>,
+        apply_defaults: bool,
+        allow_unknown: bool,
+        limits: Option<&Bound<'py, PyLimits>>,
+    ) -> PyResult<String> {
+        let args = HtmlArgs {
+            asker,
+            class_prefix,
+            hidden,
+            action,
+            utc_offset,
+            apply_defaults,
+            allow_unknown,
+            limits: PyLimits::or_default(limits),
+        };
+        form_to_html(py, &self.form, message, form_data, error, &args)
+    }
+
+    /// What the person did with the page `to_html` wrote, from what the browser posted (the
+    /// core's `read_form_post`): `("accept", content)` with the content read and validated,
+    /// `("decline", None)` or `("cancel", None)`. `data` and `hidden` are as
+    /// `Request.answer_from_form_data` takes them.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(
+        signature = (
+            data, *, utc_offset = None, apply_defaults = false, allow_unknown = false,
+            hidden = None, limits = None
+        ),
+        text_signature = "($self, data, *, utc_offset='Z', apply_defaults=False, \
+                          allow_unknown=False, hidden=None, limits=None)"
+    )]
+    fn read_form_data<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        utc_offset: Option<&Bound<'py, PyAny>>,
+        apply_defaults: bool,
+        allow_unknown: bool,
+        hidden: Option<&Bound<'py, PyAny>>,
+        limits: Option<&Bound<'py, PyLimits>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let args = HtmlArgs::for_reading(
+            hidden,
+            utc_offset,
+            apply_defaults,
+            allow_unknown,
+            PyLimits::or_default(limits),
+        );
+        form_submission(py, &self.form, data, &args)
     }
 
     fn __len__(&self) -> usize {

@@ -21,6 +21,7 @@ mod contract;
 mod convert;
 mod errors;
 mod form;
+mod html;
 mod input;
 mod json_text;
 mod limits;
@@ -55,7 +56,7 @@ mod native {
     #[pymodule_export]
     use crate::violation::PyViolation;
 
-    // Schemas, content, forms, secrets and URL review.
+    // Schemas, content, forms (and the web form), secrets and URL review.
     #[pymodule_export]
     use crate::content::{
         PySchemaProblem, apply_defaults, check_schema, prepare_content, validate_content,
@@ -64,6 +65,8 @@ mod native {
     use crate::form::{
         PyConstraints, PyFieldOption, PyForm, PyFormField, form_fields, parse_field_input,
     };
+    #[pymodule_export]
+    use crate::html::html_stylesheet;
     #[pymodule_export]
     use crate::json_text::{from_json, to_json};
     #[pymodule_export]

@@ -19,6 +19,7 @@ import pytest
 import toolnexus
 from conformance_common import Runner, Text
 from conformance_content import CONTENT_RUNNERS
+from conformance_html import HTML_RUNNERS
 from conformance_wire import WIRE_RUNNERS
 
 SUITE = Path(__file__).resolve().parents[3] / "conformance" / "v1"
@@ -48,6 +49,7 @@ RUNNERS: dict[str, Runner] = {
     "format_id": _format_id,
     **CONTENT_RUNNERS,
     **WIRE_RUNNERS,
+    **HTML_RUNNERS,
 }
 """How each operation runs through the Python API: JSON text in, JSON text out."""
 

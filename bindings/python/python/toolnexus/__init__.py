@@ -46,6 +46,7 @@ from ._native import (
     check_schema,
     form_fields,
     from_json,
+    html_stylesheet,
     parse_field_input,
     prepare_content,
     reject_secrets,
@@ -103,6 +104,8 @@ __all__ = [
     "reject_secrets",
     "SensitiveField",
     "SecretKind",
+    # The form on a web page (Request.to_html, Request.answer_from_form_data, Form.to_html).
+    "html_stylesheet",
     # URL mode.
     "review_url",
     "UrlReview",

@@ -4,7 +4,7 @@ from typing import Any, Callable, ClassVar, Final, Literal, Protocol, final
 
 from typing_extensions import Self, TypeAlias
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ._number import Number as _RpcNumber
 
@@ -40,6 +40,8 @@ __all__ = [
     "sensitive_fields",
     "to_json",
     "validate_content",
+    # The form on a web page.
+    "html_stylesheet",
     # The session and the two wires.
     "ClientRequest",
     "Incoming",
@@ -175,6 +177,45 @@ class Request(_JsonClass):
     def schema(self) -> _JsonObject | None: ...
     @property
     def form(self) -> Form | None: ...
+    def to_html(
+        self,
+        *,
+        form_data: _FormData | None = None,
+        error: _Error | None = None,
+        asker: str | None = None,
+        class_prefix: str = "tn-",
+        hidden: _HiddenFields | None = None,
+        action: str | None = None,
+        utc_offset: str = "Z",
+        apply_defaults: bool = False,
+        allow_unknown: bool = False,
+        limits: Limits | None = None,
+    ) -> str:
+        """The request as an HTML fragment, one ``<form method="post">``: a form request's
+        fields or a URL request's consent. With ``form_data`` (what was posted) and ``error``
+        (what ``answer_from_form_data`` raised for it), the same form again with the values
+        kept and each problem beside its field. ``asker`` is who asks, as the host verified it
+        (never the server's own words); ``hidden`` the host's own hidden fields (a CSRF
+        token); ``action`` where the form posts (by default, the page's own address);
+        ``utc_offset`` the person's offset for ``date-time`` fields. A refused option raises
+        ``InvalidValueError``; a request with neither a schema nor a URL
+        ``MissingFieldError``."""
+    def answer_from_form_data(
+        self,
+        data: _FormData,
+        *,
+        utc_offset: str = "Z",
+        apply_defaults: bool = False,
+        allow_unknown: bool = False,
+        hidden: _HiddenNames | None = None,
+        limits: Limits | None = None,
+    ) -> Answer:
+        """The ``Answer`` from what the browser posted to the page ``to_html`` wrote: accept
+        with the content read and validated, decline or cancel. ``data`` is the urlencoded body
+        (``bytes`` or ``str``) or the ``(name, value)`` pairs a framework decoded (Starlette's
+        ``form.multi_items()``); ``hidden`` names the host's own fields, which are skipped.
+        Content that breaks the form raises ``InvalidContentError`` (pass it to ``to_html`` as
+        ``error``); a post the page never wrote raises the ``Error`` of its kind."""
 
 @final
 class Answer(_JsonClass):
@@ -371,8 +412,63 @@ class Form:
     def parse(self, field_name: str, text: str) -> Any: ...
     def sensitive_fields(self) -> list[SensitiveField]: ...
     def reject_secrets(self) -> None: ...
+    def to_html(
+        self,
+        message: str = "",
+        *,
+        form_data: _FormData | None = None,
+        error: _Error | None = None,
+        asker: str | None = None,
+        class_prefix: str = "tn-",
+        hidden: _HiddenFields | None = None,
+        action: str | None = None,
+        utc_offset: str = "Z",
+        apply_defaults: bool = False,
+        allow_unknown: bool = False,
+        limits: Limits | None = None,
+    ) -> str:
+        """The form, asked with ``message``, as an HTML fragment; the options and the
+        re-render (``form_data`` and the ``error`` ``read_form_data`` raised) as
+        ``Request.to_html`` takes them."""
+    def read_form_data(
+        self,
+        data: _FormData,
+        *,
+        utc_offset: str = "Z",
+        apply_defaults: bool = False,
+        allow_unknown: bool = False,
+        hidden: _HiddenNames | None = None,
+        limits: Limits | None = None,
+    ) -> tuple[Literal["accept", "decline", "cancel"], _JsonObject | None]:
+        """What the person did with the page ``to_html`` wrote: ``("accept", content)`` with
+        the content read and validated, ``("decline", None)`` or ``("cancel", None)``; raising
+        as ``Request.answer_from_form_data`` does."""
     def __len__(self) -> int: ...
     def __reduce__(self) -> tuple[type[Form], tuple[_JsonObject]]: ...
+
+# The form on a web page.
+
+from ._errors import Error as _Error
+
+_Pair: TypeAlias = tuple[str, str] | list[str]
+"""A name and its value: a tuple, or a list of the two."""
+
+_FormData: TypeAlias = bytes | bytearray | str | Iterable[_Pair]
+"""What the browser posted: the ``application/x-www-form-urlencoded`` body (``bytes``, or a
+``str`` read as its UTF-8), or its ``(name, value)`` pairs in the order posted (Starlette's
+``form.multi_items()``), read within the limits."""
+
+_HiddenFields: TypeAlias = Iterable[_Pair] | Mapping[str, str]
+"""The host's own hidden fields (a CSRF token): ``(name, value)`` pairs or a mapping; no name
+may be empty, start with ``tn-`` or be given twice."""
+
+_HiddenNames: TypeAlias = Iterable[str | _Pair] | Mapping[str, str]
+"""The host's own fields a post may carry, skipped when it is read: names, or the same pairs
+``to_html`` took."""
+
+def html_stylesheet(class_prefix: str = "tn-") -> str:
+    """The style sheet the HTML fragments are made for, with the classes of ``class_prefix``:
+    serve it as a file of the page's own origin (``style-src 'self'``)."""
 
 def form_fields(schema: _Schema, *, limits: Limits | None = None) -> list[FormField]:
     """The fields of ``schema``'s form, in the order of its properties."""

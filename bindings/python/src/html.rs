@@ -1,0 +1,422 @@
+//! The form on a web page: the arguments of `Request.to_html`, `Request.answer_from_form_data`,
+//! `Form.to_html` and `Form.read_form_data` translated for the core's `html` module, and
+//! `html_stylesheet`.
+//!
+//! Every decision is the core's: this reads the options (`HtmlOptions`), the browser's post
+//! (the body through `FormData::from_urlencoded`, pairs through `FormData::from_pairs`, both
+//! within the call's `limits`, `Limits::DEFAULT` unless given) and an error given back for a
+//! re-render (the `toolnexus.Error` a reading raised, made the core's `Error` again), then
+//! calls the core with the interpreter released. Anything of the wrong Python type is a
+//! `TypeError` saying what was expected.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyBytes, PyIterator, PyList, PyMapping, PyString, PyTuple, PyType};
+use toolnexus_core::content::ContentOptions;
+use toolnexus_core::form::Form;
+use toolnexus_core::html::{self, FormData, HtmlOptions, Submission};
+use toolnexus_core::json::pointer;
+use toolnexus_core::mcp::Action;
+use toolnexus_core::{Answer, Error, ErrorKind, Limits, Request, Violation};
+
+use crate::convert::map_to_python;
+use crate::errors::{Fault, OrRaise, named};
+use crate::text::{not_utf8, read_str};
+use crate::violation::PyViolation;
+
+/// The keyword arguments that make the `HtmlOptions` of a call, as given (`None`: the core's
+/// default).
+pub(crate) struct HtmlArgs<'a, 'py> {
+    pub(crate) asker: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) class_prefix: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) hidden: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) action: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) utc_offset: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) apply_defaults: bool,
+    pub(crate) allow_unknown: bool,
+    /// What the post is read within.
+    pub(crate) limits: Limits,
+}
+
+impl HtmlArgs<'_, '_> {
+    /// The options of a call that only reads a post: what the reading uses.
+    pub(crate) fn for_reading<'a, 'py>(
+        hidden: Option<&'a Bound<'py, PyAny>>,
+        utc_offset: Option<&'a Bound<'py, PyAny>>,
+        apply_defaults: bool,
+        allow_unknown: bool,
+        limits: Limits,
+    ) -> HtmlArgs<'a, 'py> {
+        HtmlArgs {
+            asker: None,
+            class_prefix: None,
+            hidden,
+            action: None,
+            utc_offset,
+            apply_defaults,
+            allow_unknown,
+            limits,
+        }
+    }
+
+    /// The core's options, each given one set in the order of the signature; a value the core
+    /// refuses raises its typed error. `names_only` lets a hidden field be given by its name
+    /// alone (reading a post needs no value).
+    fn options(&self, names_only: bool) -> Result<HtmlOptions, Fault> {
+        let mut options = HtmlOptions::new();
+        if let Some(asker) = self.asker {
+            options = options.with_asker(read_str(asker, "asker")?);
+        }
+        if let Some(prefix) = self.class_prefix {
+            options = options.with_class_prefix(&read_str(prefix, "class_prefix")?)?;
+        }
+        if let Some(hidden) = self.hidden {
+            for (name, value) in hidden_fields(hidden, names_only)? {
+                options = options.with_hidden(&name, &value)?;
+            }
+        }
+        if let Some(action) = self.action {
+            options = options.with_action(read_str(action, "action")?);
+        }
+        if let Some(offset) = self.utc_offset {
+            options = options.with_utc_offset(&read_str(offset, "utc_offset")?)?;
+        }
+        Ok(options
+            .with_apply_defaults(self.apply_defaults)
+            .with_content_options(ContentOptions::STRICT.allow_unknown(self.allow_unknown)))
+    }
+}
+
+/// The host's hidden fields: an iterable of `(name, value)` pairs or a mapping; with
+/// `names_only`, an item may also be a name alone (its value then is `""`).
+fn hidden_fields(
+    hidden: &Bound<'_, PyAny>,
+    names_only: bool,
+) -> Result<Vec<(String, String)>, Fault> {
+    let what = if names_only {
+        "hidden is an iterable of names or (name, value) pairs, or a mapping"
+    } else {
+        "hidden is an iterable of (name, value) pairs, or a mapping"
+    };
+    if is_text(hidden) {
+        return Err(type_error(format!("{what}, not {}", type_name(hidden)?)));
+    }
+    let items = match hidden.cast::<PyMapping>() {
+        Ok(mapping) => mapping.items()?.into_any(),
+        Err(_) => hidden.clone(),
+    };
+    let Ok(iterator) = items.try_iter() else {
+        return Err(type_error(format!("{what}, not {}", type_name(hidden)?)));
+    };
+    let mut fields = Vec::new();
+    for item in iterator {
+        let item = item?;
+        if names_only && item.is_instance_of::<PyString>() {
+            fields.push((read_str(&item, "a hidden field's name")?, String::new()));
+            continue;
+        }
+        let Some((name, value)) = pair(&item)? else {
+            return Err(type_error(format!(
+                "each hidden field is a (name, value) pair{}, not {}",
+                if names_only { " or a name" } else { "" },
+                type_name(&item)?
+            )));
+        };
+        let name = read_str(&name, "a hidden field's name")?;
+        let value = read_str(&value, "a hidden field's value")?;
+        fields.push((name, value));
+    }
+    Ok(fields)
+}
+
+/// The two items of a `tuple` or `list` of length 2; `None` for anything else.
+fn pair<'py>(item: &Bound<'py, PyAny>) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+    if let Ok(tuple) = item.cast::<PyTuple>() {
+        if tuple.len() == 2 {
+            return Ok(Some((tuple.get_item(0)?, tuple.get_item(1)?)));
+        }
+    } else if let Ok(list) = item.cast::<PyList>()
+        && list.len() == 2
+    {
+        return Ok(Some((list.get_item(0)?, list.get_item(1)?)));
+    }
+    Ok(None)
+}
+
+/// Text that must not be taken for an iterable of items: `str`, `bytes`, `bytearray`.
+fn is_text(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyString>()
+        || value.is_instance_of::<PyBytes>()
+        || value.is_instance_of::<PyByteArray>()
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(value.get_type().name()?.to_cow()?.into_owned())
+}
+
+fn type_error(message: String) -> Fault {
+    Fault::Python(PyTypeError::new_err(message))
+}
+
+/// A body at least this long is decoded with the interpreter released.
+const DETACH_FROM_BYTES: usize = 64 * 1024;
+
+/// What the browser posted: the `application/x-www-form-urlencoded` body as `bytes` (or
+/// `bytearray`) or `str` (its UTF-8), or an iterable of `(name, value)` pairs of `str`, as a
+/// web framework decoded them; read within `limits`.
+pub(crate) fn read_post(data: &Bound<'_, PyAny>, limits: Limits) -> Result<FormData, Fault> {
+    let py = data.py();
+    if let Ok(bytes) = data.cast::<PyBytes>() {
+        return from_body(py, bytes.as_bytes(), &limits);
+    }
+    if let Ok(bytes) = data.cast::<PyByteArray>() {
+        // Copied, since a bytearray can change.
+        return from_body(py, &bytes.to_vec(), &limits);
+    }
+    if let Ok(text) = data.cast::<PyString>() {
+        let body = text.to_str().map_err(|e| not_utf8(py, e, "form data"))?;
+        return from_body(py, body.as_bytes(), &limits);
+    }
+    const WHAT: &str = "form_data is the body (bytes or str) or an iterable of (name, value) pairs";
+    if data.cast::<PyMapping>().is_ok() {
+        return Err(type_error(format!(
+            "{WHAT}, not a mapping ({}), which may keep one value per name: pass its pairs, \
+             such as Starlette's form.multi_items()",
+            type_name(data)?
+        )));
+    }
+    let Ok(iterator) = data.try_iter() else {
+        return Err(type_error(format!("{WHAT}, not {}", type_name(data)?)));
+    };
+    let mut fault = None;
+    let read = FormData::from_pairs(
+        PostPairs {
+            iterator,
+            fault: &mut fault,
+        },
+        &limits,
+    );
+    match fault {
+        Some(fault) => Err(fault),
+        None => Ok(read?),
+    }
+}
+
+fn from_body(py: Python<'_>, body: &[u8], limits: &Limits) -> Result<FormData, Fault> {
+    let read = if body.len() >= DETACH_FROM_BYTES {
+        py.detach(|| FormData::from_urlencoded(body, limits))
+    } else {
+        FormData::from_urlencoded(body, limits)
+    };
+    Ok(read?)
+}
+
+/// The pairs of an iterable, read one at a time as the core takes them (so that it stops at
+/// its limits before the rest is read); the first fault ends them and is kept in `fault`.
+struct PostPairs<'a, 'py> {
+    iterator: Bound<'py, PyIterator>,
+    fault: &'a mut Option<Fault>,
+}
+
+impl Iterator for PostPairs<'_, '_> {
+    type Item = (String, String);
+
+    fn next(&mut self) -> Option<(String, String)> {
+        if self.fault.is_some() {
+            return None;
+        }
+        let read = match self.iterator.next()? {
+            Ok(item) => post_pair(&item),
+            Err(error) => Err(Fault::Python(error)),
+        };
+        match read {
+            Ok(pair) => Some(pair),
+            Err(fault) => {
+                *self.fault = Some(fault);
+                None
+            }
+        }
+    }
+}
+
+/// One posted `(name, value)` pair, both `str`.
+fn post_pair(item: &Bound<'_, PyAny>) -> Result<(String, String), Fault> {
+    let Some((name, value)) = pair(item)? else {
+        return Err(type_error(format!(
+            "each item of form_data is a (name, value) pair, not {}",
+            type_name(item)?
+        )));
+    };
+    if !name.is_instance_of::<PyString>() {
+        return Err(type_error(format!(
+            "a name in form_data must be a str, not {}",
+            type_name(&name)?
+        )));
+    }
+    let name = read_str(&name, "a name in form_data")?;
+    if !value.is_instance_of::<PyString>() {
+        return Err(type_error(format!(
+            "the value of {name:?} in form_data must be a str, not {} (a file upload has no \
+             place in an elicitation form)",
+            type_name(&value)?
+        )));
+    }
+    let value =
+        read_str(&value, "a value in form_data").map_err(|f| f.within(&pointer::key(&name)))?;
+    Ok((name, value))
+}
+
+/// `toolnexus.Error`, the base class of the package's exceptions.
+static ERROR_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// The core's error again, from the `toolnexus.Error` a reading raised: its kind, pointer and
+/// message, and for `invalid_content` its violations (each one the core reported).
+pub(crate) fn read_error(error: &Bound<'_, PyAny>) -> Result<Error, Fault> {
+    let py = error.py();
+    let class = ERROR_CLASS.import(py, "toolnexus._errors", "Error")?;
+    if !error.is_instance(class)? {
+        return Err(type_error(format!(
+            "error is the toolnexus.Error that reading the post raised, not {}",
+            type_name(error)?
+        )));
+    }
+    let kind = read_str(&error.getattr("kind")?, "error.kind")?;
+    let kind = named(py, &kind, ErrorKind::from_name, "a kind of error")?;
+    let at = read_str(&error.getattr("pointer")?, "error.pointer")?;
+    let message = read_str(&error.getattr("message")?, "error.message")?;
+    let given = error.getattr("violations")?;
+    let Ok(items) = given.try_iter() else {
+        return Err(type_error(format!(
+            "error.violations is a list of toolnexus.Violation, not {}",
+            type_name(&given)?
+        )));
+    };
+    let mut violations: Vec<Violation> = Vec::new();
+    for item in items {
+        let item = item?;
+        let Ok(violation) = item.cast::<PyViolation>() else {
+            return Err(type_error(format!(
+                "error.violations holds toolnexus.Violation objects, not {}",
+                type_name(&item)?
+            )));
+        };
+        // The core has no public way to make a violation: only one it reported goes back.
+        let Some(core) = violation.get().core() else {
+            return Err(type_error(String::from(
+                "error.violations holds a Violation made in Python; only those toolnexus \
+                 reported can be shown again",
+            )));
+        };
+        violations.push(core.clone());
+    }
+    Ok(
+        if kind == ErrorKind::InvalidContent && !violations.is_empty() {
+            Error::invalid_content(at, violations)
+        } else {
+            Error::new(kind, at, message)
+        },
+    )
+}
+
+/// The post and the error of a re-render, each read when given.
+fn post_and_error(
+    form_data: Option<&Bound<'_, PyAny>>,
+    error: Option<&Bound<'_, PyAny>>,
+    limits: Limits,
+) -> Result<(Option<FormData>, Option<Error>), Fault> {
+    let post = form_data.map(|d| read_post(d, limits)).transpose()?;
+    let error = error.map(read_error).transpose()?;
+    Ok((post, error))
+}
+
+/// `request_html`: the request's form (or URL consent) as an HTML fragment.
+pub(crate) fn request_to_html(
+    py: Python<'_>,
+    request: &Request,
+    form_data: Option<&Bound<'_, PyAny>>,
+    error: Option<&Bound<'_, PyAny>>,
+    args: &HtmlArgs<'_, '_>,
+) -> PyResult<String> {
+    let read = || -> Result<_, Fault> {
+        let options = args.options(false)?;
+        let (post, error) = post_and_error(form_data, error, args.limits)?;
+        Ok((options, post, error))
+    };
+    let (options, post, error) = read().or_raise(py)?;
+    py.detach(|| html::request_html(request, &options, post.as_ref(), error.as_ref()))
+        .or_raise(py)
+}
+
+/// `answer_from_post`: the request's `Answer` from what the browser posted.
+pub(crate) fn request_answer(
+    py: Python<'_>,
+    request: &Request,
+    data: &Bound<'_, PyAny>,
+    args: &HtmlArgs<'_, '_>,
+) -> PyResult<Answer> {
+    let read = || -> Result<_, Fault> { Ok((args.options(true)?, read_post(data, args.limits)?)) };
+    let (options, post) = read().or_raise(py)?;
+    py.detach(|| html::answer_from_post(request, &post, &options))
+        .or_raise(py)
+}
+
+/// `form_html`: the form, asked with `message` (none: `""`), as an HTML fragment.
+pub(crate) fn form_to_html(
+    py: Python<'_>,
+    form: &Form,
+    message: Option<&Bound<'_, PyAny>>,
+    form_data: Option<&Bound<'_, PyAny>>,
+    error: Option<&Bound<'_, PyAny>>,
+    args: &HtmlArgs<'_, '_>,
+) -> PyResult<String> {
+    let read = || -> Result<_, Fault> {
+        let message = match message {
+            Some(message) => read_str(message, "message")?,
+            None => String::new(),
+        };
+        let options = args.options(false)?;
+        let (post, error) = post_and_error(form_data, error, args.limits)?;
+        Ok((message, options, post, error))
+    };
+    let (message, options, post, error) = read().or_raise(py)?;
+    Ok(py.detach(|| html::form_html(form, &message, &options, post.as_ref(), error.as_ref())))
+}
+
+/// `read_form_post`: what the person did, as `(action, content)`: `("accept", {...})`,
+/// `("decline", None)` or `("cancel", None)`.
+pub(crate) fn form_submission<'py>(
+    py: Python<'py>,
+    form: &Form,
+    data: &Bound<'py, PyAny>,
+    args: &HtmlArgs<'_, 'py>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let read = || -> Result<_, Fault> { Ok((args.options(true)?, read_post(data, args.limits)?)) };
+    let (options, post) = read().or_raise(py)?;
+    let submission = py
+        .detach(|| html::read_form_post(form, &post, &options))
+        .or_raise(py)?;
+    let (action, content) = match &submission {
+        Submission::Accept(content) => (Action::Accept, map_to_python(py, content)?.into_any()),
+        Submission::Decline => (Action::Decline, py.None().into_bound(py)),
+        Submission::Cancel => (Action::Cancel, py.None().into_bound(py)),
+    };
+    let action = PyString::new(py, action.as_str()).into_any();
+    PyTuple::new(py, [action, content])
+}
+
+/// The style sheet the fragment is made for, its classes starting with `class_prefix` (by
+/// default the core's, `tn-`): serve it as a file of the page's own origin.
+#[pyfunction]
+#[pyo3(signature = (class_prefix = None), text_signature = "(class_prefix='tn-')")]
+pub(crate) fn html_stylesheet(
+    py: Python<'_>,
+    class_prefix: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let mut options = HtmlOptions::new();
+    if let Some(prefix) = class_prefix {
+        let prefix = read_str(prefix, "class_prefix").or_raise(py)?;
+        options = options.with_class_prefix(&prefix).or_raise(py)?;
+    }
+    Ok(html::stylesheet(&options))
+}
