@@ -121,6 +121,10 @@ pub enum Op {
     /// Input: a script following one task (MCP 2025-11-25 tasks or the 2026-07-28 tasks
     /// extension); output: each step's outcome (see `ops/task.rs` and the README).
     Task,
+    /// Input: `{"request", "options"?, "post"?}`: the request written as an HTML form or URL
+    /// consent (`{"html"}`), or the post read back (`{"answer"}`, or `{"error", "html"}`
+    /// with the form written again); see `ops/html.rs` and the README.
+    Html,
 }
 
 /// A piece of a generated input.
@@ -317,7 +321,8 @@ pub fn run_op(case: &Case, input: &[u8]) -> Result<Result<String, Error>, String
         op => {
             // A `reverse_request` script is read within the default limits: the case's limits
             // are for the messages its steps carry, as they would be for messages off the wire.
-            let within = if op == Op::ReverseRequest {
+            // So is an `html` input: the case's limits are for the post it carries.
+            let within = if matches!(op, Op::ReverseRequest | Op::Html) {
                 Limits::DEFAULT
             } else {
                 limits
@@ -344,6 +349,7 @@ fn run_on_value(
         Op::ReverseRequest => Ok(ops::reverse::run(value, limits)?),
         Op::Mrtr => Ok(ops::mrtr::run(value, limits)?),
         Op::Task => Ok(ops::task::run(value, limits)?),
+        Op::Html => ops::html::run(value, limits)?,
         Op::ValidateContent
         | Op::ApplyDefaults
         | Op::PrepareContent

@@ -5,6 +5,7 @@ use toolnexus_core::{Value, Violation};
 
 pub(crate) mod content;
 pub(crate) mod form;
+pub(crate) mod html;
 pub(crate) mod mrtr;
 pub(crate) mod reverse;
 pub(crate) mod schema_check;

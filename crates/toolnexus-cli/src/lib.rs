@@ -11,6 +11,8 @@ pub mod elicit;
 #[doc(hidden)]
 pub mod flow;
 #[doc(hidden)]
+pub mod html;
+#[doc(hidden)]
 pub mod input;
 #[doc(hidden)]
 pub mod line;

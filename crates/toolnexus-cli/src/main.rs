@@ -12,7 +12,7 @@ use toolnexus_cli::ask::{Asker, Nobody, Scripted};
 use toolnexus_cli::input::{Elicitation, Source};
 use toolnexus_cli::report::{Exit, Failure, Reporter};
 use toolnexus_cli::terminal::Terminal;
-use toolnexus_cli::{call, elicit, sample, tools};
+use toolnexus_cli::{call, elicit, html, sample, tools};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -160,6 +160,38 @@ enum Command {
         /// The schema: a file, or - for standard input.
         schema: String,
     },
+    /// Write a request as a web page: a form's fields, or a URL's consent.
+    ///
+    /// Reads a toolnexus Request (an object with a `kind`) or MCP ElicitRequestParams (mapped
+    /// to a Request with --id or a fresh id) and writes the page the core makes of it: a whole
+    /// HTML document with the core's style sheet, or with --fragment the <form> alone, for a
+    /// host to put in its own page. Every server string is escaped; the page runs no script.
+    #[command(after_help = EXIT_CODES)]
+    Html {
+        /// The request or params: a file, or - for standard input.
+        file: String,
+        /// Write the <form> fragment alone, not a whole document.
+        #[arg(long)]
+        fragment: bool,
+        /// Who asks, shown above the message: a name you trust, never the server's words.
+        #[arg(long, value_name = "NAME")]
+        asker: Option<String>,
+        /// What every class and element id starts with (default tn-).
+        #[arg(long, value_name = "PREFIX")]
+        class_prefix: Option<String>,
+        /// The person's offset from UTC for date-time fields: Z, +HH:MM or -HH:MM (default Z).
+        #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
+        utc_offset: Option<String>,
+        /// Where the form posts (default: the page's own address).
+        #[arg(long, value_name = "URL")]
+        action: Option<String>,
+        /// The request's id when the input is ElicitRequestParams (default: a fresh one).
+        #[arg(long)]
+        id: Option<String>,
+        /// Write the page to FILE instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
+    },
     /// Review a URL-mode link before a person opens it.
     #[command(name = "review-url", after_help = EXIT_CODES)]
     ReviewUrl {
@@ -189,9 +221,12 @@ fn main() -> ExitCode {
     let reporter = Reporter::new(cli.json_errors);
     match run(cli.command, &reporter) {
         Ok((text, exit)) => {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{text}");
-            let _ = out.flush();
+            // Nothing to print (`html -o FILE` wrote its page) prints nothing, not a blank line.
+            if !text.is_empty() {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{text}");
+                let _ = out.flush();
+            }
             exit.into()
         }
         Err(failure) => {
@@ -235,6 +270,27 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
         ),
         Command::Fields { schema } => tools::fields(&Source::parse(&schema), &limits),
         Command::ReviewUrl { url } => tools::review(&url),
+        Command::Html {
+            file,
+            fragment,
+            asker,
+            class_prefix,
+            utc_offset,
+            action,
+            id,
+            output,
+        } => {
+            let page = html::Page {
+                fragment,
+                asker,
+                class_prefix,
+                utc_offset,
+                action,
+                id,
+                output,
+            };
+            html::html(&Source::parse(&file), &page, &limits)
+        }
         Command::Conformance { dir } => tools::conformance(dir),
     }
 }

@@ -118,6 +118,23 @@ fn run_case(case: &Case) -> Option<Result<(), String>> {
                 false,
             )
         }
+        Op::Html => {
+            let value = json::parse(&input, &Limits::DEFAULT).ok()?;
+            let object = value.as_object()?;
+            let args = html_args(object)?;
+            let request = object.get("request")?.to_json();
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = toolnexus(&args, request.as_bytes());
+            // The command prints the fragment, byte for byte; the case wraps it in `{"html"}`.
+            let html = Value::from(stdout(&out));
+            let mut map = Map::new();
+            map.insert("html", html);
+            let output = Output {
+                stdout: format!("{}\n", Value::Object(map).to_json()).into_bytes(),
+                ..out
+            };
+            (output, true)
+        }
         _ => return None,
     };
     let (want_out, want_err) = expected(case);
@@ -163,15 +180,44 @@ fn run_case(case: &Case) -> Option<Result<(), String>> {
     })
 }
 
+/// The command line of `toolnexus html --fragment` for an `html` case without a post, or
+/// `None` when the case reads a post or sets an option the command line does not have.
+fn html_args(input: &Map) -> Option<Vec<String>> {
+    if input.keys().any(|k| k != "request" && k != "options") {
+        return None;
+    }
+    let mut args: Vec<String> = ["--json-errors", "html", "--fragment"]
+        .map(String::from)
+        .to_vec();
+    if let Some(options) = input.get("options") {
+        for (key, value) in options.as_object()? {
+            let flag = match key {
+                "asker" => "--asker",
+                "classPrefix" => "--class-prefix",
+                "utcOffset" => "--utc-offset",
+                "action" => "--action",
+                _ => return None,
+            };
+            // `--flag=value`, so that a value starting with `-` stays a value.
+            args.push(format!("{flag}={}", value.as_str()?));
+        }
+    }
+    args.push(String::from("-"));
+    Some(args)
+}
+
 #[test]
 fn the_json_tools_give_the_suite_s_exact_outputs() {
     let files = load_suite(&suite_dir()).unwrap();
-    let (mut passed, mut failures) = (0usize, Vec::new());
+    let (mut passed, mut failures, mut html) = (0usize, Vec::new(), 0usize);
     for loaded in &files {
         for case in &loaded.file.cases {
             match run_case(case) {
                 None => {}
-                Some(Ok(())) => passed += 1,
+                Some(Ok(())) => {
+                    passed += 1;
+                    html += usize::from(case.op == Op::Html);
+                }
                 Some(Err(why)) => {
                     failures.push(format!("#{} {}: {why}", case.id, case.description))
                 }
@@ -186,6 +232,8 @@ fn the_json_tools_give_the_suite_s_exact_outputs() {
     );
     // Every operation the tools cover has cases; hundreds run.
     assert!(passed > 300, "only {passed} cases ran through the binary");
+    // The pages of requests with no post, under the options the command line has.
+    assert!(html >= 50, "only {html} html cases ran through the binary");
     println!("cli conformance: {passed} passed, 0 failed");
 }
 
@@ -375,6 +423,7 @@ fn every_command_has_help_with_the_exit_codes() {
         "validate",
         "fields",
         "review-url",
+        "html",
         "conformance",
     ] {
         let out = toolnexus(&[command, "--help"], b"");

@@ -29,11 +29,11 @@ pub(super) fn write(
     out.raw("<dl");
     out.class(&["url"]);
     out.raw(">\n<dt>Address</dt>\n<dd><bdi dir=\"ltr\">");
-    out.text(url);
+    out.text(&shown(url));
     out.raw("</bdi></dd>\n");
     if let Some(host) = review.host() {
         out.raw("<dt>Site</dt>\n<dd><bdi dir=\"ltr\">");
-        out.text(host);
+        out.text(&shown(host));
         out.raw("</bdi></dd>\n");
         if let Some(ascii) = review.host_ascii().filter(|ascii| *ascii != host) {
             out.raw("<dt>Site, spelt in ASCII</dt>\n<dd><bdi dir=\"ltr\">");
@@ -69,12 +69,34 @@ pub(super) fn write(
         out.raw("This address cannot be opened from here.");
     } else {
         out.raw("<a href=\"");
-        out.attr(url);
+        out.attr(&shown(url));
         out.raw("\" target=\"_blank\" rel=\"noopener noreferrer\">Open <bdi dir=\"ltr\">");
-        out.text(review.host().unwrap_or(url));
+        out.text(&shown(review.host().unwrap_or(url)));
         out.raw("</bdi> in a new tab</a>. Accepting opens nothing by itself.");
     }
     out.raw("</p>\n");
     out.buttons(!rejected);
     out.html
+}
+
+/// `text` as a person should read an address: a character that reorders text around it (an
+/// override, an embedding, an isolate, a mark) is written as its percent escapes, which is
+/// what a URL means by it, so that an address cannot look like another.
+fn shown(text: &str) -> String {
+    let reorders = |c: char| matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if !text.contains(reorders) {
+        return String::from(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if reorders(c) {
+            let mut bytes = [0u8; 4];
+            for b in c.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&alloc::format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

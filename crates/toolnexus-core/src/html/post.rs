@@ -441,8 +441,10 @@ fn read_field(
                 }
                 chosen.push(index);
             }
-            if chosen.is_empty() && !field.required() {
-                return Ok(None);
+            if chosen.is_empty() {
+                // Nothing ticked reads as blank text does in the terminal: absent, or
+                // missing when the field is required and has no default.
+                return read_field_input(field, "").map_err(FieldError::Violation);
             }
             chosen.sort_unstable();
             let items = chosen

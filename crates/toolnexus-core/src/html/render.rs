@@ -192,6 +192,14 @@ fn target_id(out: &Out<'_>, index: usize, field: &FormField) -> String {
     }
 }
 
+/// Whether the field is answered by choosing rather than typing.
+fn is_choice(field: &FormField) -> bool {
+    matches!(
+        field.widget(),
+        Widget::Toggle | Widget::SingleSelect | Widget::MultiSelect
+    )
+}
+
 /// Whether the field is a group of radio buttons or checkboxes in a `<fieldset>`.
 fn is_group(field: &FormField) -> bool {
     match field.widget() {
@@ -208,7 +216,8 @@ fn current_values(
     posted: Option<&[&str]>,
     options: &HtmlOptions,
 ) -> Vec<String> {
-    if field.sensitive() {
+    // A secret is typed again, never written back; a choice is no secret to hide.
+    if field.sensitive() && !is_choice(field) {
         return Vec::new();
     }
     if let Some(posted) = posted {

@@ -123,14 +123,14 @@ fn a_multi_select_comes_back_in_option_order_and_empty_optional_is_absent() {
         .unwrap(),
         r#"{"id":"r1","ok":true,"data":{"t":["y","z"],"u":["x"]}}"#
     );
-    // Nothing ticked: the optional one is absent; the required one is [] and breaks minItems.
+    // Nothing ticked: the optional one is absent; the required one is missing.
     let error = answer(schema, "tn-action=accept", &HtmlOptions::new()).unwrap_err();
     let found: Vec<_> = error
         .violations()
         .iter()
         .map(|v| (v.pointer(), v.keyword()))
         .collect();
-    assert_eq!(found, [("/u", Keyword::MinItems)]);
+    assert_eq!(found, [("/u", Keyword::Required)]);
     let error = answer(
         schema,
         "tn-0=0&tn-0=1&tn-0=2&tn-1=0&tn-action=accept",
@@ -487,4 +487,29 @@ fn a_request_without_a_form_or_a_url_is_an_error_and_the_same_input_gives_the_sa
     assert_eq!(once, twice);
     assert_eq!(once.matches("<input").count(), 1 + 5 + 2 + 2 + 3 + 2 + 3);
     assert!(once.to_string().ends_with("</form>\n"));
+}
+
+#[test]
+fn an_address_is_shown_so_that_it_cannot_reorder_itself() {
+    let html = consent_html(
+        "https://example.com/\u{202E}gpj.exe",
+        "",
+        &HtmlOptions::new(),
+        None,
+    );
+    assert!(html.contains("<dd><bdi dir=\"ltr\">https://example.com/%E2%80%AEgpj.exe</bdi></dd>"));
+    assert!(!html.contains("\u{202E}gpj"), "{html}");
+}
+
+#[test]
+fn a_required_checkbox_group_left_empty_is_missing_like_blank_text() {
+    let schema = r#"{"type":"object","properties":{"t":{"type":"array","items":{"type":"string","enum":["x"]}}},"required":["t"]}"#;
+    let error = answer(schema, "tn-action=accept", &HtmlOptions::new()).unwrap_err();
+    assert_eq!(error.violations()[0].keyword(), Keyword::Required);
+    let secret_choice = r#"{"type":"object","properties":{"pin":{"type":"string","enum":["1","2"],"default":"2"}}}"#;
+    let html = form_html(&form(secret_choice), "", &HtmlOptions::new(), None, None);
+    assert!(
+        html.contains(r#"value="1" checked"#),
+        "a choice is no secret to hide: {html}"
+    );
 }
