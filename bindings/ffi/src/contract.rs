@@ -222,7 +222,7 @@ impl Request {
         }
     }
 
-    fn to_core(&self) -> Result<core::Request, core::Error> {
+    pub(crate) fn to_core(&self) -> Result<core::Request, core::Error> {
         let mut size = RecordSize::new();
         size.member("id", &self.id)?;
         size.member("kind", &self.kind)?;
@@ -245,7 +245,7 @@ impl Request {
 }
 
 impl Answer {
-    fn from_core(answer: &core::Answer) -> Answer {
+    pub(crate) fn from_core(answer: &core::Answer) -> Answer {
         Answer {
             id: answer.id().into(),
             ok: answer.ok(),

@@ -143,6 +143,11 @@ impl Form {
         let fields = fields_of(&inner);
         Arc::new(Form { inner, fields })
     }
+
+    /// The core's form.
+    pub(crate) fn core(&self) -> &CoreForm {
+        &self.inner
+    }
 }
 
 #[uniffi::export]

@@ -13,6 +13,7 @@ mod content;
 mod contract;
 mod error;
 mod form;
+mod html;
 mod json_text;
 mod limits;
 mod mapping;
@@ -39,6 +40,9 @@ pub use contract::{
 };
 pub use error::{ErrorKind, ToolnexusError, Violation};
 pub use form::{Constraints, FieldOption, Form, FormField, Widget, form_fields};
+pub use html::{
+    FormPair, FormPost, HtmlOptions, answer_from_post, form_html, html_stylesheet, request_html,
+};
 pub use json_text::{compact_json, compact_json_bytes};
 pub use limits::Limits;
 pub use mapping::{

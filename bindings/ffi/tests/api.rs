@@ -1,5 +1,6 @@
 //! The conformance operations beyond the mappings, run through this crate's public API as
 //! Kotlin and Swift call it: JSON text in, records out, and outputs written from the records.
+//! The `html` operation goes as a WebView host goes: the page, the post, the re-render.
 //! Every case of those operations must give its exact bytes.
 
 // A failed check is meant to stop the test: its helpers, not only its `#[test]`s, may panic.
@@ -14,7 +15,7 @@ use toolnexus_conformance::{Case, Op, load_suite, suite_dir};
 use toolnexus_core::{Limits as CoreLimits, Map, Value, json};
 use toolnexus_ffi::*;
 
-const OPS: [Op; 14] = [
+const OPS: [Op; 15] = [
     Op::CheckSchema,
     Op::ValidateContent,
     Op::ApplyDefaults,
@@ -29,6 +30,7 @@ const OPS: [Op; 14] = [
     Op::ReverseRequest,
     Op::Mrtr,
     Op::Task,
+    Op::Html,
 ];
 
 /// Limits that re-read whatever the library wrote within a case's own (raised) limits.
@@ -264,8 +266,87 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
         }
         Op::Mrtr => run_mrtr(&whole()?, limits),
         Op::Task => run_task(&whole()?, limits),
+        Op::Html => {
+            // Read within the default limits: the case's are for the post.
+            let input = parse(&compact_json(input.clone(), None)?);
+            run_html(&input, limits)?
+        }
         other => panic!("not an operation of this runner: {other:?}"),
     })
+}
+
+/// `[[name, value], …]` as pairs.
+fn pairs_of(value: &Value) -> Vec<FormPair> {
+    let pairs = value.as_array().unwrap().iter().map(|pair| {
+        let pair = pair.as_array().unwrap();
+        FormPair {
+            name: pair[0].as_str().unwrap().into(),
+            value: pair[1].as_str().unwrap().into(),
+        }
+    });
+    pairs.collect()
+}
+
+fn html_options_of(value: &Value) -> HtmlOptions {
+    let mut options = HtmlOptions::default();
+    for (key, member) in value.as_object().unwrap() {
+        let text = || member.as_str().unwrap().to_string();
+        match key {
+            "asker" => options.asker = Some(text()),
+            "classPrefix" => options.class_prefix = text(),
+            "hidden" => options.hidden = pairs_of(member),
+            "action" => options.action = Some(text()),
+            "utcOffset" => options.utc_offset = text(),
+            "applyDefaults" => options.apply_defaults = member.as_bool().unwrap(),
+            "allowUnknown" => options.allow_unknown = member.as_bool().unwrap(),
+            other => panic!("unknown option {other}"),
+        }
+    }
+    options
+}
+
+/// The `html` operation as a WebView host calls the API: the page, or the post read back and,
+/// when that throws, the page written again with the error itself. A post the core refuses
+/// fails the re-render too, with the same error: the case's.
+fn run_html(input: &Value, limits: Option<Limits>) -> Result<String, ToolnexusError> {
+    let request = request_from_json(text(input.get("request").unwrap()), None)?;
+    let options = input.get("options").map(html_options_of);
+    let Some(post) = input.get("post") else {
+        let html = request_html(&request, options, None, None, None)?;
+        return Ok(text(&object([("html", string(&html))])));
+    };
+    let post = match post.as_str() {
+        Some(body) => FormPost::Body {
+            bytes: body.as_bytes().to_vec(),
+        },
+        None => FormPost::Pairs {
+            pairs: pairs_of(post),
+        },
+    };
+    match answer_from_post(&request, post.clone(), options.clone(), limits) {
+        Ok(answer) => Ok(format!(
+            "{{\"answer\":{}}}",
+            answer_to_json(&answer).unwrap()
+        )),
+        Err(error) => {
+            let html = request_html(&request, options, Some(post), Some(error.clone()), limits)?;
+            let ToolnexusError::Failed {
+                kind,
+                pointer,
+                violations,
+                ..
+            } = &error;
+            let described = object([
+                ("kind", string(&kind.as_str())),
+                ("pointer", string(pointer)),
+                ("violations", violations_value(violations)),
+            ]);
+            Ok(text(&object([
+                ("error", described),
+                ("html", string(&html)),
+            ])))
+        }
+    }
 }
 
 /// The `form` operation: a `Form` made once from `schema`, then each of `calls` on it. The

@@ -154,11 +154,18 @@ pub struct Violation {
 }
 
 impl Violation {
-    pub(crate) fn new(pointer: impl Into<String>, keyword: Keyword, message: String) -> Violation {
+    /// A violation of `keyword` at `pointer` (an RFC 6901 pointer into the content), with the
+    /// message to show beside the field: what a host needs to rebuild an error the core gave
+    /// (a re-render of the web form) or to report a rule of its own the same way.
+    pub fn new(
+        pointer: impl Into<String>,
+        keyword: Keyword,
+        message: impl Into<String>,
+    ) -> Violation {
         Violation {
             pointer: pointer.into(),
             keyword,
-            message,
+            message: message.into(),
         }
     }
 

@@ -1,8 +1,8 @@
 // The Kotlin API as an app uses it: a form screen built from the typed fields, filled from what
 // a person typed, checked and answered; URL review; the session, from several threads too; the
-// 2025 JSON-RPC bridge, a 2026-07-28 multi round-trip and a task followed in both eras; errors
-// as exceptions. Any failed check ends the run with status 1. The cost of a mapping call is
-// measured and reported, never enforced.
+// 2025 JSON-RPC bridge, a 2026-07-28 multi round-trip and a task followed in both eras; the
+// form as a web page and its post read back; errors as exceptions. Any failed check ends the
+// run with status 1. The cost of a mapping call is measured and reported, never enforced.
 
 import dev.toolnexus.*
 import java.util.concurrent.Callable
@@ -522,6 +522,221 @@ object Api {
         } ?: expect("the handshake era starts a driver", false)
     }
 
+    // A booking form with one field of every kind, a hostile server's words in its prompt and
+    // title. Controls are named by position (tn-0 … tn-10); select values are option indexes.
+    private val BOOKING_SCHEMA = """{"type":"object","properties":{""" +
+        """"name":{"type":"string","title":"Name <script>alert(1)</script>","minLength":2},""" +
+        """"email":{"type":"string","format":"email"},"site":{"type":"string","format":"uri"},""" +
+        """"day":{"type":"string","format":"date"},"at":{"type":"string","format":"date-time"},""" +
+        """"ratio":{"type":"number","maximum":1},"nights":{"type":"integer","minimum":1,"maximum":14},""" +
+        """"breakfast":{"type":"boolean"},""" +
+        """"room":{"type":"string","oneOf":[{"const":"single","title":"Single"},{"const":"double","title":"Double \"deluxe\""}]},""" +
+        """"city":{"type":"string","enum":["a","b","c","d","e","f"]},""" +
+        """"extras":{"type":"array","items":{"type":"string","enum":["parking","wifi","gym"]},"maxItems":2}},""" +
+        """"required":["name","nights","breakfast","room"]}"""
+    private val BOOKING = """{"mode":"form","message":"Book </form><script>steal()</script> & save","requestedSchema":$BOOKING_SCHEMA}"""
+    private val BOOKED = "tn-request=w1&tn-0=Ada&tn-1=ada%40example.com&tn-2=https%3A%2F%2Fexample.com%2Fa&tn-3=2026-12-24" +
+        "&tn-4=2026-12-24T18%3A30&tn-5=0.50&tn-6=3&tn-7=false&tn-8=1&tn-9=5&tn-10=2&tn-10=0&tn-action=accept"
+
+    private fun body(text: String) = FormPost.Body(text.toByteArray(Charsets.UTF_8))
+
+    /** The page of a form request: escaped, with the host's options, the same bytes every time. */
+    private fun webFormPage() {
+        val request = elicitationToRequest(BOOKING, id = "w1")
+        val options = HtmlOptions(asker = "Acme <Travel>", hidden = listOf(FormPair("csrf", "t0k\"><img src=x>")))
+        val page = requestHtml(request, options)
+        expect("the page is one form that posts", page.startsWith("<form class=\"tn-form tn-elicitation\" method=\"post\"") && page.endsWith("</form>\n"), page.take(80))
+        expect("the same request gives the same bytes", requestHtml(request, options) == page)
+        expect("the request's id travels in a hidden input", "<input type=\"hidden\" name=\"tn-request\" value=\"w1\">" in page)
+        expect("a hidden field's value is escaped", "<input type=\"hidden\" name=\"csrf\" value=\"t0k&quot;&gt;&lt;img src=x&gt;\">" in page)
+        expect("the asker is the host's, escaped", "<bdi>Acme &lt;Travel&gt;</bdi> asks:" in page)
+        expect(
+            "the server's words are escaped wherever they go",
+            "Book &lt;/form&gt;&lt;script&gt;steal()&lt;/script&gt; &amp; save" in page &&
+                "Name &lt;script&gt;alert(1)&lt;/script&gt;" in page && "Double \"deluxe\"" in page &&
+                "<script" !in page && "<img" !in page && page.indexOf("</form>") == page.length - "</form>\n".length,
+            page,
+        )
+        expect("a required integer is a number control with its bounds", "<input type=\"number\" id=\"tn-f6\" name=\"tn-6\" step=\"1\" min=\"1\" max=\"14\" required" in page)
+        expect("a long single-select is a select", "<select id=\"tn-f9\" name=\"tn-9\">" in page)
+        expect("a multi-select is checkboxes", "<input type=\"checkbox\" id=\"tn-f10-0\" name=\"tn-10\" value=\"0\">" in page)
+        expect("three buttons", listOf("accept", "decline", "cancel").all { "name=\"tn-action\" value=\"$it\"" in page })
+        val defaults = requestHtml(request)
+        expect("without options, the core's defaults", defaults == requestHtml(request, HtmlOptions()) && "csrf" !in defaults && "asks:" !in defaults)
+        val prefixed = requestHtml(request, HtmlOptions(classPrefix = "app-"))
+        expect("classes and ids take the prefix", "class=\"app-form app-elicitation\"" in prefixed && "id=\"app-f0\"" in prefixed && "tn-f0" !in prefixed)
+        expect("the style sheet has the same classes", ".tn-form{" in htmlStylesheet() && ".app-form{" in htmlStylesheet("app-"))
+        request.form().use { form ->
+            expect(
+                "a prepared form's page is the request's without its id",
+                formHtml(form, request.prompt, options) == page.replace("<input type=\"hidden\" name=\"tn-request\" value=\"w1\">\n", ""),
+            )
+        }
+    }
+
+    /** Every kind of field filled in the browser and read back, as the body or as pairs. */
+    private fun webFormRoundTrip() {
+        val request = elicitationToRequest(BOOKING, id = "w1")
+        val options = HtmlOptions(hidden = listOf(FormPair("csrf", "t0k")), utcOffset = "+01:00")
+        val answer = answerFromPost(request, body("csrf=t0k&$BOOKED"), options)
+        expect(
+            "each field is read by its own parser, in schema order",
+            answer == Answer(
+                id = "w1", ok = true,
+                data = """{"name":"Ada","email":"ada@example.com","site":"https://example.com/a","day":"2026-12-24",""" +
+                    """"at":"2026-12-24T18:30:00+01:00","ratio":0.50,"nights":3,"breakfast":false,"room":"double","city":"f",""" +
+                    """"extras":["parking","gym"]}""",
+            ),
+            answer,
+        )
+        val pairs = BOOKED.split("&").map { it.split("=", limit = 2) }.map { (name, value) -> FormPair(name, java.net.URLDecoder.decode(value, "UTF-8")) }
+        expect("pairs the app decoded read the same", answerFromPost(request, FormPost.Pairs(pairs), options) == answer)
+        Session().use { session ->
+            val begun = session.begin(BOOKING, id = "w1", nowMs = 0uL)
+            val reply = elicitResultToJson(session.resolve(answerFromPost(begun, body(BOOKED)), nowMs = 0uL))
+            expect("the answer is the server's reply", reply.startsWith("""{"action":"accept","content":{"name":"Ada",""") && reply.contains(""""at":"2026-12-24T18:30:00Z""""), reply)
+        }
+        val sparse = answerFromPost(request, body("tn-request=w1&tn-0=Ada&tn-6=2&tn-7=true&tn-8=0&tn-9=&tn-action=accept"))
+        expect("optional fields left empty are left out", sparse.data == """{"name":"Ada","nights":2,"breakfast":true,"room":"single"}""", sparse.data)
+        val withDefault = elicitationToRequest("""{"message":"?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","default":7}}}}""", id = "d1")
+        val filled = answerFromPost(withDefault, body("tn-action=accept"), HtmlOptions(applyDefaults = true))
+        expect("applyDefaults fills what was left empty", filled.data == """{"n":7}""", filled)
+        expect("without it, nothing is filled", answerFromPost(withDefault, body("tn-action=accept")) == Answer(id = "d1", ok = true))
+    }
+
+    /** Decline and cancel read no value; a URL consent accepts without data. */
+    private fun webFormDeclineCancel() {
+        val request = elicitationToRequest(BOOKING, id = "w1")
+        val declined = answerFromPost(request, body("tn-request=w1&tn-6=99&tn-action=decline"))
+        expect("Decline is a refusal, whatever the fields hold", declined == Answer(id = "w1", ok = false, reason = Reason.Declined), declined)
+        val cancelled = answerFromPost(request, FormPost.Pairs(listOf(FormPair("tn-action", "cancel"))))
+        expect("Cancel is a cancellation", cancelled == Answer(id = "w1", ok = false, reason = Reason.Cancelled), cancelled)
+        expect("which MCP reads as decline and cancel", answerToElicitResult(declined).action == Action.DECLINE && answerToElicitResult(cancelled).action == Action.CANCEL)
+
+        val link = elicitationToRequest("""{"mode":"url","message":"Log in","url":"https://bücher.example/auth","elicitationId":"e-1"}""", id = "u1")
+        val consent = requestHtml(link)
+        expect("a URL request is a consent with both spellings of its host", "tn-consent" in consent && "bücher.example" in consent && "xn--bcher-kva.example" in consent, consent)
+        expect("accepting opens nothing: an answer without data", answerFromPost(link, body("tn-request=u1&tn-action=accept")) == Answer(id = "u1", ok = true))
+        val rejected = elicitationToRequest("""{"mode":"url","message":"Log in","url":"javascript:alert(1)","elicitationId":"e-2"}""", id = "u2")
+        expect("a rejected URL offers no Accept and no link", "value=\"accept\"" !in requestHtml(rejected) && "href=" !in requestHtml(rejected))
+        val forced = failure { answerFromPost(rejected, body("tn-action=accept")) }
+        expect("and a forged Accept is refused at /tn-action", forced?.kind == ErrorKind.INVALID_VALUE && forced.pointer == "/tn-action", forced)
+    }
+
+    /** An accept the form refuses, and the page written again with the exception itself. */
+    private fun webFormInvalidAccept() {
+        val request = elicitationToRequest(BOOKING, id = "w1")
+        val post = body("tn-request=w1&tn-0=A&tn-1=%22%3E%3Cscript%3Ex()%3C%2Fscript%3E&tn-6=20&tn-7=true&tn-8=0&tn-10=0&tn-10=1&tn-10=2&tn-action=accept")
+        val refused = failure { answerFromPost(request, post) }
+        expect(
+            "every value the form refuses is a violation, in field order",
+            refused?.kind == ErrorKind.INVALID_CONTENT && refused.pointer == "" &&
+                refused.violations.map { it.pointer to it.keyword } == listOf("/name" to "minLength", "/email" to "format", "/nights" to "maximum", "/extras" to "maxItems"),
+            refused?.violations,
+        )
+        val again = requestHtml(request, post = post, error = refused)
+        expect("a summary names each problem", "There are 4 problems:" in again && "<a href=\"#tn-f6\"><bdi>nights must be at most 14</bdi></a>" in again, again)
+        expect("each field at fault is marked", again.split("class=\"tn-field tn-invalid\"").size == 5 && "id=\"tn-f10-2\" name=\"tn-10\" value=\"2\" checked aria-invalid=\"true\"" in again, again)
+        expect("with its message beside it", "<p class=\"tn-error\" id=\"tn-f10-error\"><bdi>extras allows at most 2 choices</bdi></p>" in again, again)
+        expect("the values posted are kept", "value=\"A\"" in again && "id=\"tn-f10-2\" name=\"tn-10\" value=\"2\" checked" in again, again)
+        expect("a hostile value is kept escaped", "value=\"&quot;&gt;&lt;script&gt;x()&lt;/script&gt;\"" in again && "<script" !in again, again)
+        // A prepared form's page carries no request id, so neither does its post.
+        val anonymous = body("tn-0=A&tn-6=20&tn-7=true&tn-8=0&tn-action=accept")
+        val itsError = failure { answerFromPost(request, anonymous) }
+        val byRequest = requestHtml(request, post = anonymous, error = itsError)
+        request.form().use { form ->
+            expect(
+                "a prepared form's re-render is the request's without its id",
+                "tn-field tn-invalid" in byRequest && formHtml(form, request.prompt, post = anonymous, error = itsError) ==
+                    byRequest.replace("<input type=\"hidden\" name=\"tn-request\" value=\"w1\">\n", ""),
+                byRequest,
+            )
+        }
+        // An error from elsewhere (here the session's) is shown by field, as the post's own.
+        Session().use { session ->
+            session.begin(BOOKING, id = "w1", nowMs = 0uL)
+            val theirs = failure { session.resolve(Answer(id = "w1", ok = true, data = """{"name":"A"}"""), nowMs = 0uL) }
+            val page = requestHtml(request, post = post, error = theirs)
+            expect(
+                "another error is shown by field",
+                theirs != null && theirs.violations.isNotEmpty() && "aria-invalid=\"true\"" in page &&
+                    theirs.violations.all { "<bdi>${it.message.replace("<", "&lt;").replace(">", "&gt;")}</bdi>" in page },
+                page,
+            )
+        }
+        val general = requestHtml(request, error = ToolnexusException.Failed(ErrorKind.UNKNOWN_REQUEST, "/id", "this request was answered already", emptyList()))
+        expect("any error can be shown", "this request was answered already" in general && "There is a problem:" in general, general)
+    }
+
+    /** Posts the page did not write are refused, and options the core refuses. */
+    private fun webFormRefused() {
+        val request = elicitationToRequest(BOOKING, id = "w1")
+        val cases = listOf(
+            body("tn-99=x&tn-action=accept") to (ErrorKind.UNKNOWN_FIELD to "/tn-99"),
+            body("tn-request=w2&tn-action=cancel") to (ErrorKind.UNKNOWN_REQUEST to "/tn-request"),
+            body("tn-0=Ada") to (ErrorKind.MISSING_FIELD to "/tn-action"),
+            body("tn-action=accept&tn-action=cancel") to (ErrorKind.DUPLICATE_KEY to "/tn-action"),
+            body("tn-action=send") to (ErrorKind.INVALID_VALUE to "/tn-action"),
+            body("tn-8=7&tn-action=accept") to (ErrorKind.INVALID_VALUE to "/room"),
+            body("tn-0=%E2%8&tn-action=accept") to (ErrorKind.INVALID_VALUE to "/tn-0"),
+            FormPost.Body(byteArrayOf(0x74, 0x6e, 0x2d, 0x30, 0x3d, 0xff.toByte())) to (ErrorKind.INVALID_UTF8 to "/tn-0"),
+        )
+        for ((post, want) in cases) {
+            val refused = failure { answerFromPost(request, post) }
+            expect("a post the page did not write is refused: ${want.second}", refused?.kind == want.first && refused.pointer == want.second, refused)
+        }
+        val unread = failure { requestHtml(request, post = body("tn-0=%zz"), error = failure { answerFromPost(request, body("tn-0=%zz")) }) }
+        expect("a post that cannot be read cannot be shown again either", unread?.kind == ErrorKind.INVALID_VALUE && unread.pointer == "/tn-0", unread)
+        val tooMany = failure { answerFromPost(request, body("a=1&b=2&c=3"), limits = Limits(maxObjectMembers = 2uL)) }
+        expect("a post beyond the limits is refused before it is read", tooMany?.kind == ErrorKind.TOO_MANY_MEMBERS && tooMany.pointer == "", tooMany)
+        val tooLarge = failure { answerFromPost(request, FormPost.Pairs(listOf(FormPair("tn-0", "x".repeat(64)))), limits = Limits(maxInputBytes = 32uL)) }
+        expect("pairs too", tooLarge?.kind == ErrorKind.TOO_LARGE, tooLarge)
+        for ((options, pointer) in listOf(
+            HtmlOptions(classPrefix = "9lives") to "/classPrefix",
+            HtmlOptions(hidden = listOf(FormPair("tn-x", "1"))) to "/hidden/tn-x",
+            HtmlOptions(hidden = listOf(FormPair("csrf", "1"), FormPair("csrf", "2"))) to "/hidden/csrf",
+            HtmlOptions(utcOffset = "+1") to "/utcOffset",
+        )) {
+            val bad = failure { requestHtml(request, options) }
+            expect("options the core refuses are refused: $pointer", bad?.kind == ErrorKind.INVALID_VALUE && bad.pointer == pointer, bad)
+        }
+        expect("so is a class prefix for the style sheet", failure { htmlStylesheet("") }?.pointer == "/classPrefix")
+        val noForm = failure { requestHtml(Request(id = "x", kind = "approval", prompt = "?")) }
+        expect("a request with neither form nor URL cannot be shown", noForm?.kind == ErrorKind.MISSING_FIELD && noForm.pointer == "/data/schema", noForm)
+    }
+
+    /** bindings/ffi/README.md's WebView example, as written there (the names it leaves to the app given here). */
+    private fun webViewReadme() {
+        val session = Session()
+        val request = session.begin("""{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}}""")
+        val token = "t0k"
+        var shown = ""
+        var reply = ""
+        fun readme(body: ByteArray) {
+            // From the README:
+            val options = HtmlOptions(asker = "Acme Travel", hidden = listOf(FormPair("csrf", token)))
+            val page = requestHtml(request, options)                   // one <form method="post">, for your page
+            val css = htmlStylesheet()                                  // serve it from the page's origin
+
+            // What the form posted: the body as the WebView gives it, or FormPost.Pairs you decoded.
+            val post = FormPost.Body(body)
+            try {
+                val answer = answerFromPost(request, post, options)    // accept, decline or cancel
+                reply = elicitResultToJson(session.resolve(answer))     // what goes back to the server
+            } catch (e: ToolnexusException.Failed) {
+                if (e.kind != ErrorKind.INVALID_CONTENT) throw e        // a post your page did not write
+                shown = requestHtml(request, options, post, e)          // values kept, each message by its field
+            }
+            // (end of the README's example)
+            expect("the README's page and style sheet", page.contains("Acme Travel") && css.isNotEmpty())
+        }
+        readme("csrf=t0k&tn-request=${request.id}&tn-0=0&tn-action=accept".toByteArray())
+        expect("the README's re-render", shown.contains("aria-invalid=\"true\"") && reply.isEmpty(), shown)
+        readme("csrf=t0k&tn-request=${request.id}&tn-0=2&tn-action=accept".toByteArray())
+        expect("the README's reply", reply == """{"action":"accept","content":{"n":2}}""", reply)
+        session.close()
+    }
+
     private fun errorsAreExceptions() {
         val notJson = failure { requestFromJson("{") }
         expect("bad JSON throws InvalidJson", notJson?.kind == ErrorKind.INVALID_JSON, notJson)
@@ -558,7 +773,9 @@ object Api {
     fun run(): Boolean {
         val parts = listOf(
             ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
-            ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::taskFollowed, ::errorsAreExceptions,
+            ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::taskFollowed,
+            ::webFormPage, ::webFormRoundTrip, ::webFormDeclineCancel, ::webFormInvalidAccept, ::webFormRefused, ::webViewReadme,
+            ::errorsAreExceptions,
         )
         for (part in parts) {
             try {

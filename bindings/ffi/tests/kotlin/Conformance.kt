@@ -3,8 +3,8 @@
 // Each case's input goes in as a String and, where the API also reads bytes, again as UTF-8
 // bytes (bytes that are not UTF-8 only as bytes); the output must be the exact text the case
 // gives, errors must have its kind and pointer. Every operation of the suite has a runner here or
-// in ContentOps.kt, FormOps.kt and WireOps.kt: an operation without one, or a runner for an
-// operation the suite does not hold, fails the run, and so does a case listed in
+// in ContentOps.kt, FormOps.kt, WireOps.kt and HtmlOps.kt: an operation without one, or a runner
+// for an operation the suite does not hold, fails the run, and so does a case listed in
 // EXPECTED_FAILURES that passes.
 
 import dev.toolnexus.*
@@ -79,7 +79,7 @@ val CONTRACT_OPS: Map<String, Op> = mapOf(
 )
 
 /** Every operation the runner runs, by the suite's name. */
-val OPS: Map<String, Op> = CONTRACT_OPS + CONTENT_OPS + FORM_OPS + WIRE_OPS
+val OPS: Map<String, Op> = CONTRACT_OPS + CONTENT_OPS + FORM_OPS + WIRE_OPS + HTML_OPS
 
 /** Cases this runner is known to fail, by id, with the reason. Kept here, never in the cases. */
 val EXPECTED_FAILURES: Map<Int, String> = mapOf()

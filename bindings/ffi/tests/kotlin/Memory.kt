@@ -32,6 +32,8 @@ object Memory {
     }
 
     private val form = Form(SCHEMA)
+    private val WEB_REQUEST = elicitationToRequest(PARAMS, id = "r")
+    private val WEB_POST = "tn-request=r&tn-0=Ada&tn-1=17&tn-2=1&tn-action=accept".toByteArray()
     private val HUGE = "x".repeat(5 * 1024 * 1024)
 
     val entryPoints: List<Pair<String, () -> Unit>> = listOf(
@@ -74,6 +76,17 @@ object Memory {
                 driver.resolve(Answer(id = asked.request.id, ok = true, data = CONTENT), nowMs = 2uL)
                 driver.update()?.use { it.toRequest(RpcId.Number("2")) }
             }
+        },
+        "requestHtml + answerFromPost + the re-render with its exception" to {
+            val post = FormPost.Body(WEB_POST)
+            val error = try {
+                answerFromPost(WEB_REQUEST, post)
+                null
+            } catch (e: ToolnexusException.Failed) {
+                e
+            }
+            requestHtml(WEB_REQUEST)
+            requestHtml(WEB_REQUEST, post = post, error = error ?: throw AssertionError("expected a refusal"))
         },
         "refused: invalid JSON" to { refused { answerFromJson("""{"id":""") } },
         "refused: a record over the size limit" to {

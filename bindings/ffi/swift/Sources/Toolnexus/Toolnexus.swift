@@ -4010,6 +4010,210 @@ public func FfiConverterTypeFormField_lower(_ value: FormField) -> RustBuffer {
 
 
 /**
+ * A name and a value of an HTML form: a pair the browser posted, or a hidden field the form
+ * carries.
+ */
+public struct FormPair: Equatable, Hashable {
+    /**
+     * The control's name.
+     */
+    public var name: String
+    /**
+     * Its value.
+     */
+    public var value: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The control's name.
+         */name: String, 
+        /**
+         * Its value.
+         */value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension FormPair: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFormPair: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> FormPair {
+        return
+            try FormPair(
+                name: FfiConverterString.read(from: &buf), 
+                value: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: FormPair, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.value, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFormPair_lift(_ buf: RustBuffer) throws -> FormPair {
+    return try FfiConverterTypeFormPair.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFormPair_lower(_ value: FormPair) -> RustBuffer {
+    return FfiConverterTypeFormPair.lower(value)
+}
+
+
+/**
+ * How a form is written and read back: the same options serve the page and its post. The
+ * defaults are the core's (`HtmlOptions::new()`).
+ */
+public struct HtmlOptions: Equatable, Hashable {
+    /**
+     * Who asks, as the host knows it (a server name it verified, the app's name), shown above
+     * the message. Never the server's own text.
+     */
+    public var asker: String?
+    /**
+     * What every class and element id of the fragment starts with: 1 to 32 ASCII letters,
+     * digits, `-` or `_`, starting with a letter (`InvalidValue` at `/classPrefix` otherwise).
+     */
+    public var classPrefix: String
+    /**
+     * Hidden fields the form carries and the read-back skips, such as a CSRF token, in order.
+     * Each name must be its own, not empty and not starting with `tn-` (`InvalidValue` at
+     * `/hidden/<name>` otherwise).
+     */
+    public var hidden: [FormPair]
+    /**
+     * Where the form posts (its `action`); the page's own address when absent.
+     */
+    public var action: String?
+    /**
+     * The person's offset from UTC (`Z`, `+01:00`, `-05:30`): what a `date-time` field's local
+     * time is read back with and its default shown in (`InvalidValue` at `/utcOffset` unless
+     * an RFC 3339 offset).
+     */
+    public var utcOffset: String
+    /**
+     * Whether an accepted post has the fields left empty filled from their `default` before
+     * it is checked.
+     */
+    public var applyDefaults: Bool
+    /**
+     * Whether accepted content may hold members the schema does not declare.
+     */
+    public var allowUnknown: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Who asks, as the host knows it (a server name it verified, the app's name), shown above
+         * the message. Never the server's own text.
+         */asker: String? = nil, 
+        /**
+         * What every class and element id of the fragment starts with: 1 to 32 ASCII letters,
+         * digits, `-` or `_`, starting with a letter (`InvalidValue` at `/classPrefix` otherwise).
+         */classPrefix: String = "tn-", 
+        /**
+         * Hidden fields the form carries and the read-back skips, such as a CSRF token, in order.
+         * Each name must be its own, not empty and not starting with `tn-` (`InvalidValue` at
+         * `/hidden/<name>` otherwise).
+         */hidden: [FormPair] = [], 
+        /**
+         * Where the form posts (its `action`); the page's own address when absent.
+         */action: String? = nil, 
+        /**
+         * The person's offset from UTC (`Z`, `+01:00`, `-05:30`): what a `date-time` field's local
+         * time is read back with and its default shown in (`InvalidValue` at `/utcOffset` unless
+         * an RFC 3339 offset).
+         */utcOffset: String = "Z", 
+        /**
+         * Whether an accepted post has the fields left empty filled from their `default` before
+         * it is checked.
+         */applyDefaults: Bool = false, 
+        /**
+         * Whether accepted content may hold members the schema does not declare.
+         */allowUnknown: Bool = false) {
+        self.asker = asker
+        self.classPrefix = classPrefix
+        self.hidden = hidden
+        self.action = action
+        self.utcOffset = utcOffset
+        self.applyDefaults = applyDefaults
+        self.allowUnknown = allowUnknown
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension HtmlOptions: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHtmlOptions: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HtmlOptions {
+        return
+            try HtmlOptions(
+                asker: FfiConverterOptionString.read(from: &buf), 
+                classPrefix: FfiConverterString.read(from: &buf), 
+                hidden: FfiConverterSequenceTypeFormPair.read(from: &buf), 
+                action: FfiConverterOptionString.read(from: &buf), 
+                utcOffset: FfiConverterString.read(from: &buf), 
+                applyDefaults: FfiConverterBool.read(from: &buf), 
+                allowUnknown: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: HtmlOptions, into buf: inout [UInt8]) {
+        FfiConverterOptionString.write(value.asker, into: &buf)
+        FfiConverterString.write(value.classPrefix, into: &buf)
+        FfiConverterSequenceTypeFormPair.write(value.hidden, into: &buf)
+        FfiConverterOptionString.write(value.action, into: &buf)
+        FfiConverterString.write(value.utcOffset, into: &buf)
+        FfiConverterBool.write(value.applyDefaults, into: &buf)
+        FfiConverterBool.write(value.allowUnknown, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHtmlOptions_lift(_ buf: RustBuffer) throws -> HtmlOptions {
+    return try FfiConverterTypeHtmlOptions.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHtmlOptions_lower(_ value: HtmlOptions) -> RustBuffer {
+    return FfiConverterTypeHtmlOptions.lower(value)
+}
+
+
+/**
  * One entry of `inputRequests`: a request the server needs fulfilled before the retry.
  */
 public struct InputRequest: Equatable, Hashable {
@@ -6202,6 +6406,94 @@ public func FfiConverterTypeFindingCode_lower(_ value: FindingCode) -> RustBuffe
 
 
 /**
+ * What the browser posted, as the WebView gives it.
+ */
+
+public enum FormPost: Equatable, Hashable {
+    
+    /**
+     * The body of the POST, `application/x-www-form-urlencoded`: `&`-separated `name=value`
+     * pairs, `+` for a space and `%XX` escapes of UTF-8 bytes.
+     */
+    case body(
+        /**
+         * The body's bytes.
+         */bytes: Data
+    )
+    /**
+     * The pairs, already decoded, in the order they were posted.
+     */
+    case pairs(
+        /**
+         * Each name with its value; a name may come more than once (a group of checkboxes).
+         */pairs: [FormPair]
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension FormPost: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFormPost: FfiConverterRustBuffer {
+    typealias SwiftType = FormPost
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> FormPost {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .body(bytes: try FfiConverterData.read(from: &buf)
+        )
+        
+        case 2: return .pairs(pairs: try FfiConverterSequenceTypeFormPair.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: FormPost, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .body(bytes):
+            writeInt(&buf, Int32(1))
+            FfiConverterData.write(bytes, into: &buf)
+            
+        
+        case let .pairs(pairs):
+            writeInt(&buf, Int32(2))
+            FfiConverterSequenceTypeFormPair.write(pairs, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFormPost_lift(_ buf: RustBuffer) throws -> FormPost {
+    return try FfiConverterTypeFormPost.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFormPost_lower(_ value: FormPost) -> RustBuffer {
+    return FfiConverterTypeFormPost.lower(value)
+}
+
+
+
+/**
  * Why a message was ignored.
  */
 
@@ -8118,6 +8410,30 @@ fileprivate struct FfiConverterOptionTypeFormField: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeHtmlOptions: FfiConverterRustBuffer {
+    typealias SwiftType = HtmlOptions?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeHtmlOptions.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeHtmlOptions.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeLimits: FfiConverterRustBuffer {
     typealias SwiftType = Limits?
 
@@ -8238,6 +8554,30 @@ fileprivate struct FfiConverterOptionTypeContentValue: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeFormPost: FfiConverterRustBuffer {
+    typealias SwiftType = FormPost?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeFormPost.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeFormPost.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeReason: FfiConverterRustBuffer {
     typealias SwiftType = Reason?
 
@@ -8302,6 +8642,30 @@ fileprivate struct FfiConverterOptionTypeSecretKind: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeSecretKind.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeToolnexusError: FfiConverterRustBuffer {
+    typealias SwiftType = ToolnexusError?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeToolnexusError.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeToolnexusError.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -8476,6 +8840,31 @@ fileprivate struct FfiConverterSequenceTypeFormField: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeFormField.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeFormPair: FfiConverterRustBuffer {
+    typealias SwiftType = [FormPair]
+
+    public static func write(_ value: [FormPair], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeFormPair.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [FormPair] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [FormPair]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeFormPair.read(from: &buf))
         }
         return seq
     }
@@ -9010,6 +9399,96 @@ public func formFields(schemaJson: String, limits: Limits? = nil)throws  -> [For
 })
 }
 /**
+ * Reads what the browser posted from the page [`request_html`] wrote for `request` into its
+ * `Answer`, with the same `options`.
+ *
+ * The button pressed gives the outcome: Decline is `ok: false` with the reason `Declined`,
+ * Cancel `ok: false` with `Cancelled`; neither reads a value. Accept reads each field's values
+ * with the field's own parser (a `datetime-local` time with `options.utcOffset`), fills
+ * defaults when `options.applyDefaults`, and validates: every value that breaks the form is one
+ * violation of one `InvalidContent` error, in field order, ready for the re-render
+ * (`requestHtml(request, options, post, error)`). A URL consent's Accept is `ok: true` without
+ * data.
+ *
+ * A post the page did not write is refused whatever the button: a name the form lacks
+ * (`UnknownField`), a field of one value or the button posted twice (`DuplicateKey`), no button
+ * (`MissingField` at `/tn-action`), a button or option value the page never wrote
+ * (`InvalidValue`), the id of another request (`UnknownRequest` at `/tn-request`), Accept on a
+ * URL the review rejects (`InvalidValue` at `/tn-action`); a body over `limits` or not
+ * decodable is `TooLarge`, `TooManyMembers`, `InvalidValue` or `InvalidUtf8`. The host's
+ * hidden fields are skipped.
+ */
+public func answerFromPost(request: Request, post: FormPost, options: HtmlOptions? = nil, limits: Limits? = nil)throws  -> Answer  {
+    return try  FfiConverterTypeAnswer_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_answer_from_post(
+        FfiConverterTypeRequest_lower(request),
+        FfiConverterTypeFormPost_lower(post),
+        FfiConverterOptionTypeHtmlOptions.lower(options),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+/**
+ * The HTML fragment of `form` asked with `message`: [`request_html`] for a form already
+ * prepared (`session.form(id)`), without the request's id. Its post is read back by
+ * [`answer_from_post`] with the request (a post without the id is taken), and its re-render is
+ * made as `requestHtml`'s.
+ */
+public func formHtml(form: Form, message: String, options: HtmlOptions? = nil, post: FormPost? = nil, error: ToolnexusError? = nil, limits: Limits? = nil)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_form_html(
+        FfiConverterTypeForm_lower(form),
+        FfiConverterString.lower(message),
+        FfiConverterOptionTypeHtmlOptions.lower(options),
+        FfiConverterOptionTypeFormPost.lower(post),
+        FfiConverterOptionTypeToolnexusError.lower(error),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+/**
+ * The style sheet the fragment is made for, its classes starting with `class_prefix` (the
+ * options' `classPrefix`): serve it as a file of the page's own origin, which keeps a
+ * `Content-Security-Policy` of `style-src 'self'`. Fails as `HtmlOptions.classPrefix` does.
+ */
+public func htmlStylesheet(classPrefix: String = "tn-")throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_html_stylesheet(
+        FfiConverterString.lower(classPrefix),uniffiCallStatus
+    )
+})
+}
+/**
+ * The HTML fragment of `request`, one `<form method="post">` a host puts in its page: a form
+ * request's fields (its `data.schema`), or a URL request's consent; the request's id travels
+ * in a hidden input. The same input gives the same bytes.
+ *
+ * For the re-render after a refused accept, pass what was posted and the error
+ * [`answer_from_post`] threw: the values posted are kept (never a sensitive field's), a
+ * summary at the top links to each field at fault, and each field's message is beside it.
+ * An `InvalidContent` error is shown by field when it is the one this post gives with these
+ * options; any other error is shown at the top with its detail.
+ *
+ * Fails as `answerFromPost` does for a request it cannot show (`MissingField` at
+ * `/data/schema` for one with neither a schema nor a URL; a schema the form model cannot read,
+ * under `/data/schema`), and on options the core refuses or a post it cannot read.
+ */
+public func requestHtml(request: Request, options: HtmlOptions? = nil, post: FormPost? = nil, error: ToolnexusError? = nil, limits: Limits? = nil)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_request_html(
+        FfiConverterTypeRequest_lower(request),
+        FfiConverterOptionTypeHtmlOptions.lower(options),
+        FfiConverterOptionTypeFormPost.lower(post),
+        FfiConverterOptionTypeToolnexusError.lower(error),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+/**
  * Reads any JSON text within `limits` and writes it back compact: members in their order,
  * numbers spelt as written, strings escaped as everywhere in toolnexus. Faults of the text
  * (syntax, duplicate keys, limits) are errors with a pointer into it.
@@ -9331,6 +9810,18 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_form_fields() != 49081) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_answer_from_post() != 21605) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_form_html() != 31809) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_html_stylesheet() != 9538) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_request_html() != 50165) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_compact_json() != 40704) {

@@ -973,6 +973,26 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_request_to_json(RustBuffer request, Rust
 RustBuffer uniffi_toolnexus_ffi_fn_func_form_fields(RustBuffer schema_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_ANSWER_FROM_POST
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_ANSWER_FROM_POST
+RustBuffer uniffi_toolnexus_ffi_fn_func_answer_from_post(RustBuffer request, RustBuffer post, RustBuffer options, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FORM_HTML
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FORM_HTML
+RustBuffer uniffi_toolnexus_ffi_fn_func_form_html(uint64_t form, RustBuffer message, RustBuffer options, RustBuffer post, RustBuffer error, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_HTML_STYLESHEET
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_HTML_STYLESHEET
+RustBuffer uniffi_toolnexus_ffi_fn_func_html_stylesheet(RustBuffer class_prefix, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REQUEST_HTML
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REQUEST_HTML
+RustBuffer uniffi_toolnexus_ffi_fn_func_request_html(RustBuffer request, RustBuffer options, RustBuffer post, RustBuffer error, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_COMPACT_JSON
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_COMPACT_JSON
 RustBuffer uniffi_toolnexus_ffi_fn_func_compact_json(RustBuffer json, RustBuffer limits, RustCallStatus *_Nonnull out_status
@@ -1453,6 +1473,30 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_request_to_json(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FORM_FIELDS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FORM_FIELDS
 uint16_t uniffi_toolnexus_ffi_checksum_func_form_fields(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_ANSWER_FROM_POST
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_ANSWER_FROM_POST
+uint16_t uniffi_toolnexus_ffi_checksum_func_answer_from_post(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FORM_HTML
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FORM_HTML
+uint16_t uniffi_toolnexus_ffi_checksum_func_form_html(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_HTML_STYLESHEET
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_HTML_STYLESHEET
+uint16_t uniffi_toolnexus_ffi_checksum_func_html_stylesheet(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REQUEST_HTML
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REQUEST_HTML
+uint16_t uniffi_toolnexus_ffi_checksum_func_request_html(void
     
 );
 #endif

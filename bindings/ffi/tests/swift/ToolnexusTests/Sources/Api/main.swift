@@ -1,7 +1,8 @@
 // The Swift API as an app uses it: a form screen built from the request's `Form`, filled through
 // `form.parse`, validated, answered and mapped; URL review; the session, also from many
 // threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; a task followed in
-// both eras; errors as Swift `Error`s. Prints `api (swift): N passed, N failed` and exits non-zero on any failure.
+// both eras; the form as a web page and its post read back; errors as Swift `Error`s. Prints
+// `api (swift): N passed, N failed` and exits non-zero on any failure.
 
 import Dispatch
 import Foundation
@@ -500,6 +501,221 @@ group("task") {
     expect("tasks/result names the task", handshake.result().method() == "tasks/result")
     let waiting = try handshake.read(responseJson: #"{"taskId":"h1","status":"input_required"}"#, nowMs: 100)
     expect("input arrives through tasks/result", requestsOf(waiting)?.isEmpty == true, waiting)
+}
+
+// MARK: - The form as a web page, and its post read back
+
+// A booking form with one field of every kind, a hostile server's words in its prompt and title.
+// Controls are named by position (tn-0 … tn-10); select values are option indexes.
+let bookingSchema = #"{"type":"object","properties":{"# +
+    #""name":{"type":"string","title":"Name <script>alert(1)</script>","minLength":2},"# +
+    #""email":{"type":"string","format":"email"},"site":{"type":"string","format":"uri"},"# +
+    #""day":{"type":"string","format":"date"},"at":{"type":"string","format":"date-time"},"# +
+    #""ratio":{"type":"number","maximum":1},"nights":{"type":"integer","minimum":1,"maximum":14},"breakfast":{"type":"boolean"},"# +
+    #""room":{"type":"string","oneOf":[{"const":"single","title":"Single"},{"const":"double","title":"Double \"deluxe\""}]},"# +
+    #""city":{"type":"string","enum":["a","b","c","d","e","f"]},"# +
+    #""extras":{"type":"array","items":{"type":"string","enum":["parking","wifi","gym"]},"maxItems":2}},"# +
+    #""required":["name","nights","breakfast","room"]}"#
+let booking = #"{"mode":"form","message":"Book </form><script>steal()</script> & save","requestedSchema":"# + bookingSchema + "}"
+let booked = "tn-request=w1&tn-0=Ada&tn-1=ada%40example.com&tn-2=https%3A%2F%2Fexample.com%2Fa&tn-3=2026-12-24" +
+    "&tn-4=2026-12-24T18%3A30&tn-5=0.50&tn-6=3&tn-7=false&tn-8=1&tn-9=5&tn-10=2&tn-10=0&tn-action=accept"
+let requestIdInput = "<input type=\"hidden\" name=\"tn-request\" value=\"w1\">\n"
+
+/// A post as the WebView gives its body.
+func body(_ text: String) -> FormPost { .body(bytes: Data(text.utf8)) }
+
+group("web form page") {
+    let request = try elicitationToRequest(paramsJson: booking, id: "w1")
+    let options = HtmlOptions(asker: "Acme <Travel>", hidden: [FormPair(name: "csrf", value: "t0k\"><img src=x>")])
+    let page = try requestHtml(request: request, options: options)
+    expect("the page is one form that posts", page.hasPrefix("<form class=\"tn-form tn-elicitation\" method=\"post\"") && page.hasSuffix("</form>\n"), page.prefix(80))
+    expect("the same request gives the same bytes", try requestHtml(request: request, options: options) == page)
+    expect("the request's id travels in a hidden input", page.contains(requestIdInput))
+    expect("a hidden field's value is escaped", page.contains("<input type=\"hidden\" name=\"csrf\" value=\"t0k&quot;&gt;&lt;img src=x&gt;\">"))
+    expect("the asker is the host's, escaped", page.contains("<bdi>Acme &lt;Travel&gt;</bdi> asks:"))
+    expect(
+        "the server's words are escaped wherever they go",
+        page.contains("Book &lt;/form&gt;&lt;script&gt;steal()&lt;/script&gt; &amp; save") && page.contains("Name &lt;script&gt;alert(1)&lt;/script&gt;") &&
+            page.contains("Double \"deluxe\"") && !page.contains("<script") && !page.contains("<img") &&
+            page.components(separatedBy: "</form>").count == 2,
+        page
+    )
+    expect("a required integer is a number control with its bounds", page.contains("<input type=\"number\" id=\"tn-f6\" name=\"tn-6\" step=\"1\" min=\"1\" max=\"14\" required"))
+    expect("a long single-select is a select", page.contains("<select id=\"tn-f9\" name=\"tn-9\">"))
+    expect("a multi-select is checkboxes", page.contains("<input type=\"checkbox\" id=\"tn-f10-0\" name=\"tn-10\" value=\"0\">"))
+    expect("three buttons", ["accept", "decline", "cancel"].allSatisfy { page.contains("name=\"tn-action\" value=\"\($0)\"") })
+    let defaults = try requestHtml(request: request)
+    expect("without options, the core's defaults", try defaults == requestHtml(request: request, options: HtmlOptions()) && !defaults.contains("asks:"))
+    let prefixed = try requestHtml(request: request, options: HtmlOptions(classPrefix: "app-"))
+    expect("classes and ids take the prefix", prefixed.contains("class=\"app-form app-elicitation\"") && prefixed.contains("id=\"app-f0\"") && !prefixed.contains("tn-f0"))
+    expect("the style sheet has the same classes", try htmlStylesheet().contains(".tn-form{") && htmlStylesheet(classPrefix: "app-").contains(".app-form{"))
+    expect(
+        "a prepared form's page is the request's without its id",
+        try formHtml(form: request.form(), message: request.prompt, options: options) == page.replacingOccurrences(of: requestIdInput, with: "")
+    )
+}
+
+group("web form round trip") {
+    let request = try elicitationToRequest(paramsJson: booking, id: "w1")
+    let options = HtmlOptions(hidden: [FormPair(name: "csrf", value: "t0k")], utcOffset: "+01:00")
+    let answer = try answerFromPost(request: request, post: body("csrf=t0k&" + booked), options: options)
+    let data = #"{"name":"Ada","email":"ada@example.com","site":"https://example.com/a","day":"2026-12-24","# +
+        #""at":"2026-12-24T18:30:00+01:00","ratio":0.50,"nights":3,"breakfast":false,"room":"double","city":"f","extras":["parking","gym"]}"#
+    expect("each field is read by its own parser, in schema order", answer == Answer(id: "w1", ok: true, data: data), answer)
+    let pairs = booked.split(separator: "&").map { piece -> FormPair in
+        let parts = piece.split(separator: "=", maxSplits: 1).map(String.init)
+        return FormPair(name: parts[0], value: parts.count > 1 ? parts[1].removingPercentEncoding ?? "" : "")
+    }
+    expect("pairs the app decoded read the same", try answerFromPost(request: request, post: .pairs(pairs: pairs), options: options) == answer)
+    let session = Session()
+    let begun = try session.begin(paramsJson: booking, id: "w1", nowMs: 0)
+    let reply = try elicitResultToJson(result: session.resolve(answer: answerFromPost(request: begun, post: body(booked)), nowMs: 0))
+    expect("the answer is the server's reply", reply.hasPrefix(#"{"action":"accept","content":{"name":"Ada","#) && reply.contains(#""at":"2026-12-24T18:30:00Z""#), reply)
+    let sparse = try answerFromPost(request: request, post: body("tn-request=w1&tn-0=Ada&tn-6=2&tn-7=true&tn-8=0&tn-9=&tn-action=accept"))
+    expect("optional fields left empty are left out", sparse.data == #"{"name":"Ada","nights":2,"breakfast":true,"room":"single"}"#, sparse.data)
+    let withDefault = try elicitationToRequest(paramsJson: #"{"message":"?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","default":7}}}}"#, id: "d1")
+    let filled = try answerFromPost(request: withDefault, post: body("tn-action=accept"), options: HtmlOptions(applyDefaults: true))
+    expect("applyDefaults fills what was left empty", filled.data == #"{"n":7}"#, filled)
+    expect("without it, nothing is filled", try answerFromPost(request: withDefault, post: body("tn-action=accept")) == Answer(id: "d1", ok: true))
+}
+
+group("web form decline and cancel") {
+    let request = try elicitationToRequest(paramsJson: booking, id: "w1")
+    let declined = try answerFromPost(request: request, post: body("tn-request=w1&tn-6=99&tn-action=decline"))
+    expect("Decline is a refusal, whatever the fields hold", declined == Answer(id: "w1", ok: false, reason: .declined), declined)
+    let cancelled = try answerFromPost(request: request, post: .pairs(pairs: [FormPair(name: "tn-action", value: "cancel")]))
+    expect("Cancel is a cancellation", cancelled == Answer(id: "w1", ok: false, reason: .cancelled), cancelled)
+    expect("which MCP reads as decline and cancel", try answerToElicitResult(answer: declined).action == .decline && answerToElicitResult(answer: cancelled).action == .cancel)
+
+    let link = try elicitationToRequest(paramsJson: #"{"mode":"url","message":"Log in","url":"https://bücher.example/auth","elicitationId":"e-1"}"#, id: "u1")
+    let consent = try requestHtml(request: link)
+    expect("a URL request is a consent with both spellings of its host", consent.contains("tn-consent") && consent.contains("bücher.example") && consent.contains("xn--bcher-kva.example"), consent)
+    expect("accepting opens nothing: an answer without data", try answerFromPost(request: link, post: body("tn-request=u1&tn-action=accept")) == Answer(id: "u1", ok: true))
+    let rejected = try elicitationToRequest(paramsJson: #"{"mode":"url","message":"Log in","url":"javascript:alert(1)","elicitationId":"e-2"}"#, id: "u2")
+    let rejectedPage = try requestHtml(request: rejected)
+    expect("a rejected URL offers no Accept and no link", !rejectedPage.contains("value=\"accept\"") && !rejectedPage.contains("href="), rejectedPage)
+    let forced = failure { _ = try answerFromPost(request: rejected, post: body("tn-action=accept")) }
+    expect("and a forged Accept is refused at /tn-action", forced?.kind == .invalidValue && forced?.pointer == "/tn-action", forced)
+}
+
+group("web form invalid accept") {
+    let request = try elicitationToRequest(paramsJson: booking, id: "w1")
+    let post = body("tn-request=w1&tn-0=A&tn-1=%22%3E%3Cscript%3Ex()%3C%2Fscript%3E&tn-6=20&tn-7=true&tn-8=0&tn-10=0&tn-10=1&tn-10=2&tn-action=accept")
+    let refused = failure { _ = try answerFromPost(request: request, post: post) }
+    expect(
+        "every value the form refuses is a violation, in field order",
+        refused?.kind == .invalidContent && refused?.pointer == "" &&
+            refused?.violations.map(\.pointer) == ["/name", "/email", "/nights", "/extras"] &&
+            refused?.violations.map(\.keyword) == ["minLength", "format", "maximum", "maxItems"],
+        refused?.violations
+    )
+    let again = try requestHtml(request: request, post: post, error: refused)
+    expect("a summary names each problem", again.contains("There are 4 problems:") && again.contains("<a href=\"#tn-f6\"><bdi>nights must be at most 14</bdi></a>"), again)
+    expect(
+        "each field at fault is marked",
+        again.components(separatedBy: "class=\"tn-field tn-invalid\"").count == 5 &&
+            again.contains("id=\"tn-f10-2\" name=\"tn-10\" value=\"2\" checked aria-invalid=\"true\""),
+        again
+    )
+    expect("with its message beside it", again.contains("<p class=\"tn-error\" id=\"tn-f10-error\"><bdi>extras allows at most 2 choices</bdi></p>"), again)
+    expect("the values posted are kept", again.contains("value=\"A\""), again)
+    expect("a hostile value is kept escaped", again.contains("value=\"&quot;&gt;&lt;script&gt;x()&lt;/script&gt;\"") && !again.contains("<script"), again)
+    // A prepared form's page carries no request id, so neither does its post.
+    let anonymous = body("tn-0=A&tn-6=20&tn-7=true&tn-8=0&tn-action=accept")
+    let itsError = failure { _ = try answerFromPost(request: request, post: anonymous) }
+    let byRequest = try requestHtml(request: request, post: anonymous, error: itsError)
+    expect(
+        "a prepared form's re-render is the request's without its id",
+        try byRequest.contains("tn-field tn-invalid") &&
+            formHtml(form: request.form(), message: request.prompt, post: anonymous, error: itsError) == byRequest.replacingOccurrences(of: requestIdInput, with: ""),
+        byRequest
+    )
+    // An error from elsewhere (here the session's) is shown by field, as the post's own.
+    let session = Session()
+    _ = try session.begin(paramsJson: booking, id: "w1", nowMs: 0)
+    let theirs = failure { _ = try session.resolve(answer: Answer(id: "w1", ok: true, data: #"{"name":"A"}"#), nowMs: 0) }
+    let page = try requestHtml(request: request, post: post, error: theirs)
+    let messages = (theirs?.violations ?? []).map {
+        "<bdi>" + $0.message.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;") + "</bdi>"
+    }
+    expect(
+        "another error is shown by field",
+        !messages.isEmpty && page.contains("aria-invalid=\"true\"") && messages.allSatisfy { page.contains($0) },
+        page
+    )
+    let general = try requestHtml(request: request, error: .Failed(kind: .unknownRequest, pointer: "/id", detail: "this request was answered already", violations: []))
+    expect("any error can be shown", general.contains("this request was answered already") && general.contains("There is a problem:"), general)
+}
+
+group("web form refused") {
+    let request = try elicitationToRequest(paramsJson: booking, id: "w1")
+    let cases: [(FormPost, ErrorKind, String)] = [
+        (body("tn-99=x&tn-action=accept"), .unknownField, "/tn-99"),
+        (body("tn-request=w2&tn-action=cancel"), .unknownRequest, "/tn-request"),
+        (body("tn-0=Ada"), .missingField, "/tn-action"),
+        (body("tn-action=accept&tn-action=cancel"), .duplicateKey, "/tn-action"),
+        (body("tn-action=send"), .invalidValue, "/tn-action"),
+        (body("tn-8=7&tn-action=accept"), .invalidValue, "/room"),
+        (body("tn-0=%E2%8&tn-action=accept"), .invalidValue, "/tn-0"),
+        (.body(bytes: Data([0x74, 0x6E, 0x2D, 0x30, 0x3D, 0xFF])), .invalidUtf8, "/tn-0"),
+    ]
+    for (post, kind, pointer) in cases {
+        let refused = failure { _ = try answerFromPost(request: request, post: post) }
+        expect("a post the page did not write is refused: \(pointer)", refused?.kind == kind && refused?.pointer == pointer, refused)
+    }
+    let unreadable = failure { _ = try answerFromPost(request: request, post: body("tn-0=%zz")) }
+    let unread = failure { _ = try requestHtml(request: request, post: body("tn-0=%zz"), error: unreadable) }
+    expect("a post that cannot be read cannot be shown again either", unread?.kind == .invalidValue && unread?.pointer == "/tn-0", unread)
+    let tooMany = failure { _ = try answerFromPost(request: request, post: body("a=1&b=2&c=3"), limits: Limits(maxObjectMembers: 2)) }
+    expect("a post beyond the limits is refused before it is read", tooMany?.kind == .tooManyMembers && tooMany?.pointer == "", tooMany)
+    let tooLarge = failure {
+        _ = try answerFromPost(request: request, post: .pairs(pairs: [FormPair(name: "tn-0", value: String(repeating: "x", count: 64))]), limits: Limits(maxInputBytes: 32))
+    }
+    expect("pairs too", tooLarge?.kind == .tooLarge, tooLarge)
+    let refusedOptions: [(HtmlOptions, String)] = [
+        (HtmlOptions(classPrefix: "9lives"), "/classPrefix"),
+        (HtmlOptions(hidden: [FormPair(name: "tn-x", value: "1")]), "/hidden/tn-x"),
+        (HtmlOptions(hidden: [FormPair(name: "csrf", value: "1"), FormPair(name: "csrf", value: "2")]), "/hidden/csrf"),
+        (HtmlOptions(utcOffset: "+1"), "/utcOffset"),
+    ]
+    for (options, pointer) in refusedOptions {
+        let bad = failure { _ = try requestHtml(request: request, options: options) }
+        expect("options the core refuses are refused: \(pointer)", bad?.kind == .invalidValue && bad?.pointer == pointer, bad)
+    }
+    expect("so is a class prefix for the style sheet", failure { _ = try htmlStylesheet(classPrefix: "") }?.pointer == "/classPrefix")
+    let noForm = failure { _ = try requestHtml(request: Request(id: "x", kind: "approval", prompt: "?")) }
+    expect("a request with neither form nor URL cannot be shown", noForm?.kind == .missingField && noForm?.pointer == "/data/schema", noForm)
+}
+
+group("web view readme") {
+    // bindings/ffi/README.md's WebView example, as written there; the names it leaves to the
+    // app are given here.
+    let session = Session()
+    let request = try session.begin(paramsJson: #"{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}}"#)
+    let token = "t0k"
+    var shown = ""
+    var reply = ""
+    func readme(_ body: Data) throws {
+        // From the README:
+        let options = HtmlOptions(asker: "Acme Travel", hidden: [FormPair(name: "csrf", value: token)])
+        let page = try requestHtml(request: request, options: options)   // one <form method="post">, for your page
+        let css = try htmlStylesheet()                                    // serve it from the page's origin
+
+        // What the form posted: the body as the WebView gives it, or .pairs you decoded.
+        let post = FormPost.body(bytes: body)
+        do {
+            let answer = try answerFromPost(request: request, post: post, options: options)
+            reply = try elicitResultToJson(result: session.resolve(answer: answer, nowMs: nil))
+        } catch let error as ToolnexusError where error.kind == .invalidContent {
+            shown = try requestHtml(request: request, options: options, post: post, error: error)
+        }
+        // (end of the README's example)
+        expect("the README's page and style sheet", page.contains("Acme Travel") && !css.isEmpty)
+    }
+    try readme(Data("csrf=t0k&tn-request=\(request.id)&tn-0=0&tn-action=accept".utf8))
+    expect("the README's re-render", shown.contains("aria-invalid=\"true\"") && reply.isEmpty, shown)
+    try readme(Data("csrf=t0k&tn-request=\(request.id)&tn-0=2&tn-action=accept".utf8))
+    expect("the README's reply", reply == #"{"action":"accept","content":{"n":2}}"#, reply)
 }
 
 // MARK: - Errors

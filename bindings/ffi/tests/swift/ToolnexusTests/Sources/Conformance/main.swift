@@ -16,6 +16,7 @@ let runners: [String: Runner] = contractRunners
     .merging(contentRunners) { _, _ in fatalError("an operation has two runners") }
     .merging(scriptRunners) { _, _ in fatalError("an operation has two runners") }
     .merging(formRunners) { _, _ in fatalError("an operation has two runners") }
+    .merging(htmlRunners) { _, _ in fatalError("an operation has two runners") }
 
 /// Why the case fails, or nil when it passes.
 func check(_ c: Case) throws -> String? {

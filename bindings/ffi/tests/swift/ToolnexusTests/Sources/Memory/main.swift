@@ -17,6 +17,8 @@ let created = #"{"resultType":"task","taskId":"t1","status":"working","pollInter
 let asking = #"{"taskId":"t1","status":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":\#(params)}}}"#
 let form = try! Form(schemaJson: schema)
 let huge = String(repeating: "x", count: 5 * 1024 * 1024)
+let webRequest = try! elicitationToRequest(paramsJson: params, id: "r")
+let webPost = Data("tn-request=r&tn-0=Ada&tn-1=17&tn-2=1&tn-action=accept".utf8)
 
 func refused(_ body: () throws -> Void) {
     do {
@@ -64,6 +66,16 @@ let entryPoints: [(String, () throws -> Void)] = [
            let asked = requests.first {
             _ = try driver.resolve(answer: Answer(id: asked.request.id, ok: true, data: content), nowMs: 2)
             _ = try driver.update(partial: false)?.toRequest(id: .number(spelling: "2"))
+        }
+    }),
+    ("requestHtml + answerFromPost + the re-render with its error", {
+        let post = FormPost.body(bytes: webPost)
+        do {
+            _ = try answerFromPost(request: webRequest, post: post)
+            fatalError("expected a refusal")
+        } catch let error as ToolnexusError {
+            _ = try requestHtml(request: webRequest)
+            _ = try requestHtml(request: webRequest, post: post, error: error)
         }
     }),
     ("refused: invalid JSON", { refused { _ = try answerFromJson(json: #"{"id":"#) } }),

@@ -721,6 +721,14 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_form_fields(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_answer_from_post(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_form_html(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_html_stylesheet(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_request_html(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_compact_json(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_compact_json_bytes(
@@ -1251,6 +1259,14 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_form_fields(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_answer_from_post(`request`: RustBuffer.ByValue,`post`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_form_html(`form`: Long,`message`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`post`: RustBuffer.ByValue,`error`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_html_stylesheet(`classPrefix`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_request_html(`request`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`post`: RustBuffer.ByValue,`error`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_compact_json(`json`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_compact_json_bytes(`json`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1471,6 +1487,18 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_form_fields() and 0xFFFF) != 49081) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_answer_from_post() and 0xFFFF) != 21605) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_form_html() and 0xFFFF) != 31809) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_html_stylesheet() and 0xFFFF) != 9538) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_request_html() and 0xFFFF) != 50165) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_compact_json() and 0xFFFF) != 40704) {
@@ -6652,6 +6680,149 @@ public object FfiConverterTypeFormField: FfiConverterRustBuffer<FormField> {
 
 
 /**
+ * A name and a value of an HTML form: a pair the browser posted, or a hidden field the form
+ * carries.
+ */
+data class FormPair (
+    /**
+     * The control's name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * Its value.
+     */
+    var `value`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeFormPair: FfiConverterRustBuffer<FormPair> {
+    override fun read(buf: ByteBuffer): FormPair {
+        return FormPair(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: FormPair) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`value`)
+    )
+
+    override fun write(value: FormPair, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`value`, buf)
+    }
+}
+
+
+
+/**
+ * How a form is written and read back: the same options serve the page and its post. The
+ * defaults are the core's (`HtmlOptions::new()`).
+ */
+data class HtmlOptions (
+    /**
+     * Who asks, as the host knows it (a server name it verified, the app's name), shown above
+     * the message. Never the server's own text.
+     */
+    var `asker`: kotlin.String? = null 
+    , 
+    /**
+     * What every class and element id of the fragment starts with: 1 to 32 ASCII letters,
+     * digits, `-` or `_`, starting with a letter (`InvalidValue` at `/classPrefix` otherwise).
+     */
+    var `classPrefix`: kotlin.String = "tn-" 
+    , 
+    /**
+     * Hidden fields the form carries and the read-back skips, such as a CSRF token, in order.
+     * Each name must be its own, not empty and not starting with `tn-` (`InvalidValue` at
+     * `/hidden/<name>` otherwise).
+     */
+    var `hidden`: List<FormPair> = listOf() 
+    , 
+    /**
+     * Where the form posts (its `action`); the page's own address when absent.
+     */
+    var `action`: kotlin.String? = null 
+    , 
+    /**
+     * The person's offset from UTC (`Z`, `+01:00`, `-05:30`): what a `date-time` field's local
+     * time is read back with and its default shown in (`InvalidValue` at `/utcOffset` unless
+     * an RFC 3339 offset).
+     */
+    var `utcOffset`: kotlin.String = "Z" 
+    , 
+    /**
+     * Whether an accepted post has the fields left empty filled from their `default` before
+     * it is checked.
+     */
+    var `applyDefaults`: kotlin.Boolean = false 
+    , 
+    /**
+     * Whether accepted content may hold members the schema does not declare.
+     */
+    var `allowUnknown`: kotlin.Boolean = false 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeHtmlOptions: FfiConverterRustBuffer<HtmlOptions> {
+    override fun read(buf: ByteBuffer): HtmlOptions {
+        return HtmlOptions(
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterSequenceTypeFormPair.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: HtmlOptions) = (
+            FfiConverterOptionalString.allocationSize(value.`asker`) +
+            FfiConverterString.allocationSize(value.`classPrefix`) +
+            FfiConverterSequenceTypeFormPair.allocationSize(value.`hidden`) +
+            FfiConverterOptionalString.allocationSize(value.`action`) +
+            FfiConverterString.allocationSize(value.`utcOffset`) +
+            FfiConverterBoolean.allocationSize(value.`applyDefaults`) +
+            FfiConverterBoolean.allocationSize(value.`allowUnknown`)
+    )
+
+    override fun write(value: HtmlOptions, buf: ByteBuffer) {
+            FfiConverterOptionalString.write(value.`asker`, buf)
+            FfiConverterString.write(value.`classPrefix`, buf)
+            FfiConverterSequenceTypeFormPair.write(value.`hidden`, buf)
+            FfiConverterOptionalString.write(value.`action`, buf)
+            FfiConverterString.write(value.`utcOffset`, buf)
+            FfiConverterBoolean.write(value.`applyDefaults`, buf)
+            FfiConverterBoolean.write(value.`allowUnknown`, buf)
+    }
+}
+
+
+
+/**
  * One entry of `inputRequests`: a request the server needs fulfilled before the retry.
  */
 data class InputRequest (
@@ -8233,6 +8404,105 @@ public object FfiConverterTypeFindingCode: FfiConverterRustBuffer<FindingCode> {
 
     override fun write(value: FindingCode, buf: ByteBuffer) {
         buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * What the browser posted, as the WebView gives it.
+ */
+sealed class FormPost {
+    
+    /**
+     * The body of the POST, `application/x-www-form-urlencoded`: `&`-separated `name=value`
+     * pairs, `+` for a space and `%XX` escapes of UTF-8 bytes.
+     */
+    data class Body(
+        /**
+         * The body's bytes.
+         */
+        val `bytes`: kotlin.ByteArray) : FormPost()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The pairs, already decoded, in the order they were posted.
+     */
+    data class Pairs(
+        /**
+         * Each name with its value; a name may come more than once (a group of checkboxes).
+         */
+        val `pairs`: List<dev.toolnexus.FormPair>) : FormPost()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeFormPost : FfiConverterRustBuffer<FormPost>{
+    override fun read(buf: ByteBuffer): FormPost {
+        return when(buf.getInt()) {
+            1 -> FormPost.Body(
+                FfiConverterByteArray.read(buf),
+                )
+            2 -> FormPost.Pairs(
+                FfiConverterSequenceTypeFormPair.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: FormPost): ULong = when(value) {
+        is FormPost.Body -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterByteArray.allocationSize(value.`bytes`)
+            )
+        }
+        is FormPost.Pairs -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterSequenceTypeFormPair.allocationSize(value.`pairs`)
+            )
+        }
+    }
+
+    override fun write(value: FormPost, buf: ByteBuffer) {
+        when(value) {
+            is FormPost.Body -> {
+                buf.putInt(1)
+                FfiConverterByteArray.write(value.`bytes`, buf)
+                Unit
+            }
+            is FormPost.Pairs -> {
+                buf.putInt(2)
+                FfiConverterSequenceTypeFormPair.write(value.`pairs`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
     }
 }
 
@@ -10015,6 +10285,38 @@ public object FfiConverterOptionalTypeFormField: FfiConverterRustBuffer<FormFiel
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeHtmlOptions: FfiConverterRustBuffer<HtmlOptions?> {
+    override fun read(buf: ByteBuffer): HtmlOptions? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeHtmlOptions.read(buf)
+    }
+
+    override fun allocationSize(value: HtmlOptions?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeHtmlOptions.allocationSize(value)
+        }
+    }
+
+    override fun write(value: HtmlOptions?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeHtmlOptions.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeLimits: FfiConverterRustBuffer<Limits?> {
     override fun read(buf: ByteBuffer): Limits? {
         if (buf.get().toInt() == 0) {
@@ -10175,6 +10477,38 @@ public object FfiConverterOptionalTypeContentValue: FfiConverterRustBuffer<Conte
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeFormPost: FfiConverterRustBuffer<FormPost?> {
+    override fun read(buf: ByteBuffer): FormPost? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeFormPost.read(buf)
+    }
+
+    override fun allocationSize(value: FormPost?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeFormPost.allocationSize(value)
+        }
+    }
+
+    override fun write(value: FormPost?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeFormPost.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeReason: FfiConverterRustBuffer<Reason?> {
     override fun read(buf: ByteBuffer): Reason? {
         if (buf.get().toInt() == 0) {
@@ -10261,6 +10595,38 @@ public object FfiConverterOptionalTypeSecretKind: FfiConverterRustBuffer<SecretK
         } else {
             buf.put(1)
             FfiConverterTypeSecretKind.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeToolnexusError: FfiConverterRustBuffer<ToolnexusException?> {
+    override fun read(buf: ByteBuffer): ToolnexusException? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeToolnexusError.read(buf)
+    }
+
+    override fun allocationSize(value: ToolnexusException?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeToolnexusError.allocationSize(value)
+        }
+    }
+
+    override fun write(value: ToolnexusException?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeToolnexusError.write(value, buf)
         }
     }
 }
@@ -10461,6 +10827,34 @@ public object FfiConverterSequenceTypeFormField: FfiConverterRustBuffer<List<For
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeFormField.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeFormPair: FfiConverterRustBuffer<List<FormPair>> {
+    override fun read(buf: ByteBuffer): List<FormPair> {
+        val len = buf.getInt()
+        return List<FormPair>(len) {
+            FfiConverterTypeFormPair.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<FormPair>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeFormPair.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<FormPair>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeFormPair.write(it, buf)
         }
     }
 }
@@ -11104,6 +11498,112 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
     
         
         FfiConverterString.lower(`schemaJson`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Reads what the browser posted from the page [`request_html`] wrote for `request` into its
+         * `Answer`, with the same `options`.
+         *
+         * The button pressed gives the outcome: Decline is `ok: false` with the reason `Declined`,
+         * Cancel `ok: false` with `Cancelled`; neither reads a value. Accept reads each field's values
+         * with the field's own parser (a `datetime-local` time with `options.utcOffset`), fills
+         * defaults when `options.applyDefaults`, and validates: every value that breaks the form is one
+         * violation of one `InvalidContent` error, in field order, ready for the re-render
+         * (`requestHtml(request, options, post, error)`). A URL consent's Accept is `ok: true` without
+         * data.
+         *
+         * A post the page did not write is refused whatever the button: a name the form lacks
+         * (`UnknownField`), a field of one value or the button posted twice (`DuplicateKey`), no button
+         * (`MissingField` at `/tn-action`), a button or option value the page never wrote
+         * (`InvalidValue`), the id of another request (`UnknownRequest` at `/tn-request`), Accept on a
+         * URL the review rejects (`InvalidValue` at `/tn-action`); a body over `limits` or not
+         * decodable is `TooLarge`, `TooManyMembers`, `InvalidValue` or `InvalidUtf8`. The host's
+         * hidden fields are skipped.
+         */
+    @Throws(ToolnexusException::class) fun `answerFromPost`(`request`: Request, `post`: FormPost, `options`: HtmlOptions? = null, `limits`: Limits? = null): Answer {
+            return FfiConverterTypeAnswer.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_answer_from_post(
+    
+        
+        FfiConverterTypeRequest.lower(`request`),
+        FfiConverterTypeFormPost.lower(`post`),
+        FfiConverterOptionalTypeHtmlOptions.lower(`options`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The HTML fragment of `form` asked with `message`: [`request_html`] for a form already
+         * prepared (`session.form(id)`), without the request's id. Its post is read back by
+         * [`answer_from_post`] with the request (a post without the id is taken), and its re-render is
+         * made as `requestHtml`'s.
+         */
+    @Throws(ToolnexusException::class) fun `formHtml`(`form`: Form, `message`: kotlin.String, `options`: HtmlOptions? = null, `post`: FormPost? = null, `error`: ToolnexusException? = null, `limits`: Limits? = null): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_form_html(
+    
+        
+        FfiConverterTypeForm.lower(`form`),
+        FfiConverterString.lower(`message`),
+        FfiConverterOptionalTypeHtmlOptions.lower(`options`),
+        FfiConverterOptionalTypeFormPost.lower(`post`),
+        FfiConverterOptionalTypeToolnexusError.lower(`error`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The style sheet the fragment is made for, its classes starting with `class_prefix` (the
+         * options' `classPrefix`): serve it as a file of the page's own origin, which keeps a
+         * `Content-Security-Policy` of `style-src 'self'`. Fails as `HtmlOptions.classPrefix` does.
+         */
+    @Throws(ToolnexusException::class) fun `htmlStylesheet`(`classPrefix`: kotlin.String = "tn-"): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_html_stylesheet(
+    
+        
+        FfiConverterString.lower(`classPrefix`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The HTML fragment of `request`, one `<form method="post">` a host puts in its page: a form
+         * request's fields (its `data.schema`), or a URL request's consent; the request's id travels
+         * in a hidden input. The same input gives the same bytes.
+         *
+         * For the re-render after a refused accept, pass what was posted and the error
+         * [`answer_from_post`] threw: the values posted are kept (never a sensitive field's), a
+         * summary at the top links to each field at fault, and each field's message is beside it.
+         * An `InvalidContent` error is shown by field when it is the one this post gives with these
+         * options; any other error is shown at the top with its detail.
+         *
+         * Fails as `answerFromPost` does for a request it cannot show (`MissingField` at
+         * `/data/schema` for one with neither a schema nor a URL; a schema the form model cannot read,
+         * under `/data/schema`), and on options the core refuses or a post it cannot read.
+         */
+    @Throws(ToolnexusException::class) fun `requestHtml`(`request`: Request, `options`: HtmlOptions? = null, `post`: FormPost? = null, `error`: ToolnexusException? = null, `limits`: Limits? = null): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_request_html(
+    
+        
+        FfiConverterTypeRequest.lower(`request`),
+        FfiConverterOptionalTypeHtmlOptions.lower(`options`),
+        FfiConverterOptionalTypeFormPost.lower(`post`),
+        FfiConverterOptionalTypeToolnexusError.lower(`error`),
         FfiConverterOptionalTypeLimits.lower(`limits`),_status)
 }
     )
