@@ -271,7 +271,7 @@ fn post_pair(item: &Bound<'_, PyAny>) -> Result<(String, String), Fault> {
 static ERROR_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// The core's error again, from the `toolnexus.Error` a reading raised: its kind, pointer and
-/// message, and for `invalid_content` its violations (each one the core reported).
+/// message, and for `invalid_content` its violations (by their pointer, keyword and message).
 pub(crate) fn read_error(error: &Bound<'_, PyAny>) -> Result<Error, Fault> {
     let py = error.py();
     let class = ERROR_CLASS.import(py, "toolnexus._errors", "Error")?;
@@ -301,14 +301,14 @@ pub(crate) fn read_error(error: &Bound<'_, PyAny>) -> Result<Error, Fault> {
                 type_name(&item)?
             )));
         };
-        // The core has no public way to make a violation: only one it reported goes back.
-        let Some(core) = violation.get().core() else {
-            return Err(type_error(String::from(
-                "error.violations holds a Violation made in Python; only those toolnexus \
-                 reported can be shown again",
+        let Some(core) = violation.get().to_core() else {
+            return Err(Fault::Invalid(Error::new(
+                ErrorKind::InvalidValue,
+                format!("/violations/{}/keyword", violations.len()),
+                "a violation's keyword must be one the core names, such as required or minimum",
             )));
         };
-        violations.push(core.clone());
+        violations.push(core);
     }
     Ok(
         if kind == ErrorKind::InvalidContent && !violations.is_empty() {
