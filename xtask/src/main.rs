@@ -21,6 +21,7 @@ mod fuzz;
 mod kotlin;
 mod python;
 mod swift;
+mod web;
 
 /// Builds, checks and tests the toolnexus workspace.
 #[derive(Parser)]
@@ -96,6 +97,9 @@ enum Step {
     Cli,
     /// the Python wheel built in a venv: pytest with the conformance suite, stubtest, mypy
     Python,
+    /// the example web host in a real browser: Chromium driven by playwright-core, axe-core, a
+    /// hostile server
+    Web,
     /// the UniFFI Kotlin bindings on the JVM: the conformance suite and the API tests
     Kotlin,
     /// the Swift package built with SwiftPM in a Debian chroot: the conformance suite and the
@@ -138,6 +142,7 @@ impl Step {
             Step::Package => package(),
             Step::Cli => cli::cli(&root()),
             Step::Python => python::python(&root()),
+            Step::Web => web::web(&root()),
             Step::Kotlin => kotlin::kotlin(&root()),
             Step::Swift => swift::swift(&root()),
         }

@@ -107,7 +107,7 @@ pub(crate) fn ensure_bench_tools(venv: &Path) -> bool {
 
 /// Installs `requirements` (one pin a line), unless the stamp file `stamp_name` in the
 /// environment says that exactly these are installed.
-fn ensure_pins(venv: &Path, stamp_name: &str, requirements: &str) -> bool {
+pub(crate) fn ensure_pins(venv: &Path, stamp_name: &str, requirements: &str) -> bool {
     let stamp = venv.join(stamp_name);
     if fs::read_to_string(&stamp).is_ok_and(|installed| installed == requirements) {
         return true;

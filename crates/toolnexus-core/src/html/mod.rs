@@ -1,5 +1,5 @@
 //! The form on a web page: the HTML a person fills in, and the browser's post read back into
-//! the [`Answer`] the server gets.
+//! the [`Answer`](crate::Answer) the server gets.
 //!
 //! [`form_html`] and [`request_html`] write an HTML fragment — one `<form method="post">` — that
 //! a host drops into its own page: a form request's fields, or a URL request's consent. Given
@@ -61,6 +61,16 @@
 //!   and style it with [`stylesheet`].
 //!
 //! The same input gives the same bytes; the shared conformance cases pin them.
+//!
+//! # What the host's page does
+//!
+//! The fragment holds no script, so what needs one is the host's: a page that shows a
+//! re-render should say so in its `<title>` (`Error: …`), which screen readers announce on
+//! load, and may move focus to the summary (`#tn-errors`). The browser checks the native
+//! attributes before it posts, but the read-back is what counts: `maxlength` and `minlength`
+//! count UTF-16 code units where the schema counts code points (a field of at most 2
+//! characters takes one emoji, not two, in the browser), and `type="email"` refuses some
+//! addresses the schema's `email` format accepts (non-ASCII before the `@`).
 
 mod consent;
 mod escape;

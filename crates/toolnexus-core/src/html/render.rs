@@ -81,7 +81,7 @@ const STYLESHEET: &str = "\
 .tn-form fieldset{border:0;margin:0;padding:0;min-width:0}
 .tn-asker{font-weight:600;margin:0 0 .25rem}
 .tn-message{white-space:pre-line;font-size:1.125rem;margin:0 0 1rem}
-.tn-field{margin:0 0 1.25rem}
+.tn-form .tn-field{margin:0 0 1.25rem}
 .tn-label{display:block;font-weight:600;margin:0 0 .25rem}
 .tn-required{color:#b00020}
 .tn-hint{color:#444;margin:0 0 .25rem}
