@@ -332,7 +332,14 @@ json_class! {
             allow_unknown,
             PyLimits::or_default(limits),
         );
-        request_answer(py, &self.request, data, &args).map(PyAnswer)
+        // The form read once for the request (`form`), so a post does not read the schema
+        // again; a request without one goes to the core whole, which says why.
+        let form = match self.form.get_or_try_init(py, || self.make_form(py)) {
+            Ok(Some(form)) => Some(form.clone_ref(py)),
+            Ok(None) | Err(_) => None,
+        };
+        let form = form.as_ref().map(|form| form.get().core());
+        request_answer(py, &self.request, form, data, &args).map(PyAnswer)
     }
 }
 

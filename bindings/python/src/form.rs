@@ -40,6 +40,11 @@ pub(crate) struct PyForm {
 
 impl PyForm {
     /// The form prepared from `schema`.
+    /// The core's form.
+    pub(crate) fn core(&self) -> &Form {
+        &self.form
+    }
+
     pub(crate) fn new(form: Arc<Form>, schema: Map) -> PyForm {
         PyForm {
             form,

@@ -11,6 +11,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyIterator, PyList, PyMapping, PyString, PyTuple, PyType};
 use toolnexus_core::content::ContentOptions;
@@ -179,7 +180,9 @@ pub(crate) fn read_post(data: &Bound<'_, PyAny>, limits: Limits) -> Result<FormD
         return from_body(py, body.as_bytes(), &limits);
     }
     const WHAT: &str = "form_data is the body (bytes or str) or an iterable of (name, value) pairs";
-    if data.cast::<PyMapping>().is_ok() {
+    // A list or tuple is no mapping: the costly check of the mapping protocol is for others.
+    let sequence = data.is_instance_of::<PyList>() || data.is_instance_of::<PyTuple>();
+    if !sequence && data.cast::<PyMapping>().is_ok() {
         return Err(type_error(format!(
             "{WHAT}, not a mapping ({}), which may keep one value per name: pass its pairs, \
              such as Starlette's form.multi_items()",
@@ -194,6 +197,7 @@ pub(crate) fn read_post(data: &Bound<'_, PyAny>, limits: Limits) -> Result<FormD
         PostPairs {
             iterator,
             fault: &mut fault,
+            expected: if sequence { data.len().unwrap_or(0) } else { 0 },
         },
         &limits,
     );
@@ -217,12 +221,18 @@ fn from_body(py: Python<'_>, body: &[u8], limits: &Limits) -> Result<FormData, F
 struct PostPairs<'a, 'py> {
     iterator: Bound<'py, PyIterator>,
     fault: &'a mut Option<Fault>,
+    /// How many pairs a list or tuple holds, for the core to make room for them at once.
+    expected: usize,
 }
 
 impl Iterator for PostPairs<'_, '_> {
-    type Item = (String, String);
+    type Item = (PyBackedStr, PyBackedStr);
 
-    fn next(&mut self) -> Option<(String, String)> {
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.expected, None)
+    }
+
+    fn next(&mut self) -> Option<(PyBackedStr, PyBackedStr)> {
         if self.fault.is_some() {
             return None;
         }
@@ -240,30 +250,39 @@ impl Iterator for PostPairs<'_, '_> {
     }
 }
 
-/// One posted `(name, value)` pair, both `str`.
-fn post_pair(item: &Bound<'_, PyAny>) -> Result<(String, String), Fault> {
+/// One posted `(name, value)` pair, both `str`, read in place: the core copies each into the
+/// post's one buffer.
+fn post_pair(item: &Bound<'_, PyAny>) -> Result<(PyBackedStr, PyBackedStr), Fault> {
+    let py = item.py();
     let Some((name, value)) = pair(item)? else {
         return Err(type_error(format!(
             "each item of form_data is a (name, value) pair, not {}",
             type_name(item)?
         )));
     };
-    if !name.is_instance_of::<PyString>() {
-        return Err(type_error(format!(
-            "a name in form_data must be a str, not {}",
-            type_name(&name)?
-        )));
-    }
-    let name = read_str(&name, "a name in form_data")?;
-    if !value.is_instance_of::<PyString>() {
-        return Err(type_error(format!(
-            "the value of {name:?} in form_data must be a str, not {} (a file upload has no \
-             place in an elicitation form)",
-            type_name(&value)?
-        )));
-    }
-    let value =
-        read_str(&value, "a value in form_data").map_err(|f| f.within(&pointer::key(&name)))?;
+    let name = match name.cast_into::<PyString>() {
+        Ok(name) => name,
+        Err(error) => {
+            return Err(type_error(format!(
+                "a name in form_data must be a str, not {}",
+                type_name(error.into_inner().as_any())?
+            )));
+        }
+    };
+    let name = PyBackedStr::try_from(name).map_err(|e| not_utf8(py, e, "a name in form_data"))?;
+    let value = match value.cast_into::<PyString>() {
+        Ok(value) => value,
+        Err(error) => {
+            return Err(type_error(format!(
+                "the value of {:?} in form_data must be a str, not {} (a file upload has no \
+                 place in an elicitation form)",
+                &*name,
+                type_name(error.into_inner().as_any())?
+            )));
+        }
+    };
+    let value = PyBackedStr::try_from(value)
+        .map_err(|e| not_utf8(py, e, "a value in form_data").within(&pointer::key(&name)))?;
     Ok((name, value))
 }
 
@@ -352,13 +371,31 @@ pub(crate) fn request_to_html(
 pub(crate) fn request_answer(
     py: Python<'_>,
     request: &Request,
+    form: Option<&Form>,
     data: &Bound<'_, PyAny>,
     args: &HtmlArgs<'_, '_>,
 ) -> PyResult<Answer> {
     let read = || -> Result<_, Fault> { Ok((args.options(true)?, read_post(data, args.limits)?)) };
     let (options, post) = read().or_raise(py)?;
-    py.detach(|| html::answer_from_post(request, &post, &options))
-        .or_raise(py)
+    let answer = || match form {
+        Some(form) => html::answer_from_form_post(request.id(), form, &post, &options),
+        None => html::answer_from_post(request, &post, &options),
+    };
+    detached_if_large(py, post.pairs().len(), answer).or_raise(py)
+}
+
+/// The most pairs (or fields) read or written with the interpreter held: below this, releasing
+/// it costs more than the work it would let other threads do beside.
+const DETACH_FROM_ITEMS: usize = 64;
+
+/// `work` on `items` pairs or fields, with the interpreter released when there are enough of
+/// them for that to pay.
+fn detached_if_large<T: Send>(py: Python<'_>, items: usize, work: impl FnOnce() -> T + Send) -> T {
+    if items >= DETACH_FROM_ITEMS {
+        py.detach(work)
+    } else {
+        work()
+    }
 }
 
 /// `form_html`: the form, asked with `message` (none: `""`), as an HTML fragment.
@@ -393,9 +430,10 @@ pub(crate) fn form_submission<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let read = || -> Result<_, Fault> { Ok((args.options(true)?, read_post(data, args.limits)?)) };
     let (options, post) = read().or_raise(py)?;
-    let submission = py
-        .detach(|| html::read_form_post(form, &post, &options))
-        .or_raise(py)?;
+    let submission = detached_if_large(py, post.pairs().len(), || {
+        html::read_form_post(form, &post, &options)
+    })
+    .or_raise(py)?;
     let (action, content) = match &submission {
         Submission::Accept(content) => (Action::Accept, map_to_python(py, content)?.into_any()),
         Submission::Decline => (Action::Decline, py.None().into_bound(py)),

@@ -38,6 +38,7 @@ use crate::error::{Keyword, Violation};
 use crate::form::secrets::{self, SecretKind};
 use crate::json::pointer;
 use crate::json::{Map, Number, Value};
+use crate::schema::rules::At;
 use crate::schema::{EnumOption, Property, PropertyKind, RequestedSchema, StringFormat};
 
 closed_set! {
@@ -443,14 +444,15 @@ pub fn parse_field_input(field: &FormField, text: &str) -> Result<Option<Value>,
 /// `required` for blank text in a required field without a default, `type` for text the
 /// widget cannot read, else the first rule the value breaks.
 pub(crate) fn read_field_input(field: &FormField, text: &str) -> Result<Option<Value>, Violation> {
-    let at = pointer::key(field.name());
+    // Pointers are written only for a refusal: reading a valid value allocates none.
+    let at = || pointer::key(field.name());
     let label = field.label();
     if text.trim().is_empty() {
         // A default fills a field left blank (see `validate::prepare_content`), so only a
         // required field without one is missing.
         return if field.required && field.property.default_value().is_none() {
             Err(Violation::new(
-                at,
+                at(),
                 Keyword::Required,
                 format!("{label} is required"),
             ))
@@ -458,13 +460,18 @@ pub(crate) fn read_field_input(field: &FormField, text: &str) -> Result<Option<V
             Ok(None)
         };
     }
-    let value = read_text(field, text)
-        .map_err(|message| Violation::new(at.clone(), Keyword::Type, message))?;
-    let mut violations: Vec<Violation> = Vec::new();
-    field.property.violations(&value, &at, &mut violations);
-    match violations.into_iter().next() {
-        None => Ok(Some(value)),
-        Some(v) => Err(v),
+    let value =
+        read_text(field, text).map_err(|message| Violation::new(at(), Keyword::Type, message))?;
+    field.first_violation(&value).map_or(Ok(Some(value)), Err)
+}
+
+impl FormField {
+    /// The first rule `value` breaks, if it breaks one, at the field's pointer.
+    pub(crate) fn first_violation(&self, value: &Value) -> Option<Violation> {
+        let mut violations: Vec<Violation> = Vec::new();
+        self.property
+            .violations_at(value, At::Member(self.name()), &mut violations);
+        violations.into_iter().next()
     }
 }
 

@@ -80,10 +80,14 @@ mod render;
 #[cfg(test)]
 mod tests;
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use post::{FormData, Submission, answer_from_post, read_consent_post, read_form_post};
+pub use post::{
+    FormData, Submission, answer_from_form_post, answer_from_post, read_consent_post,
+    read_form_post,
+};
 pub use render::{consent_html, form_html, request_html, stylesheet};
 
 use crate::content::ContentOptions;
@@ -108,10 +112,11 @@ pub const NAME_PREFIX: &str = "tn-";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HtmlOptions {
     asker: Option<String>,
-    prefix: String,
+    // The defaults are written in, so options made for each post allocate nothing for them.
+    prefix: Cow<'static, str>,
     hidden: Vec<(String, String)>,
     action: Option<String>,
-    utc_offset: String,
+    utc_offset: Cow<'static, str>,
     apply_defaults: bool,
     content: ContentOptions,
 }
@@ -128,10 +133,10 @@ impl HtmlOptions {
     pub fn new() -> HtmlOptions {
         HtmlOptions {
             asker: None,
-            prefix: String::from("tn-"),
+            prefix: Cow::Borrowed("tn-"),
             hidden: Vec::new(),
             action: None,
-            utc_offset: String::from("Z"),
+            utc_offset: Cow::Borrowed("Z"),
             apply_defaults: false,
             content: ContentOptions::STRICT,
         }
@@ -160,7 +165,7 @@ impl HtmlOptions {
                 "a class prefix is 1 to 32 ASCII letters, digits, - or _, starting with a letter",
             ));
         }
-        self.prefix = String::from(prefix);
+        self.prefix = Cow::Owned(String::from(prefix));
         Ok(self)
     }
 
@@ -209,9 +214,9 @@ impl HtmlOptions {
             ));
         }
         self.utc_offset = if offset.eq_ignore_ascii_case("z") {
-            String::from("Z")
+            Cow::Borrowed("Z")
         } else {
-            String::from(offset)
+            Cow::Owned(String::from(offset))
         };
         Ok(self)
     }

@@ -7,9 +7,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{ACTION_NAME, HtmlOptions, NAME_PREFIX, REQUEST_NAME};
-use crate::content;
 use crate::contract::{Answer, Reason, Request};
-use crate::error::{Error, ErrorKind, Violation, quote};
+use crate::error::{Error, ErrorKind, Keyword, Violation, quote};
 use crate::form::{Form, FormField, Widget, read_field_input};
 use crate::json::{Limits, Map, Value, pointer};
 use crate::url_review::{Verdict, review_url};
@@ -23,7 +22,18 @@ use crate::url_review::{Verdict, review_url};
 /// [`max_object_members`](Limits::max_object_members) pairs.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FormData {
-    pairs: Vec<(String, String)>,
+    /// Every name and value, one after the other, in one buffer: a post of any size is two
+    /// allocations, not two a pair.
+    text: String,
+    pairs: Vec<Span>,
+}
+
+/// Where one pair is in [`FormData::text`]: its name is `name..value`, its value `value..end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    name: usize,
+    value: usize,
+    end: usize,
 }
 
 impl FormData {
@@ -39,9 +49,13 @@ impl FormData {
         if body.len() > limits.max_input_bytes() {
             return Err(too_large(body.len(), limits));
         }
-        let mut pairs = Vec::new();
+        let mut data = FormData {
+            text: String::with_capacity(body.len()),
+            pairs: Vec::new(),
+        };
+        let mut scratch = Vec::new();
         for piece in body.split(|&b| b == b'&').filter(|p| !p.is_empty()) {
-            if pairs.len() == limits.max_object_members() {
+            if data.pairs.len() == limits.max_object_members() {
                 return Err(too_many(limits));
             }
             let (name, value) = match piece.iter().position(|&b| b == b'=') {
@@ -51,60 +65,156 @@ impl FormData {
                 ),
                 None => (piece, &[][..]),
             };
-            let name = decode(name, "")?;
-            let value = decode(value, &pointer::key(&name))?;
-            pairs.push((name, value));
+            let start = data.text.len();
+            decode(name, &mut scratch, &mut data.text)
+                .map_err(|(kind, message)| Error::new(kind, "", message))?;
+            let middle = data.text.len();
+            if let Err((kind, message)) = decode(value, &mut scratch, &mut data.text) {
+                let name = data.text.get(start..middle).unwrap_or_default();
+                return Err(Error::new(kind, pointer::key(name), message));
+            }
+            data.pairs.push(Span {
+                name: start,
+                value: middle,
+                end: data.text.len(),
+            });
         }
-        Ok(FormData { pairs })
+        Ok(data)
     }
 
     /// Takes pairs a web framework decoded (Starlette's `multi_items()`, Django's `lists()`
     /// flattened), in the order posted, within the same limits as
-    /// [`from_urlencoded`](FormData::from_urlencoded).
+    /// [`from_urlencoded`](FormData::from_urlencoded): the names and values together, with
+    /// the `=` and `&` a body would put between them, at most
+    /// [`max_input_bytes`](Limits::max_input_bytes).
     pub fn from_pairs<I, N, V>(pairs: I, limits: &Limits) -> Result<FormData, Error>
     where
         I: IntoIterator<Item = (N, V)>,
-        N: Into<String>,
-        V: Into<String>,
+        N: AsRef<str>,
+        V: AsRef<str>,
     {
-        let mut out = Vec::new();
+        let pairs = pairs.into_iter();
+        let expected = pairs.size_hint().0.min(limits.max_object_members());
+        // Room for pairs of a typical size: a post of short names and values grows no buffer.
+        let mut data = FormData {
+            text: String::with_capacity(expected.saturating_mul(24)),
+            pairs: Vec::with_capacity(expected),
+        };
         let mut bytes = 0usize;
         for (name, value) in pairs {
-            if out.len() == limits.max_object_members() {
+            if data.pairs.len() == limits.max_object_members() {
                 return Err(too_many(limits));
             }
-            let (name, value) = (name.into(), value.into());
-            bytes = bytes.saturating_add(name.len() + value.len() + 2);
+            let (name, value) = (name.as_ref(), value.as_ref());
+            let separators = if data.pairs.is_empty() { 1 } else { 2 };
+            bytes = bytes.saturating_add(name.len() + value.len() + separators);
             if bytes > limits.max_input_bytes() {
                 return Err(too_large(bytes, limits));
             }
-            out.push((name, value));
+            data.push(name, value);
         }
-        Ok(FormData { pairs: out })
+        Ok(data)
+    }
+
+    fn push(&mut self, name: &str, value: &str) {
+        let start = self.text.len();
+        self.text.push_str(name);
+        let middle = self.text.len();
+        self.text.push_str(value);
+        self.pairs.push(Span {
+            name: start,
+            value: middle,
+            end: self.text.len(),
+        });
+    }
+
+    /// How many pairs were posted.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Whether nothing was posted.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
     }
 
     /// The pairs, in the order posted.
-    pub fn pairs(&self) -> &[(String, String)] {
-        &self.pairs
+    pub fn pairs(&self) -> impl ExactSizeIterator<Item = (&str, &str)> + '_ {
+        self.pairs.iter().map(|span| self.pair(*span))
+    }
+
+    fn pair(&self, span: Span) -> (&str, &str) {
+        (
+            self.text.get(span.name..span.value).unwrap_or_default(),
+            self.text.get(span.value..span.end).unwrap_or_default(),
+        )
     }
 
     /// The values posted under `name`, in order.
     pub fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.pairs
-            .iter()
-            .filter(move |(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.pairs()
+            .filter(move |(n, _)| *n == name)
+            .map(|(_, v)| v)
     }
 
     /// The values posted for each of the first `fields` fields of a form, in one pass.
-    pub(super) fn by_field(&self, fields: usize) -> Vec<Vec<&str>> {
-        let mut out: Vec<Vec<&str>> = (0..fields).map(|_| Vec::new()).collect();
-        for (name, value) in &self.pairs {
-            if let Some(values) = field_index(name, fields).and_then(|i| out.get_mut(i)) {
-                values.push(value);
+    pub(super) fn by_field(&self, fields: usize) -> ByField<'_> {
+        let indexed = self
+            .pairs()
+            .filter_map(|(name, value)| Some((field_index(name, fields)?, value)))
+            .collect();
+        ByField::of(indexed, fields)
+    }
+}
+
+/// The values posted for each field of a form, in the order posted.
+pub(super) struct ByField<'a> {
+    values: Vec<&'a str>,
+    /// Where each field's values start in `values`; one more entry than fields.
+    starts: Vec<usize>,
+}
+
+impl<'a> ByField<'a> {
+    /// The values of `indexed` (each with its field's index, below `fields`), by field: a
+    /// counting sort, so each field's values keep the order they were posted in.
+    fn of(indexed: Vec<(usize, &'a str)>, fields: usize) -> ByField<'a> {
+        let mut starts = alloc::vec![0usize; fields + 1];
+        for &(field, _) in &indexed {
+            if let Some(count) = starts.get_mut(field + 1) {
+                *count += 1;
             }
         }
-        out
+        for i in 1..starts.len() {
+            let before = starts.get(i - 1).copied().unwrap_or(0);
+            if let Some(start) = starts.get_mut(i) {
+                *start += before;
+            }
+        }
+        let mut next = starts.clone();
+        let mut values = alloc::vec![""; indexed.len()];
+        for (field, value) in indexed {
+            if let Some(at) = next.get_mut(field) {
+                if let Some(slot) = values.get_mut(*at) {
+                    *slot = value;
+                }
+                *at += 1;
+            }
+        }
+        ByField { values, starts }
+    }
+
+    /// How many values the field at `index` has.
+    fn count(&self, index: usize) -> usize {
+        self.get(index).len()
+    }
+
+    /// The values of the field at `index`; none for a field the form does not have.
+    pub(super) fn get(&self, index: usize) -> &[&'a str] {
+        let (Some(&start), Some(&end)) = (self.starts.get(index), self.starts.get(index + 1))
+        else {
+            return &[];
+        };
+        self.values.get(start..end).unwrap_or_default()
     }
 }
 
@@ -176,36 +286,41 @@ fn too_many(limits: &Limits) -> Error {
     )
 }
 
-/// One name or value of a urlencoded body, decoded; `at` locates errors.
-fn decode(raw: &[u8], at: &str) -> Result<String, Error> {
-    let mut bytes = Vec::with_capacity(raw.len());
+/// One name or value of a urlencoded body, decoded onto the end of `out` (`scratch` holds the
+/// bytes meanwhile); a failure is its kind and message, for the caller to place.
+fn decode(
+    raw: &[u8],
+    scratch: &mut Vec<u8>,
+    out: &mut String,
+) -> Result<(), (ErrorKind, &'static str)> {
+    scratch.clear();
     let mut rest = raw.iter();
     while let Some(&b) = rest.next() {
         match b {
-            b'+' => bytes.push(b' '),
+            b'+' => scratch.push(b' '),
             b'%' => {
                 let hex = |d: Option<&u8>| d.and_then(|d| char::from(*d).to_digit(16));
                 match (hex(rest.next()), hex(rest.next())) {
-                    (Some(hi), Some(lo)) => bytes.push((hi * 16 + lo) as u8),
+                    (Some(hi), Some(lo)) => scratch.push((hi * 16 + lo) as u8),
                     _ => {
-                        return Err(Error::new(
+                        return Err((
                             ErrorKind::InvalidValue,
-                            at,
                             "a % in the post is not followed by two hexadecimal digits",
                         ));
                     }
                 }
             }
-            b => bytes.push(b),
+            b => scratch.push(b),
         }
     }
-    String::from_utf8(bytes).map_err(|_| {
-        Error::new(
+    let text = core::str::from_utf8(scratch).map_err(|_| {
+        (
             ErrorKind::InvalidUtf8,
-            at,
             "the post holds bytes that are not UTF-8",
         )
-    })
+    })?;
+    out.push_str(text);
+    Ok(())
 }
 
 /// What a person did with a form: the content accepted, or declined, or cancelled.
@@ -235,7 +350,8 @@ impl Submission {
 /// Which button was pressed, and the names the form does not know refused.
 struct Posted<'a> {
     action: Action,
-    post: &'a FormData,
+    /// Each field's values, read from the names once.
+    by_field: ByField<'a>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -256,8 +372,8 @@ fn posted<'a>(
 ) -> Result<Posted<'a>, Error> {
     let mut action = None;
     let mut request_seen = false;
-    let mut seen: Vec<bool> = (0..fields).map(|_| false).collect();
-    for (name, value) in &post.pairs {
+    let mut indexed: Vec<(usize, &str)> = Vec::with_capacity(post.len());
+    for (name, value) in post.pairs() {
         let at = || pointer::key(name);
         if options.hidden().iter().any(|(n, _)| n == name) {
             continue;
@@ -266,7 +382,7 @@ fn posted<'a>(
             if action.is_some() {
                 return Err(twice(name));
             }
-            action = Some(match value.as_str() {
+            action = Some(match value {
                 "accept" => Action::Accept,
                 "decline" => Action::Decline,
                 "cancel" => Action::Cancel,
@@ -305,12 +421,12 @@ fn posted<'a>(
                     format!("the form has no field named {}", quote(name)),
                 ));
             };
-            match seen.get_mut(index) {
-                Some(true) if !multi(index) => return Err(twice(name)),
-                Some(flag) => *flag = true,
-                None => {}
-            }
+            indexed.push((index, value));
         }
+    }
+    let by_field = ByField::of(indexed, fields);
+    if let Some(index) = (0..fields).find(|&i| by_field.count(i) > 1 && !multi(i)) {
+        return Err(twice(&field_name(index)));
     }
     let action = action.ok_or_else(|| {
         Error::new(
@@ -319,7 +435,7 @@ fn posted<'a>(
             "the post does not say which button was pressed",
         )
     })?;
-    Ok(Posted { action, post })
+    Ok(Posted { action, by_field })
 }
 
 fn twice(name: &str) -> Error {
@@ -373,43 +489,50 @@ fn read_form(
         Action::Cancel => return Ok(Submission::Cancel),
         Action::Accept => {}
     }
-    let mut content = Map::new();
+    // Each value is checked once, by its field's parser; what is left to check is what no
+    // value says: a required field left empty, a default filled in, a `required` name no
+    // property declares. Violations come in field order, as content validation gives them.
+    let mut content = Map::with_capacity(fields.len());
     let mut violations: Vec<Violation> = Vec::new();
-    let by_field = posted.post.by_field(fields.len());
-    for (field, values) in fields.iter().zip(&by_field) {
+    let mut defaults: Vec<(&FormField, Value)> = Vec::new();
+    let by_field = &posted.by_field;
+    for (index, field) in fields.iter().enumerate() {
+        let values = by_field.get(index);
         match read_field(field, values, options) {
-            Ok(Some(value)) => {
-                content.insert(field.name(), value);
-            }
-            Ok(None) => {}
+            // Property names are distinct: no look-up before each member.
+            Ok(Some(value)) => content.push_distinct(field.name(), value),
+            Ok(None) => match field.default_value() {
+                Some(default) if options.apply_defaults() => {
+                    let at = pointer::key(field.name());
+                    field.property().violations(&default, &at, &mut violations);
+                    defaults.push((field, default));
+                }
+                _ if field.required() => violations.push(Violation::new(
+                    pointer::key(field.name()),
+                    Keyword::Required,
+                    format!("{} is required", field.label()),
+                )),
+                _ => {}
+            },
             Err(FieldError::Violation(v)) => violations.push(v),
             Err(FieldError::Refused(e)) => return Err(e),
         }
     }
-    let checked = content::check_members(
-        form.schema(),
-        content,
-        options.content_options(),
-        options.apply_defaults(),
-    );
-    match checked {
-        Ok(content) if violations.is_empty() => Ok(Submission::Accept(content)),
-        Ok(_) => Err(Error::invalid_content("", violations)),
-        Err(found) => {
-            // A field its parser refused is not in the content, so validation may say it is
-            // missing as well: the parser's message says more.
-            for v in found {
-                let said = violations.iter().any(|w| w.pointer() == v.pointer());
-                if !said {
-                    violations.push(v);
-                }
-            }
-            let pointers = FieldPointers::of(fields);
-            let order = |v: &Violation| pointers.field(v.pointer()).unwrap_or(fields.len());
-            violations.sort_by_key(order);
-            Err(Error::invalid_content("", violations))
-        }
+    for name in form.schema().undeclared_required() {
+        violations.push(Violation::new(
+            pointer::key(name),
+            Keyword::Required,
+            format!("{name} is required"),
+        ));
     }
+    if !violations.is_empty() {
+        return Err(Error::invalid_content("", violations));
+    }
+    // Defaults go last, in property order, as filling them into content puts them.
+    for (field, default) in defaults {
+        content.push_distinct(field.name(), default);
+    }
+    Ok(Submission::Accept(content))
 }
 
 enum FieldError {
@@ -453,10 +576,7 @@ fn read_field(
                 .map(|o| Value::from(o.value()))
                 .collect();
             let value = Value::Array(items);
-            let at = pointer::key(field.name());
-            let mut found = Vec::new();
-            field.property().violations(&value, &at, &mut found);
-            match found.into_iter().next() {
+            match field.first_violation(&value) {
                 None => Ok(Some(value)),
                 Some(v) => Err(FieldError::Violation(v)),
             }
@@ -470,10 +590,7 @@ fn read_field(
             let value = field.options().get(index).map(|o| o.value()).unwrap_or("");
             // Option values are read back exactly; the parser's fallbacks never apply.
             let value = Value::from(value);
-            let at = pointer::key(field.name());
-            let mut found = Vec::new();
-            field.property().violations(&value, &at, &mut found);
-            match found.into_iter().next() {
+            match field.first_violation(&value) {
                 None => Ok(Some(value)),
                 Some(v) => Err(FieldError::Violation(v)),
             }
@@ -577,6 +694,18 @@ pub fn answer_from_post(
         (None, None) => return Err(no_form()),
     };
     submission.into_answer(id)
+}
+
+/// [`answer_from_post`] for a form request whose form is prepared already (the one a
+/// [`Session`](crate::Session) keeps, or [`Form::from_map`] of its `data.schema`), so that the
+/// schema is not read again for each post: `request_id` is the request's id.
+pub fn answer_from_form_post(
+    request_id: &str,
+    form: &Form,
+    post: &FormData,
+    options: &HtmlOptions,
+) -> Result<Answer, Error> {
+    read_form(form, post, options, Some(request_id))?.into_answer(request_id)
 }
 
 pub(super) fn no_form() -> Error {

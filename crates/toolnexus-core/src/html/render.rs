@@ -79,6 +79,7 @@ pub fn stylesheet(options: &HtmlOptions) -> String {
 const STYLESHEET: &str = "\
 .tn-form{max-width:40rem;overflow-wrap:anywhere;line-height:1.5}
 .tn-form fieldset{border:0;margin:0;padding:0;min-width:0}
+.tn-form legend{padding:0}
 .tn-asker{font-weight:600;margin:0 0 .25rem}
 .tn-message{white-space:pre-line;font-size:1.125rem;margin:0 0 1rem}
 .tn-form .tn-field{margin:0 0 1.25rem}
@@ -168,9 +169,7 @@ fn write_form(
     out.summary(&entries);
     let posted = post.map(|post| post.by_field(form.fields().len()));
     for (index, field) in form.fields().iter().enumerate() {
-        let field_posted = posted
-            .as_ref()
-            .map(|p| p.get(index).map_or(&[][..], Vec::as_slice));
+        let field_posted = posted.as_ref().map(|p| p.get(index));
         let values = current_values(field, field_posted, options);
         let messages: Vec<&str> = problems
             .by_field

@@ -298,6 +298,13 @@ impl Map {
         Map::default()
     }
 
+    /// An empty object with room for `members` members.
+    pub(crate) fn with_capacity(members: usize) -> Map {
+        Map {
+            members: Vec::with_capacity(members),
+        }
+    }
+
     /// An object of `members`, in order, whose keys the caller knows to be distinct (the
     /// keys of another map, of a dict of exact `str` keys): nothing is searched. Should a key
     /// repeat all the same, look-ups find its first member.
