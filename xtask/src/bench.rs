@@ -8,10 +8,14 @@
 //! tools with the `mcp` package, the release wheel) and installs the peers (orjson,
 //! jsonschema-rs), then runs `bindings/python/bench/run.py`: toolnexus beside pydantic,
 //! orjson and jsonschema-rs, side by side in one process, and the resident memory over a
-//! million calls. Every payload comes from `crates/toolnexus-core/benches/payloads/`. Each
-//! benchmark appends its targets to `target/bench/targets.tsv`, printed as one table at the
-//! end. The targets are printed, not enforced, since timings depend on the machine: the
-//! command fails only when a benchmark cannot run.
+//! million calls. `bench html` does the same set-up with the web form's peers (Jinja2,
+//! MarkupSafe, pydantic) and runs `bindings/python/bench/web_form.py`: `Request.to_html`
+//! beside a Jinja2 template writing the same markup, and the browser's post read back beside
+//! a pydantic model, at 3 to 1,000 fields. Every payload comes from
+//! `crates/toolnexus-core/benches/payloads/`. Each benchmark appends its targets to
+//! `target/bench/targets.tsv`, printed as one table at the end. The targets are printed, not
+//! enforced, since timings depend on the machine: the command fails only when a benchmark
+//! cannot run.
 
 use std::env;
 use std::fs;
@@ -33,6 +37,9 @@ pub(crate) enum Target {
     Ffi,
     /// the Python binding against the mcp package's route: speed, and memory over 1M calls
     Python,
+    /// the web form from Python: `Request.to_html` against a Jinja2 template, the post read
+    /// back against a pydantic model, and the cost per field from 3 to 1,000 fields
+    Html,
     /// every entry point of each binding called 1,000,000 (Python) or 100,000 (Kotlin, Swift)
     /// times, the resident set size before and after
     Memory,
@@ -63,7 +70,8 @@ pub(crate) fn bench(root: &Path, only: &[Target]) -> bool {
                         .env(TARGETS_VARIABLE, &targets))
                 }),
                 Target::Ffi => bench_ffi(root, &targets),
-                Target::Python => bench_python(root, &targets),
+                Target::Python => bench_python(root, &targets, "bench/run.py"),
+                Target::Html => bench_python(root, &targets, "bench/web_form.py"),
                 Target::Memory => memory(root),
             }
         });
@@ -210,7 +218,9 @@ fn memory(root: &Path) -> bool {
     python && kotlin && swift
 }
 
-fn bench_python(root: &Path, targets: &Path) -> bool {
+/// Sets up the Python environment of the benchmarks (the `python` test step's, with the pinned
+/// peers and the release wheel), then runs `script` of `bindings/python`.
+fn bench_python(root: &Path, targets: &Path, script: &str) -> bool {
     let venv = root.join("target/python-venv");
     let package = root.join("bindings/python");
     // Apart from the test step's wheels, so that the two can run side by side.
@@ -223,7 +233,7 @@ fn bench_python(root: &Path, targets: &Path) -> bool {
         return false;
     }
     run(Command::new(venv.join("bin/python"))
-        .arg("bench/run.py")
+        .arg(script)
         .env(TARGETS_VARIABLE, targets)
         .current_dir(&package))
 }

@@ -91,9 +91,16 @@ fn make_venv(venv: &Path) -> bool {
     run(Command::new("python3").arg("-m").arg("venv").arg(venv)) && is_working(venv)
 }
 
-/// The peers `cargo xtask bench python` measures the binding beside, pinned, installed into
-/// the same environment by the benchmark alone.
-const BENCH_REQUIREMENTS: &str = "orjson==3.13.0\njsonschema-rs==0.61.2\n";
+/// The peers `cargo xtask bench python` and `bench html` measure the binding beside, pinned,
+/// installed into the same environment by the benchmarks alone: orjson and jsonschema-rs; for
+/// the web form, Jinja2 with its MarkupSafe, and pydantic (the version `mcp` resolves to).
+const BENCH_REQUIREMENTS: &str = concat!(
+    "orjson==3.13.0\n",
+    "jsonschema-rs==0.61.2\n",
+    "jinja2==3.1.6\n",
+    "markupsafe==3.0.4\n",
+    "pydantic==2.14.4\n",
+);
 
 /// Installs the pinned tools, unless the environment already has exactly these pins.
 pub(crate) fn ensure_tools(venv: &Path) -> bool {
