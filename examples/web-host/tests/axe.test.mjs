@@ -3,21 +3,15 @@
 // the URL consent (followable and refused), and a result. Each page's counts are reported.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchBrowser, newPage, received, runAxe, runTool, startHost } from './host.mjs';
+import { newPage, received, runAxe, runTool, withHostAndBrowser } from './host.mjs';
 
 let host;
 let browser;
-
-before(async () => {
-  host = await startHost();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await host?.stop();
+withHostAndBrowser((started, launched) => {
+  host = started;
+  browser = launched;
 });
 
 /** Runs axe on the page, reports its counts and fails on any violation, naming each. */

@@ -7,35 +7,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import {
-  ERA_2025,
-  ERA_2026,
-  HERE,
-  arrowTo,
-  description,
-  isFocused,
-  launchBrowser,
-  newPage,
-  received,
-  runTool,
-  startHost,
-  tabTo,
-  tabUntil,
-} from './host.mjs';
+import { ERA_2025, ERA_2026, HERE, arrowTo, description, isFocused, newPage, received, runTool, tabTo, tabUntil, withHostAndBrowser } from './host.mjs';
 
 let host;
 let browser;
-
-before(async () => {
-  host = await startHost();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await host?.stop();
+withHostAndBrowser((started, launched) => {
+  host = started;
+  browser = launched;
 });
 
 /** The controls of the registration form, found by their role and accessible name. */

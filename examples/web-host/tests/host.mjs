@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import readline from 'node:readline';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
@@ -186,4 +187,20 @@ export function watch(page) {
   });
   page.on('pageerror', (error) => seen.pageErrors.push(String(error)));
   return seen;
+}
+
+/** Starts the host and the browser before a file's tests and stops both after them; `ready`
+ * is given the two once they run. */
+export function withHostAndBrowser(ready) {
+  let host;
+  let browser;
+  before(async () => {
+    host = await startHost();
+    browser = await launchBrowser();
+    ready(host, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await host?.stop();
+  });
 }

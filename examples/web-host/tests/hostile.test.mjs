@@ -6,24 +6,18 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { HERE, launchBrowser, newPage, received, runTool, startHost, tabUntil, watch } from './host.mjs';
+import { HERE, newPage, received, runTool, tabUntil, watch, withHostAndBrowser } from './host.mjs';
 
 const HOSTILE = JSON.parse(fs.readFileSync(path.join(HERE, 'hostile.json'), 'utf8'));
 const SCRIPT = '<script>window.tnPwned=1</script>';
 
 let host;
 let browser;
-
-before(async () => {
-  host = await startHost();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await host?.stop();
+withHostAndBrowser((started, launched) => {
+  host = started;
+  browser = launched;
 });
 
 /** What the form sends when accepted untouched: each property's default. */

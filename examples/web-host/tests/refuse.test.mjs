@@ -3,21 +3,15 @@
 // and the server receives the bare action.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { ERA_2025, ERA_2026, launchBrowser, newPage, received, runTool, startHost } from './host.mjs';
+import { ERA_2025, ERA_2026, newPage, received, runTool, withHostAndBrowser } from './host.mjs';
 
 let host;
 let browser;
-
-before(async () => {
-  host = await startHost();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await host?.stop();
+withHostAndBrowser((started, launched) => {
+  host = started;
+  browser = launched;
 });
 
 const cases = [

@@ -3,23 +3,17 @@
 // question is seen and answered only from the browser that started the call.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { ERA_2025, launchBrowser, newPage, received, runTool, startHost } from './host.mjs';
+import { ERA_2025, newPage, received, runTool, withHostAndBrowser } from './host.mjs';
 
 const CSP = "default-src 'none'; style-src 'self'; form-action 'self'";
 
 let host;
 let browser;
-
-before(async () => {
-  host = await startHost();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await host?.stop();
+withHostAndBrowser((started, launched) => {
+  host = started;
+  browser = launched;
 });
 
 test('every response carries the CSP and nosniff', { timeout: 60_000 }, async () => {

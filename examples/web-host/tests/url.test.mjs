@@ -4,24 +4,18 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { HERE, launchBrowser, newPage, received, runTool, startHost } from './host.mjs';
+import { HERE, newPage, received, runTool, withHostAndBrowser } from './host.mjs';
 
 const HOSTILE = JSON.parse(fs.readFileSync(path.join(HERE, 'hostile.json'), 'utf8'));
 const LOGIN_URL = 'https://auth.example.com/authorize?client=web-example&scope=profile';
 
 let host;
 let browser;
-
-before(async () => {
-  host = await startHost();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await host?.stop();
+withHostAndBrowser((started, launched) => {
+  host = started;
+  browser = launched;
 });
 
 for (const [button, action] of [

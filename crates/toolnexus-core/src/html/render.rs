@@ -305,26 +305,30 @@ fn write_field(
     };
     match field.widget() {
         Widget::Toggle => {
-            let mut choices = Vec::from([("true", "Yes"), ("false", "No")]);
+            let mut yes_no = Vec::from([("true", "Yes"), ("false", "No")]);
             if !field.required() {
-                choices.push(("", "No answer"));
+                yes_no.push(("", "No answer"));
             }
-            radios(out, index, &choices, &shown);
+            choices(out, index, Group::Radio, &yes_no, &shown);
         }
-        Widget::SingleSelect if group => {
+        Widget::SingleSelect | Widget::MultiSelect if group => {
             let values: Vec<String> = (0..field.options().len()).map(|i| i.to_string()).collect();
-            let mut choices: Vec<(&str, &str)> = values
+            let mut options: Vec<(&str, &str)> = values
                 .iter()
                 .zip(field.options())
                 .map(|(v, o)| (v.as_str(), o.label()))
                 .collect();
-            if !field.required() {
-                choices.push(("", "No answer"));
-            }
-            radios(out, index, &choices, &shown);
+            let kind = if field.widget() == Widget::MultiSelect {
+                Group::Checkbox
+            } else {
+                if !field.required() {
+                    options.push(("", "No answer"));
+                }
+                Group::Radio
+            };
+            choices(out, index, kind, &options, &shown);
         }
         Widget::SingleSelect => select(out, &control, index, field, &shown, &described),
-        Widget::MultiSelect => checkboxes(out, index, field, &shown),
         _ => input(out, &control, index, field, &shown, &described),
     }
     out.raw(if group { "</fieldset>\n" } else { "</div>\n" });
@@ -458,10 +462,30 @@ fn html_hint(field: &FormField) -> Option<String> {
     }
 }
 
-fn radios(out: &mut Out<'_>, index: usize, choices: &[(&str, &str)], shown: &Shown<'_>) {
+/// The kind of a group of choices: one of them, or any of them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
+    Radio,
+    Checkbox,
+}
+
+/// A group's inputs, each with its label: `choices` are (value, label). Radios are `required`
+/// with the field, and with nothing chosen an optional group starts at its "No answer" (the
+/// choice of value `""`); checkboxes are never `required`, since HTML would then ask for
+/// every box.
+fn choices(
+    out: &mut Out<'_>,
+    index: usize,
+    group: Group,
+    choices: &[(&str, &str)],
+    shown: &Shown<'_>,
+) {
     let name = field_name(index);
-    // With nothing posted, an optional group without a default starts at "No answer".
     let nothing_chosen = !choices.iter().any(|(value, _)| shown.has(value));
+    let kind = match group {
+        Group::Radio => "radio",
+        Group::Checkbox => "checkbox",
+    };
     out.raw("<div");
     out.class(&["choices"]);
     out.raw(">\n");
@@ -469,17 +493,19 @@ fn radios(out: &mut Out<'_>, index: usize, choices: &[(&str, &str)], shown: &Sho
         let id = out.id(&format!("f{index}-{i}"));
         out.raw("<div");
         out.class(&["choice"]);
-        out.raw("><input type=\"radio\" id=\"");
+        out.raw("><input type=\"");
+        out.raw(kind);
+        out.raw("\" id=\"");
         out.raw(&id);
         out.raw("\" name=\"");
         out.raw(&name);
         out.raw("\" value=\"");
         out.raw(value);
         out.raw("\"");
-        if shown.has(value) || (value.is_empty() && nothing_chosen) {
+        if shown.has(value) || (group == Group::Radio && value.is_empty() && nothing_chosen) {
             out.raw(" checked");
         }
-        if shown.required {
+        if group == Group::Radio && shown.required {
             out.raw(" required");
         }
         if shown.invalid {
@@ -489,38 +515,6 @@ fn radios(out: &mut Out<'_>, index: usize, choices: &[(&str, &str)], shown: &Sho
         out.raw(&id);
         out.raw("\">");
         out.isolated(label);
-        out.raw("</label></div>\n");
-    }
-    out.raw("</div>\n");
-}
-
-fn checkboxes(out: &mut Out<'_>, index: usize, field: &FormField, shown: &Shown<'_>) {
-    let name = field_name(index);
-    out.raw("<div");
-    out.class(&["choices"]);
-    out.raw(">\n");
-    for (i, option) in field.options().iter().enumerate() {
-        let id = out.id(&format!("f{index}-{i}"));
-        let value = i.to_string();
-        out.raw("<div");
-        out.class(&["choice"]);
-        out.raw("><input type=\"checkbox\" id=\"");
-        out.raw(&id);
-        out.raw("\" name=\"");
-        out.raw(&name);
-        out.raw("\" value=\"");
-        out.raw(&value);
-        out.raw("\"");
-        if shown.has(&value) {
-            out.raw(" checked");
-        }
-        if shown.invalid {
-            out.raw(" aria-invalid=\"true\"");
-        }
-        out.raw("><label for=\"");
-        out.raw(&id);
-        out.raw("\">");
-        out.isolated(option.label());
         out.raw("</label></div>\n");
     }
     out.raw("</div>\n");
