@@ -76,6 +76,8 @@ impl Target {
             (Target::Schema, Op::CheckSchema | Op::FormFields | Op::SensitiveFields) => {
                 Some(with(0))
             }
+            // The web form's cases, behind a byte that picks the form rather than the consent.
+            (Target::Html, Op::Html) => Some(with(1)),
             (Target::ReviewUrl, Op::ReviewUrl) => serde_json::from_slice::<String>(input)
                 .ok()
                 .map(String::into_bytes),
