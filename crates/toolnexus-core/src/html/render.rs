@@ -342,6 +342,17 @@ struct Shown<'a> {
 }
 
 impl Shown<'_> {
+    /// A lone control's ` required`, ` aria-invalid` and ` aria-describedby`, as they apply.
+    fn state(&self, out: &mut Out<'_>, described: &Described) {
+        if self.required {
+            out.raw(" required");
+        }
+        if self.invalid {
+            out.raw(" aria-invalid=\"true\"");
+        }
+        described.attribute(out);
+    }
+
     fn has(&self, value: &str) -> bool {
         self.values.iter().any(|v| v == value)
     }
@@ -533,13 +544,7 @@ fn select(
     out.raw("\" name=\"");
     out.raw(&field_name(index));
     out.raw("\"");
-    if shown.required {
-        out.raw(" required");
-    }
-    if shown.invalid {
-        out.raw(" aria-invalid=\"true\"");
-    }
-    described.attribute(out);
+    shown.state(out, described);
     out.raw(">\n<option value=\"\">");
     out.raw(if shown.required {
         "Choose…"
@@ -629,12 +634,6 @@ fn input(
     if field.widget() == Widget::Text {
         out.raw(" dir=\"auto\"");
     }
-    if shown.required {
-        out.raw(" required");
-    }
-    if shown.invalid {
-        out.raw(" aria-invalid=\"true\"");
-    }
-    described.attribute(out);
+    shown.state(out, described);
     out.raw(">\n");
 }
