@@ -5,11 +5,11 @@ Run by `cargo xtask bench html`, which installs the peers into the bench's envir
 For the contact form (3 fields) and the forms of 10, 100 and 1,000 fields of `payloads.py`
 (which repeat every kind of field in turn), it times, side by side in one process:
 
-- **Render**: `Request.to_html()` (which reads the request's schema into a form on every call)
+- **Render**: `Request.to_html()` (through the form the request reads once, on first use)
   and `Form.to_html()` (a form read once) beside `web_form.html.j2`, a Jinja2 template that
   writes the same markup: compiled once by an `Environment` with autoescape on, rendered with
   the field model a host has at hand, the schema's properties as dicts.
-- **Read-back**: `Request.answer_from_form_data(pairs)` (the schema read on every call, as
+- **Read-back**: `Request.answer_from_form_data(pairs)` (through the same form, as
   above) and `Form.read_form_data(pairs)` beside a pydantic v2 model made once with
   `create_model` from the schema's fields (`Field(min_length=…, ge=…)`, `Literal` options,
   `date`, `AnyUrl`, a `datetime` given the person's offset, an email as a `str` with a

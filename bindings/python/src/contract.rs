@@ -131,6 +131,16 @@ impl PyRequest {
         }
     }
 
+    /// The form `form` gives, read once for the request, for the web form's calls: a page or
+    /// a post then does not read the schema again. `None` for a request without one, or one
+    /// whose schema cannot be read: those go to the core whole, which says why.
+    fn prepared_form(&self, py: Python<'_>) -> Option<Py<PyForm>> {
+        match self.form.get_or_try_init(py, || self.make_form(py)) {
+            Ok(Some(form)) => Some(form.clone_ref(py)),
+            Ok(None) | Err(_) => None,
+        }
+    }
+
     /// The form of an `"input"` request with a `data["schema"]` object: the one prepared
     /// already, or one read from the schema now.
     fn make_form(&self, py: Python<'_>) -> PyResult<Option<Py<PyForm>>> {
@@ -299,7 +309,9 @@ json_class! {
             allow_unknown,
             limits: PyLimits::or_default(limits),
         };
-        request_to_html(py, &self.request, form_data, error, &args)
+        let form = self.prepared_form(py);
+        let form = form.as_ref().map(|form| form.get().core());
+        request_to_html(py, &self.request, form, form_data, error, &args)
     }
 
     /// The `Answer` to this request from what the browser posted to the page `to_html` wrote
@@ -332,12 +344,7 @@ json_class! {
             allow_unknown,
             PyLimits::or_default(limits),
         );
-        // The form read once for the request (`form`), so a post does not read the schema
-        // again; a request without one goes to the core whole, which says why.
-        let form = match self.form.get_or_try_init(py, || self.make_form(py)) {
-            Ok(Some(form)) => Some(form.clone_ref(py)),
-            Ok(None) | Err(_) => None,
-        };
+        let form = self.prepared_form(py);
         let form = form.as_ref().map(|form| form.get().core());
         request_answer(py, &self.request, form, data, &args).map(PyAnswer)
     }

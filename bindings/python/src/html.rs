@@ -349,10 +349,12 @@ fn post_and_error(
     Ok((post, error))
 }
 
-/// `request_html`: the request's form (or URL consent) as an HTML fragment.
+/// `request_html`: the request's form (or URL consent) as an HTML fragment; with `form`, the
+/// request's form read already.
 pub(crate) fn request_to_html(
     py: Python<'_>,
     request: &Request,
+    form: Option<&Form>,
     form_data: Option<&Bound<'_, PyAny>>,
     error: Option<&Bound<'_, PyAny>>,
     args: &HtmlArgs<'_, '_>,
@@ -363,8 +365,17 @@ pub(crate) fn request_to_html(
         Ok((options, post, error))
     };
     let (options, post, error) = read().or_raise(py)?;
-    py.detach(|| html::request_html(request, &options, post.as_ref(), error.as_ref()))
-        .or_raise(py)
+    py.detach(|| match form {
+        Some(form) => Ok(html::request_form_html(
+            request,
+            form,
+            &options,
+            post.as_ref(),
+            error.as_ref(),
+        )),
+        None => html::request_html(request, &options, post.as_ref(), error.as_ref()),
+    })
+    .or_raise(py)
 }
 
 /// `answer_from_post`: the request's `Answer` from what the browser posted.
@@ -378,7 +389,7 @@ pub(crate) fn request_answer(
     let read = || -> Result<_, Fault> { Ok((args.options(true)?, read_post(data, args.limits)?)) };
     let (options, post) = read().or_raise(py)?;
     let answer = || match form {
-        Some(form) => html::answer_from_form_post(request.id(), form, &post, &options),
+        Some(form) => html::answer_from_form_post(request, form, &post, &options),
         None => html::answer_from_post(request, &post, &options),
     };
     detached_if_large(py, post.pairs().len(), answer).or_raise(py)

@@ -88,7 +88,7 @@ pub use post::{
     FormData, Submission, answer_from_form_post, answer_from_post, read_consent_post,
     read_form_post,
 };
-pub use render::{consent_html, form_html, request_html, stylesheet};
+pub use render::{consent_html, form_html, request_form_html, request_html, stylesheet};
 
 use crate::content::ContentOptions;
 use crate::error::{Error, ErrorKind};

@@ -698,14 +698,14 @@ pub fn answer_from_post(
 
 /// [`answer_from_post`] for a form request whose form is prepared already (the one a
 /// [`Session`](crate::Session) keeps, or [`Form::from_map`] of its `data.schema`), so that the
-/// schema is not read again for each post: `request_id` is the request's id.
+/// schema is not read again for each post.
 pub fn answer_from_form_post(
-    request_id: &str,
+    request: &Request,
     form: &Form,
     post: &FormData,
     options: &HtmlOptions,
 ) -> Result<Answer, Error> {
-    read_form(form, post, options, Some(request_id))?.into_answer(request_id)
+    read_form(form, post, options, Some(request.id()))?.into_answer(request.id())
 }
 
 pub(super) fn no_form() -> Error {

@@ -42,18 +42,31 @@ pub fn request_html(
     match (request.schema(), request.url()) {
         (Some(schema), _) => {
             let form = Form::from_map(schema).map_err(|e| e.within("/data/schema"))?;
-            Ok(write_form(
-                &form,
-                request.prompt(),
-                options,
-                post,
-                error,
-                id,
-            ))
+            Ok(request_form_html(request, &form, options, post, error))
         }
         (None, Some(url)) => Ok(consent::write(url, request.prompt(), options, error, id)),
         (None, None) => Err(no_form()),
     }
+}
+
+/// [`request_html`] for a form request whose form is prepared already (the one a
+/// [`Session`](crate::Session) keeps, or [`Form::from_map`] of its `data.schema`), so that the
+/// schema is not read again for each page: the request's id and prompt, and `form`.
+pub fn request_form_html(
+    request: &Request,
+    form: &Form,
+    options: &HtmlOptions,
+    post: Option<&FormData>,
+    error: Option<&Error>,
+) -> String {
+    write_form(
+        form,
+        request.prompt(),
+        options,
+        post,
+        error,
+        Some(request.id()),
+    )
 }
 
 /// The fragment asking the person's consent to open `url`: the full address, its host in

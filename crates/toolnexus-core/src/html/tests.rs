@@ -513,3 +513,31 @@ fn a_required_checkbox_group_left_empty_is_missing_like_blank_text() {
         "a choice is no secret to hide: {html}"
     );
 }
+
+#[test]
+fn a_prepared_form_gives_the_same_page_and_answer_as_the_request_alone() {
+    let request = request(EVERY_KIND);
+    let form = Form::from_map(request.schema().unwrap()).unwrap();
+    let options = HtmlOptions::new();
+    assert_eq!(
+        request_form_html(&request, &form, &options, None, None),
+        request_html(&request, &options, None, None).unwrap()
+    );
+    for post in [
+        "tn-request=r1&tn-0=A&tn-action=accept",
+        "tn-0=Ada&tn-7=true&tn-9=0&tn-action=accept",
+    ] {
+        let post = body(post);
+        let alone = answer_from_post(&request, &post, &options);
+        assert_eq!(
+            answer_from_form_post(&request, &form, &post, &options),
+            alone
+        );
+        if let Err(error) = alone {
+            assert_eq!(
+                request_form_html(&request, &form, &options, Some(&post), Some(&error)),
+                request_html(&request, &options, Some(&post), Some(&error)).unwrap()
+            );
+        }
+    }
+}
