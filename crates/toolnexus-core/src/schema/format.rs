@@ -82,10 +82,17 @@ const MAX_LABEL: usize = 63;
 /// assert!(!is_email("a@b@example.org"));
 /// ```
 pub fn is_email(text: &str) -> bool {
-    let Some((local, domain)) = text.rsplit_once('@') else {
+    if text.len() > MAX_ADDRESS {
+        return false;
+    }
+    // `@` is one byte in UTF-8, never part of another character.
+    let Some(at) = text.bytes().rposition(|b| b == b'@') else {
         return false;
     };
-    text.len() <= MAX_ADDRESS && is_dot_atom(local) && is_domain(domain)
+    match (text.get(..at), text.get(at + 1..)) {
+        (Some(local), Some(domain)) => is_dot_atom(local) && is_domain(domain),
+        _ => false,
+    }
 }
 
 /// Whether `text` is an absolute URI: RFC 3986's `URI` production,
@@ -111,16 +118,99 @@ pub fn is_uri(text: &str) -> bool {
 
 /// Whether `local` is a dot-atom of at most [`MAX_LOCAL_PART`] octets.
 fn is_dot_atom(local: &str) -> bool {
-    local.len() <= MAX_LOCAL_PART
-        && local
-            .split('.')
-            .all(|atom| !atom.is_empty() && atom.chars().all(is_atext))
+    if local.len() > MAX_LOCAL_PART {
+        return false;
+    }
+    if local.is_ascii() {
+        is_ascii_dot_atom(local.as_bytes())
+    } else {
+        is_dot_atom_by_chars(local)
+    }
+}
+
+/// [`is_dot_atom`] for any text, a character at a time.
+fn is_dot_atom_by_chars(local: &str) -> bool {
+    local
+        .split('.')
+        .all(|atom| !atom.is_empty() && atom.chars().all(is_atext))
+}
+
+/// [`is_dot_atom`] for ASCII, in one pass over the bytes: what most addresses are.
+fn is_ascii_dot_atom(local: &[u8]) -> bool {
+    let mut atom = 0usize;
+    for &b in local {
+        if b == b'.' {
+            if atom == 0 {
+                return false;
+            }
+            atom = 0;
+        } else if is_ascii_atext(b) {
+            atom += 1;
+        } else {
+            return false;
+        }
+    }
+    atom > 0
+}
+
+/// What each ASCII byte may be in an address: bits of [`ATEXT`], [`LABEL`] and [`DIGIT`].
+static ASCII_CLASSES: [u8; 128] = ascii_classes();
+/// RFC 5322 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
+const ATEXT: u8 = 1;
+/// A byte of a host name's label: a letter, a digit or `-`.
+const LABEL: u8 = 2;
+/// A decimal digit.
+const DIGIT: u8 = 4;
+
+// Run by the compiler alone: an index out of bounds would fail the build, not a caller.
+#[allow(clippy::indexing_slicing)]
+const fn ascii_classes() -> [u8; 128] {
+    let mut classes = [0u8; 128];
+    let mut i = 0;
+    while i < classes.len() {
+        let b = i as u8;
+        let mut class = 0;
+        if b.is_ascii_alphanumeric() {
+            class |= ATEXT | LABEL;
+        }
+        if b.is_ascii_digit() {
+            class |= DIGIT;
+        }
+        if b == b'-' {
+            class |= LABEL;
+        }
+        let mut j = 0;
+        let specials = b"!#$%&'*+-/=?^_`{|}~";
+        while j < specials.len() {
+            if specials[j] == b {
+                class |= ATEXT;
+            }
+            j += 1;
+        }
+        classes[i] = class;
+        i += 1;
+    }
+    classes
+}
+
+/// The classes of a byte: none for a byte beyond ASCII.
+fn ascii_class(b: u8) -> u8 {
+    ASCII_CLASSES.get(usize::from(b)).copied().unwrap_or(0)
+}
+
+/// RFC 5322 `atext` among ASCII bytes.
+fn is_ascii_atext(b: u8) -> bool {
+    ascii_class(b) & ATEXT != 0
 }
 
 /// RFC 5322 `atext`, widened by RFC 6531 to every non-ASCII character that can be typed as
 /// part of a word.
 fn is_atext(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c) || is_non_ascii_text(c)
+    if c.is_ascii() {
+        u8::try_from(c).is_ok_and(is_ascii_atext)
+    } else {
+        is_non_ascii_text(c)
+    }
 }
 
 /// A non-ASCII character that may stand in a word: not white space (such as U+00A0 or
@@ -158,11 +248,41 @@ fn is_address_literal(literal: &str) -> bool {
 /// label not all digits. Its length needs no check of its own: the 254-octet limit on the
 /// whole address keeps it within 252 octets, inside the 253 of RFC 1035 §2.3.4.
 fn is_host_name(domain: &str) -> bool {
+    if domain.is_ascii() {
+        is_ascii_host_name(domain.as_bytes())
+    } else {
+        is_host_name_by_chars(domain)
+    }
+}
+
+/// [`is_host_name`] for any text, a label and a character at a time.
+fn is_host_name_by_chars(domain: &str) -> bool {
     let last_is_numeric = domain
         .rsplit('.')
         .next()
         .is_some_and(|label| label.bytes().all(|b| b.is_ascii_digit()));
     !last_is_numeric && domain.split('.').all(is_label)
+}
+
+/// [`is_host_name`] for ASCII, in one pass over the bytes: what most domains are.
+fn is_ascii_host_name(domain: &[u8]) -> bool {
+    // The current label's length, whether it is all digits so far, and its last byte.
+    let (mut length, mut digits, mut last) = (0usize, true, b'.');
+    for &b in domain {
+        if b == b'.' {
+            if length == 0 || length > MAX_LABEL || last == b'-' {
+                return false;
+            }
+            (length, digits) = (0, true);
+        } else if ascii_class(b) & LABEL != 0 && (b != b'-' || length > 0) {
+            length += 1;
+            digits &= ascii_class(b) & DIGIT != 0;
+        } else {
+            return false;
+        }
+        last = b;
+    }
+    (1..=MAX_LABEL).contains(&length) && last != b'-' && !digits
 }
 
 /// Whether `label` is one label of a host name: 1–63 octets of letters, digits and inner
@@ -189,6 +309,7 @@ mod tests {
     use super::*;
     use alloc::format;
     use alloc::string::String;
+    use alloc::vec::Vec;
 
     fn assert_emails(valid: bool, samples: &[&str]) {
         for sample in samples {
@@ -201,6 +322,43 @@ mod tests {
         for sample in samples {
             assert_eq!(is_uri(sample), valid, "is_uri({sample:?})");
             assert_eq!(matches(StringFormat::Uri, sample), valid, "{sample:?}");
+        }
+    }
+
+    /// Every text of up to `length` characters drawn from `alphabet`.
+    fn every_text(alphabet: &[char], length: usize) -> Vec<String> {
+        let mut all = alloc::vec![String::new()];
+        let mut last = all.clone();
+        for _ in 0..length {
+            last = last
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn ascii_passes_agree_with_the_character_passes() {
+        // Short texts of the bytes that matter, and long ones around the label limit.
+        let mut texts = every_text(&['a', '1', '-', '.', '!', '_', ' ', '@'], 5);
+        for n in [62, 63, 64] {
+            texts.push(format!("{}.b", "a".repeat(n)));
+            texts.push(format!("b.{}", "a".repeat(n)));
+            texts.push(format!("b.{}", "1".repeat(n)));
+        }
+        for text in &texts {
+            assert_eq!(
+                is_ascii_dot_atom(text.as_bytes()),
+                is_dot_atom_by_chars(text),
+                "dot-atom {text:?}"
+            );
+            assert_eq!(
+                is_ascii_host_name(text.as_bytes()),
+                is_host_name_by_chars(text),
+                "host name {text:?}"
+            );
         }
     }
 
