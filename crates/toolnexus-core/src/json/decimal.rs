@@ -28,7 +28,27 @@ use crate::json::Number;
 /// The exact mathematical order of two JSON numbers (`1.0` equals `1`, `-0` equals `0`,
 /// `1e400` is above `1e308`), whatever their spelling and however many digits it has.
 pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
-    compare_near(a, a.as_str().parse::<f64>().ok(), b)
+    compare_near(a, nearest_double(a), b)
+}
+
+/// The nearest double to `n` (infinite beyond the range). An integer of at most 15 digits,
+/// which every form's numbers are, is exact in a double and read without the general parser.
+pub(crate) fn nearest_double(n: &Number) -> Option<f64> {
+    let spelling = n.as_str();
+    let digits = spelling.strip_prefix('-').unwrap_or(spelling);
+    if (1..=15).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let magnitude = digits
+            .bytes()
+            .fold(0i64, |value, digit| value * 10 + i64::from(digit - b'0'));
+        // Below 10¹⁵ < 2⁵³ the conversion is exact; `-0` stays negative zero.
+        let magnitude = magnitude as f64;
+        return Some(if digits.len() == spelling.len() {
+            magnitude
+        } else {
+            -magnitude
+        });
+    }
+    spelling.parse::<f64>().ok()
 }
 
 /// [`compare`], given the nearest double of `a` (or `None`) already.
@@ -37,7 +57,7 @@ pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
 /// whose nearest doubles differ compare as those doubles do; only equal doubles (`0.1` and
 /// `0.10000000000000000001`, `-0` and `0`, two values beyond the range) need the digits.
 pub(crate) fn compare_near(a: &Number, near_a: Option<f64>, b: &Number) -> Ordering {
-    if let (Some(x), Ok(y)) = (near_a, b.as_str().parse::<f64>())
+    if let (Some(x), Some(y)) = (near_a, nearest_double(b))
         && let Some(order @ (Ordering::Less | Ordering::Greater)) = x.partial_cmp(&y)
     {
         return order;
@@ -779,7 +799,36 @@ mod tests {
         )
     }
 
+    #[test]
+    fn the_nearest_double_of_a_short_integer_is_the_parsers() {
+        for spelling in [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "999999999999999",
+            "-999999999999999",
+            "1000000000000000",
+            "12345678901234567890",
+            "1.5",
+            "1e3",
+            "-2.5E-3",
+            "1e400",
+        ] {
+            let near = nearest_double(&number(spelling)).map(f64::to_bits);
+            let parsed = spelling.parse::<f64>().ok().map(f64::to_bits);
+            assert_eq!(near, parsed, "{spelling}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn the_nearest_double_agrees_with_the_parser(n in -999_999_999_999_999_i64..=999_999_999_999_999) {
+            let spelling = format!("{n}");
+            let near = nearest_double(&number(&spelling)).map(f64::to_bits);
+            prop_assert_eq!(near, spelling.parse::<f64>().ok().map(f64::to_bits));
+        }
+
         #[test]
         fn order_agrees_with_f64_on_exact_values(
             (ma, ka, sa, pa) in dyadic(),

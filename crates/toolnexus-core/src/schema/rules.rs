@@ -165,7 +165,7 @@ fn number_violations(
         return;
     };
     // The nearest double, read once for every rule below.
-    let near = n.as_str().parse::<f64>().ok();
+    let near = decimal::nearest_double(n);
     if !near.is_some_and(f64::is_finite) {
         // Valid JSON, but most hosts and servers read numbers as doubles, where this one
         // becomes infinity: a value no form can mean.
