@@ -447,7 +447,8 @@ pub(crate) fn read_field_input(field: &FormField, text: &str) -> Result<Option<V
     // Pointers are written only for a refusal: reading a valid value allocates none.
     let at = || pointer::key(field.name());
     let label = field.label();
-    if text.trim().is_empty() {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
         // A default fills a field left blank (see `validate::prepare_content`), so only a
         // required field without one is missing.
         return if field.required && field.property.default_value().is_none() {
@@ -460,8 +461,8 @@ pub(crate) fn read_field_input(field: &FormField, text: &str) -> Result<Option<V
             Ok(None)
         };
     }
-    let value =
-        read_text(field, text).map_err(|message| Violation::new(at(), Keyword::Type, message))?;
+    let value = read_text(field, text, trimmed)
+        .map_err(|message| Violation::new(at(), Keyword::Type, message))?;
     field.first_violation(&value).map_or(Ok(Some(value)), Err)
 }
 
@@ -475,10 +476,10 @@ impl FormField {
     }
 }
 
-/// Reads `text` as the widget's kind of value; the error is a message for the person.
-fn read_text(field: &FormField, text: &str) -> Result<Value, String> {
+/// Reads `text` (`trimmed` without its white space around it) as the widget's kind of value;
+/// the error is a message for the person.
+fn read_text(field: &FormField, text: &str, trimmed: &str) -> Result<Value, String> {
     let label = field.label();
-    let trimmed = text.trim();
     match field.widget {
         Widget::Text => Ok(Value::from(text)),
         Widget::Email | Widget::Uri | Widget::Date | Widget::DateTime => Ok(Value::from(trimmed)),
