@@ -92,6 +92,7 @@ pub use render::{consent_html, form_html, request_form_html, request_html, style
 
 use crate::content::ContentOptions;
 use crate::error::{Error, ErrorKind};
+use crate::json::Text;
 use crate::json::pointer;
 
 /// The most options a single-select shows as radio buttons; one with more is a `<select>`.
@@ -116,7 +117,8 @@ pub struct HtmlOptions {
     prefix: Cow<'static, str>,
     hidden: Vec<(String, String)>,
     action: Option<String>,
-    utc_offset: Cow<'static, str>,
+    /// Short enough to be kept inline: no allocation.
+    utc_offset: Text,
     apply_defaults: bool,
     content: ContentOptions,
 }
@@ -136,7 +138,7 @@ impl HtmlOptions {
             prefix: Cow::Borrowed("tn-"),
             hidden: Vec::new(),
             action: None,
-            utc_offset: Cow::Borrowed("Z"),
+            utc_offset: Text::from("Z"),
             apply_defaults: false,
             content: ContentOptions::STRICT,
         }
@@ -213,11 +215,11 @@ impl HtmlOptions {
                 ),
             ));
         }
-        self.utc_offset = if offset.eq_ignore_ascii_case("z") {
-            Cow::Borrowed("Z")
+        self.utc_offset = Text::from(if offset.eq_ignore_ascii_case("z") {
+            "Z"
         } else {
-            Cow::Owned(String::from(offset))
-        };
+            offset
+        });
         Ok(self)
     }
 

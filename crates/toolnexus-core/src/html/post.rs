@@ -94,26 +94,48 @@ impl FormData {
         V: AsRef<str>,
     {
         let pairs = pairs.into_iter();
-        let expected = pairs.size_hint().0.min(limits.max_object_members());
-        // Room for pairs of a typical size: a post of short names and values grows no buffer.
-        let mut data = FormData {
-            text: String::with_capacity(expected.saturating_mul(24)),
-            pairs: Vec::with_capacity(expected),
-        };
-        let mut bytes = 0usize;
+        let mut data = FormData::with_capacity(pairs.size_hint().0);
         for (name, value) in pairs {
-            if data.pairs.len() == limits.max_object_members() {
-                return Err(too_many(limits));
-            }
-            let (name, value) = (name.as_ref(), value.as_ref());
-            let separators = if data.pairs.is_empty() { 1 } else { 2 };
-            bytes = bytes.saturating_add(name.len() + value.len() + separators);
-            if bytes > limits.max_input_bytes() {
-                return Err(too_large(bytes, limits));
-            }
-            data.push(name, value);
+            data.push_pair(name.as_ref(), value.as_ref(), limits)?;
         }
         Ok(data)
+    }
+
+    /// An empty post with room for `pairs` pairs of a typical size (at most
+    /// [`Limits::DEFAULT`]'s number of members), to be filled by
+    /// [`push_pair`](FormData::push_pair).
+    pub fn with_capacity(pairs: usize) -> FormData {
+        let pairs = pairs.min(Limits::DEFAULT.max_object_members());
+        // Room for short names and values: a typical post grows no buffer.
+        FormData {
+            text: String::with_capacity(pairs.saturating_mul(24)),
+            pairs: Vec::with_capacity(pairs),
+        }
+    }
+
+    /// Adds one decoded pair after the others, as [`from_pairs`](FormData::from_pairs) does:
+    /// for a host that reads pairs from its own containers one at a time. Refused, leaving
+    /// the post as it was: a pair beyond [`max_object_members`](Limits::max_object_members)
+    /// ([`ErrorKind::TooManyMembers`]) or one that takes the post over
+    /// [`max_input_bytes`](Limits::max_input_bytes) ([`ErrorKind::TooLarge`]), counted with
+    /// the `=` and `&` a body would put between names and values.
+    pub fn push_pair(&mut self, name: &str, value: &str, limits: &Limits) -> Result<(), Error> {
+        if self.pairs.len() >= limits.max_object_members() {
+            return Err(too_many(limits));
+        }
+        // A body of n pairs holds n `=` and n - 1 `&`.
+        let bytes = self
+            .text
+            .len()
+            .saturating_add(name.len())
+            .saturating_add(value.len())
+            .saturating_add(self.pairs.len().saturating_mul(2))
+            .saturating_add(1);
+        if bytes > limits.max_input_bytes() {
+            return Err(too_large(bytes, limits));
+        }
+        self.push(name, value);
+        Ok(())
     }
 
     fn push(&mut self, name: &str, value: &str) {
@@ -163,75 +185,82 @@ impl FormData {
             .pairs()
             .filter_map(|(name, value)| Some((field_index(name, fields)?, value)))
             .collect();
-        ByField::of(indexed, fields)
+        ByField::of(indexed)
     }
 }
 
 /// The values posted for each field of a form, in the order posted.
 pub(super) struct ByField<'a> {
-    values: Vec<&'a str>,
-    /// Where each field's values start in `values`; one more entry than fields.
-    starts: Vec<usize>,
+    /// Each value with the index of its field, in field order: one allocation for a post of
+    /// any size.
+    indexed: Vec<(usize, &'a str)>,
 }
 
 impl<'a> ByField<'a> {
-    /// The values of `indexed` (each with its field's index, below `fields`), by field: a
-    /// counting sort, so each field's values keep the order they were posted in.
-    fn of(indexed: Vec<(usize, &'a str)>, fields: usize) -> ByField<'a> {
-        let mut starts = alloc::vec![0usize; fields + 1];
-        for &(field, _) in &indexed {
-            if let Some(count) = starts.get_mut(field + 1) {
-                *count += 1;
-            }
+    /// The values of `indexed` (each with its field's index), by field. The sort is stable,
+    /// so each field's values keep the order they were posted in; a browser posts the controls
+    /// in the page's order, which is the fields' order already.
+    fn of(mut indexed: Vec<(usize, &'a str)>) -> ByField<'a> {
+        if !indexed.is_sorted_by_key(|&(field, _)| field) {
+            indexed.sort_by_key(|&(field, _)| field);
         }
-        for i in 1..starts.len() {
-            let before = starts.get(i - 1).copied().unwrap_or(0);
-            if let Some(start) = starts.get_mut(i) {
-                *start += before;
-            }
-        }
-        let mut next = starts.clone();
-        let mut values = alloc::vec![""; indexed.len()];
-        for (field, value) in indexed {
-            if let Some(at) = next.get_mut(field) {
-                if let Some(slot) = values.get_mut(*at) {
-                    *slot = value;
-                }
-                *at += 1;
-            }
-        }
-        ByField { values, starts }
+        ByField { indexed }
     }
 
-    /// How many values the field at `index` has.
-    fn count(&self, index: usize) -> usize {
-        self.get(index).len()
+    /// The fields posted more than once, in the form's order.
+    fn repeated(&self) -> impl Iterator<Item = usize> + '_ {
+        self.indexed
+            .iter()
+            .zip(self.indexed.iter().skip(1))
+            .filter(|(a, b)| a.0 == b.0)
+            .map(|(a, _)| a.0)
     }
 
     /// The values of the field at `index`; none for a field the form does not have.
-    pub(super) fn get(&self, index: usize) -> &[&'a str] {
-        let (Some(&start), Some(&end)) = (self.starts.get(index), self.starts.get(index + 1))
-        else {
-            return &[];
-        };
-        self.values.get(start..end).unwrap_or_default()
+    pub(super) fn get(&self, index: usize) -> FieldValues<'_, 'a> {
+        let start = self.indexed.partition_point(|&(field, _)| field < index);
+        let end = self.indexed.partition_point(|&(field, _)| field <= index);
+        FieldValues(self.indexed.get(start..end).unwrap_or_default())
     }
 }
 
-/// The index of the field a control `name` names (`tn-0`, `tn-1`…, written without leading
-/// zeros), if the form has that many.
-fn field_index(name: &str, fields: usize) -> Option<usize> {
-    name.strip_prefix(NAME_PREFIX)
-        .filter(|digits| canonical_index(digits))
-        .and_then(|digits| digits.parse::<usize>().ok())
-        .filter(|&i| i < fields)
+/// The values posted for one field, in the order posted.
+#[derive(Clone, Copy)]
+pub(super) struct FieldValues<'s, 'a>(&'s [(usize, &'a str)]);
+
+impl<'a> FieldValues<'_, 'a> {
+    /// The first value, or `""` when none was posted (as for a blank control).
+    pub(super) fn first(self) -> &'a str {
+        self.0.first().map_or("", |&(_, value)| value)
+    }
+
+    pub(super) fn iter(self) -> impl Iterator<Item = &'a str> {
+        self.0.iter().map(|&(_, value)| value)
+    }
 }
 
-/// Whether `text` is an index as the form writes it: digits, no leading zero.
-fn canonical_index(text: &str) -> bool {
-    !text.is_empty()
-        && text.bytes().all(|b| b.is_ascii_digit())
-        && (text == "0" || !text.starts_with('0'))
+/// The index of the field a control `name` names (`tn-0`, `tn-1`…), if the form has that many.
+fn field_index(name: &str, fields: usize) -> Option<usize> {
+    index_below(name.strip_prefix(NAME_PREFIX)?, fields)
+}
+
+/// The index `text` spells as the form writes indices (digits, no leading zero), if it is
+/// below `count`.
+fn index_below(text: &str, count: usize) -> Option<usize> {
+    let (&first, rest) = text.as_bytes().split_first()?;
+    if !first.is_ascii_digit() || (first == b'0' && !rest.is_empty()) {
+        return None;
+    }
+    let mut index = usize::from(first - b'0');
+    for &digit in rest {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        index = index
+            .checked_mul(10)?
+            .checked_add(usize::from(digit - b'0'))?;
+    }
+    (index < count).then_some(index)
 }
 
 /// The index of the field each content pointer's first token names, for putting violations
@@ -375,10 +404,10 @@ fn posted<'a>(
     let mut indexed: Vec<(usize, &str)> = Vec::with_capacity(post.len());
     for (name, value) in post.pairs() {
         let at = || pointer::key(name);
-        if options.hidden().iter().any(|(n, _)| n == name) {
-            continue;
-        }
-        if name == ACTION_NAME {
+        // Most names are fields'; no hidden field's name starts as theirs do.
+        if let Some(index) = field_index(name, fields) {
+            indexed.push((index, value));
+        } else if name == ACTION_NAME {
             if action.is_some() {
                 return Err(twice(name));
             }
@@ -412,20 +441,16 @@ fn posted<'a>(
                     ));
                 }
             }
-        } else {
-            let index = field_index(name, fields);
-            let Some(index) = index else {
-                return Err(Error::new(
-                    ErrorKind::UnknownField,
-                    at(),
-                    format!("the form has no field named {}", quote(name)),
-                ));
-            };
-            indexed.push((index, value));
+        } else if !options.hidden().iter().any(|(n, _)| n == name) {
+            return Err(Error::new(
+                ErrorKind::UnknownField,
+                at(),
+                format!("the form has no field named {}", quote(name)),
+            ));
         }
     }
-    let by_field = ByField::of(indexed, fields);
-    if let Some(index) = (0..fields).find(|&i| by_field.count(i) > 1 && !multi(i)) {
+    let by_field = ByField::of(indexed);
+    if let Some(index) = by_field.repeated().find(|&i| !multi(i)) {
         return Err(twice(&field_name(index)));
     }
     let action = action.ok_or_else(|| {
@@ -545,14 +570,14 @@ enum FieldError {
 /// The value of one field from what was posted under its name.
 fn read_field(
     field: &FormField,
-    values: &[&str],
+    values: FieldValues<'_, '_>,
     options: &HtmlOptions,
 ) -> Result<Option<Value>, FieldError> {
     let name = || pointer::key(field.name());
     match field.widget() {
         Widget::MultiSelect => {
             let mut chosen: Vec<usize> = Vec::new();
-            for value in values {
+            for value in values.iter() {
                 let index =
                     option_index(field, value).ok_or_else(|| not_an_option(field, value))?;
                 if chosen.contains(&index) {
@@ -582,7 +607,7 @@ fn read_field(
             }
         }
         Widget::SingleSelect => {
-            let text = values.first().copied().unwrap_or("");
+            let text = values.first();
             if text.is_empty() {
                 return read_field_input(field, "").map_err(FieldError::Violation);
             }
@@ -595,14 +620,14 @@ fn read_field(
                 Some(v) => Err(FieldError::Violation(v)),
             }
         }
-        Widget::Toggle => match values.first().copied().unwrap_or("") {
+        Widget::Toggle => match values.first() {
             "" => read_field_input(field, "").map_err(FieldError::Violation),
             "true" => Ok(Some(Value::Bool(true))),
             "false" => Ok(Some(Value::Bool(false))),
             other => Err(not_an_option(field, other)),
         },
         Widget::DateTime => {
-            let text = values.first().copied().unwrap_or("");
+            let text = values.first();
             let trimmed = text.trim();
             if trimmed.is_empty() {
                 return read_field_input(field, "").map_err(FieldError::Violation);
@@ -617,18 +642,13 @@ fn read_field(
             read_field_input(field, &full).map_err(FieldError::Violation)
         }
         // Text, email, uri, date, number, integer: the terminal's parser.
-        _ => read_field_input(field, values.first().copied().unwrap_or(""))
-            .map_err(FieldError::Violation),
+        _ => read_field_input(field, values.first()).map_err(FieldError::Violation),
     }
 }
 
 /// The option a select's posted value names: its index in the form, as written.
 fn option_index(field: &FormField, text: &str) -> Option<usize> {
-    let index = text
-        .parse::<usize>()
-        .ok()
-        .filter(|_| canonical_index(text))?;
-    (index < field.options().len()).then_some(index)
+    index_below(text, field.options().len())
 }
 
 fn not_an_option(field: &FormField, text: &str) -> FieldError {
@@ -714,4 +734,34 @@ pub(super) fn no_form() -> Error {
         "/data/schema",
         "the request has neither a form (data.schema) nor a url to show",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_are_read_only_as_the_form_writes_them() {
+        assert_eq!(index_below("0", 1), Some(0));
+        assert_eq!(index_below("12", 13), Some(12));
+        for refused in [
+            "",
+            "01",
+            "00",
+            "+1",
+            "-1",
+            "1a",
+            " 1",
+            "1 ",
+            "١",
+            "12",
+            "99999999999999999999999",
+        ] {
+            assert_eq!(index_below(refused, 12), None, "{refused:?}");
+        }
+        assert_eq!(field_index("tn-3", 4), Some(3));
+        assert_eq!(field_index("tn-4", 4), None);
+        assert_eq!(field_index("tn-", 4), None);
+        assert_eq!(field_index("x-1", 4), None);
+    }
 }

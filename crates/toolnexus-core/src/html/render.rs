@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::consent;
 use super::out::Out;
-use super::post::{FieldPointers, FormData, field_name, no_form};
+use super::post::{FieldPointers, FieldValues, FormData, field_name, no_form};
 use super::{HtmlOptions, RADIO_LIMIT};
 use crate::contract::Request;
 use crate::error::{Error, ErrorKind, Violation};
@@ -225,7 +225,7 @@ fn is_group(field: &FormField) -> bool {
 /// its default as the control writes it.
 fn current_values(
     field: &FormField,
-    posted: Option<&[&str]>,
+    posted: Option<FieldValues<'_, '_>>,
     options: &HtmlOptions,
 ) -> Vec<String> {
     // A secret is typed again, never written back; a choice is no secret to hide.
@@ -233,7 +233,7 @@ fn current_values(
         return Vec::new();
     }
     if let Some(posted) = posted {
-        return posted.iter().map(|v| String::from(*v)).collect();
+        return posted.iter().map(String::from).collect();
     }
     let Some(default) = field.default_value() else {
         return Vec::new();
