@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, non_empty, take_object};
-use crate::json::{Map, Value};
+use crate::json::{Map, Text, Value};
 
 /// Why a request was not satisfied. Advisory: only `ok` decides; an unknown reason is kept as
 /// it was written, never refused.
@@ -56,7 +56,7 @@ impl Serialize for Reason {
 /// those JSON keys in that order and absent optionals omitted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Answer {
-    id: String,
+    id: Text,
     ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     data: Option<Map>,
@@ -69,7 +69,7 @@ const KEYS: [&str; 4] = ["id", "ok", "data", "reason"];
 
 impl Answer {
     /// An answer with no data and no reason. `id` must not be empty.
-    pub fn new(id: impl Into<String>, ok: bool) -> Result<Answer, Error> {
+    pub fn new(id: impl Into<Text>, ok: bool) -> Result<Answer, Error> {
         let id = id.into();
         non_empty("id", &id)?;
         Ok(Answer {
@@ -81,12 +81,12 @@ impl Answer {
     }
 
     /// A satisfied answer carrying `data`.
-    pub fn accept(id: impl Into<String>, data: Map) -> Result<Answer, Error> {
+    pub fn accept(id: impl Into<Text>, data: Map) -> Result<Answer, Error> {
         Ok(Answer::new(id, true)?.with_data(data))
     }
 
     /// An unsatisfied answer for `reason`.
-    pub fn refuse(id: impl Into<String>, reason: Reason) -> Result<Answer, Error> {
+    pub fn refuse(id: impl Into<Text>, reason: Reason) -> Result<Answer, Error> {
         Ok(Answer::new(id, false)?.with_reason(reason))
     }
 

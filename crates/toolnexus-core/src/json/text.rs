@@ -106,6 +106,12 @@ impl From<Text> for String {
     }
 }
 
+impl serde::Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 impl PartialEq<str> for Text {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other
