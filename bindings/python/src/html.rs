@@ -11,9 +11,8 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyIterator, PyList, PyMapping, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyMapping, PyString, PyTuple, PyType};
 use toolnexus_core::content::ContentOptions;
 use toolnexus_core::form::Form;
 use toolnexus_core::html::{self, FormData, HtmlOptions, Submission};
@@ -23,7 +22,7 @@ use toolnexus_core::{Answer, Error, ErrorKind, Limits, Request, Violation};
 
 use crate::convert::map_to_python;
 use crate::errors::{Fault, OrRaise, named};
-use crate::text::{not_utf8, read_str};
+use crate::text::{not_utf8, read_str, str_of};
 use crate::violation::PyViolation;
 
 /// The keyword arguments that make the `HtmlOptions` of a call, as given (`None`: the core's
@@ -70,7 +69,7 @@ impl HtmlArgs<'_, '_> {
             options = options.with_asker(read_str(asker, "asker")?);
         }
         if let Some(prefix) = self.class_prefix {
-            options = options.with_class_prefix(&read_str(prefix, "class_prefix")?)?;
+            options = options.with_class_prefix(str_of(prefix, "class_prefix")?)?;
         }
         if let Some(hidden) = self.hidden {
             for (name, value) in hidden_fields(hidden, names_only)? {
@@ -81,7 +80,7 @@ impl HtmlArgs<'_, '_> {
             options = options.with_action(read_str(action, "action")?);
         }
         if let Some(offset) = self.utc_offset {
-            options = options.with_utc_offset(&read_str(offset, "utc_offset")?)?;
+            options = options.with_utc_offset(str_of(offset, "utc_offset")?)?;
         }
         Ok(options
             .with_apply_defaults(self.apply_defaults)
@@ -180,9 +179,23 @@ pub(crate) fn read_post(data: &Bound<'_, PyAny>, limits: Limits) -> Result<FormD
         return from_body(py, body.as_bytes(), &limits);
     }
     const WHAT: &str = "form_data is the body (bytes or str) or an iterable of (name, value) pairs";
-    // A list or tuple is no mapping: the costly check of the mapping protocol is for others.
-    let sequence = data.is_instance_of::<PyList>() || data.is_instance_of::<PyTuple>();
-    if !sequence && data.cast::<PyMapping>().is_ok() {
+    // A list or tuple is read by index; any other iterable through its iterator, except a
+    // mapping, which may keep one value per name.
+    if let Ok(list) = data.cast::<PyList>() {
+        let mut post = FormData::with_capacity(list.len());
+        for item in list.iter() {
+            push_pair(&mut post, &item, &limits)?;
+        }
+        return Ok(post);
+    }
+    if let Ok(tuple) = data.cast::<PyTuple>() {
+        let mut post = FormData::with_capacity(tuple.len());
+        for item in tuple.iter_borrowed() {
+            push_pair(&mut post, &item, &limits)?;
+        }
+        return Ok(post);
+    }
+    if data.cast::<PyMapping>().is_ok() {
         return Err(type_error(format!(
             "{WHAT}, not a mapping ({}), which may keep one value per name: pass its pairs, \
              such as Starlette's form.multi_items()",
@@ -192,19 +205,12 @@ pub(crate) fn read_post(data: &Bound<'_, PyAny>, limits: Limits) -> Result<FormD
     let Ok(iterator) = data.try_iter() else {
         return Err(type_error(format!("{WHAT}, not {}", type_name(data)?)));
     };
-    let mut fault = None;
-    let read = FormData::from_pairs(
-        PostPairs {
-            iterator,
-            fault: &mut fault,
-            expected: if sequence { data.len().unwrap_or(0) } else { 0 },
-        },
-        &limits,
-    );
-    match fault {
-        Some(fault) => Err(fault),
-        None => Ok(read?),
+    // Read one item at a time, so that a post over the limits stops there.
+    let mut post = FormData::with_capacity(0);
+    for item in iterator {
+        push_pair(&mut post, &item?, &limits)?;
     }
+    Ok(post)
 }
 
 fn from_body(py: Python<'_>, body: &[u8], limits: &Limits) -> Result<FormData, Fault> {
@@ -216,74 +222,63 @@ fn from_body(py: Python<'_>, body: &[u8], limits: &Limits) -> Result<FormData, F
     Ok(read?)
 }
 
-/// The pairs of an iterable, read one at a time as the core takes them (so that it stops at
-/// its limits before the rest is read); the first fault ends them and is kept in `fault`.
-struct PostPairs<'a, 'py> {
-    iterator: Bound<'py, PyIterator>,
-    fault: &'a mut Option<Fault>,
-    /// How many pairs a list or tuple holds, for the core to make room for them at once.
-    expected: usize,
-}
-
-impl Iterator for PostPairs<'_, '_> {
-    type Item = (PyBackedStr, PyBackedStr);
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.expected, None)
+/// One posted `(name, value)` pair, both `str`, added to `post` within `limits`: read in
+/// place, copied once, into the post's one buffer.
+fn push_pair(post: &mut FormData, item: &Bound<'_, PyAny>, limits: &Limits) -> Result<(), Fault> {
+    // A tuple's items are read without taking a reference; a list of two is taken too.
+    // An exact type is checked in place; a subclass through the interpreter.
+    if let Ok(tuple) = item
+        .cast_exact::<PyTuple>()
+        .or_else(|_| item.cast::<PyTuple>())
+        && tuple.len() == 2
+    {
+        let (name, value) = (tuple.get_borrowed_item(0)?, tuple.get_borrowed_item(1)?);
+        return push_items(post, &name, &value, limits);
     }
-
-    fn next(&mut self) -> Option<(PyBackedStr, PyBackedStr)> {
-        if self.fault.is_some() {
-            return None;
-        }
-        let read = match self.iterator.next()? {
-            Ok(item) => post_pair(&item),
-            Err(error) => Err(Fault::Python(error)),
-        };
-        match read {
-            Ok(pair) => Some(pair),
-            Err(fault) => {
-                *self.fault = Some(fault);
-                None
-            }
-        }
-    }
-}
-
-/// One posted `(name, value)` pair, both `str`, read in place: the core copies each into the
-/// post's one buffer.
-fn post_pair(item: &Bound<'_, PyAny>) -> Result<(PyBackedStr, PyBackedStr), Fault> {
-    let py = item.py();
-    let Some((name, value)) = pair(item)? else {
-        return Err(type_error(format!(
+    match pair(item)? {
+        Some((name, value)) => push_items(post, &name, &value, limits),
+        None => Err(type_error(format!(
             "each item of form_data is a (name, value) pair, not {}",
             type_name(item)?
+        ))),
+    }
+}
+
+/// The two items of a posted pair, each a `str`, added to `post`.
+fn push_items(
+    post: &mut FormData,
+    name: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+    limits: &Limits,
+) -> Result<(), Fault> {
+    let py = name.py();
+    let Some(name) = text_of(name) else {
+        return Err(type_error(format!(
+            "a name in form_data must be a str, not {}",
+            type_name(name)?
         )));
     };
-    let name = match name.cast_into::<PyString>() {
-        Ok(name) => name,
-        Err(error) => {
-            return Err(type_error(format!(
-                "a name in form_data must be a str, not {}",
-                type_name(error.into_inner().as_any())?
-            )));
-        }
+    let name = name
+        .to_str()
+        .map_err(|e| not_utf8(py, e, "a name in form_data"))?;
+    let Some(value) = text_of(value) else {
+        return Err(type_error(format!(
+            "the value of {name:?} in form_data must be a str, not {} (a file upload has no \
+             place in an elicitation form)",
+            type_name(value)?
+        )));
     };
-    let name = PyBackedStr::try_from(name).map_err(|e| not_utf8(py, e, "a name in form_data"))?;
-    let value = match value.cast_into::<PyString>() {
-        Ok(value) => value,
-        Err(error) => {
-            return Err(type_error(format!(
-                "the value of {:?} in form_data must be a str, not {} (a file upload has no \
-                 place in an elicitation form)",
-                &*name,
-                type_name(error.into_inner().as_any())?
-            )));
-        }
-    };
-    let value = PyBackedStr::try_from(value)
-        .map_err(|e| not_utf8(py, e, "a value in form_data").within(&pointer::key(&name)))?;
-    Ok((name, value))
+    let value = value
+        .to_str()
+        .map_err(|e| not_utf8(py, e, "a value in form_data").within(&pointer::key(name)))?;
+    Ok(post.push_pair(name, value, limits)?)
+}
+
+/// `item` as a `str`: an exact `str` checked in place, a subclass through the interpreter.
+fn text_of<'a, 'py>(item: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyString>> {
+    item.cast_exact::<PyString>()
+        .or_else(|_| item.cast::<PyString>())
+        .ok()
 }
 
 /// `toolnexus.Error`, the base class of the package's exceptions.

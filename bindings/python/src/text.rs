@@ -11,6 +11,11 @@ use crate::errors::Fault;
 /// The `str` argument `name` as UTF-8: a `TypeError` for another type, a `lone_surrogate`
 /// error for a string UTF-8 cannot carry.
 pub(crate) fn read_str(argument: &Bound<'_, PyAny>, name: &str) -> Result<String, Fault> {
+    str_of(argument, name).map(String::from)
+}
+
+/// [`read_str`] without the copy: the `str`'s own UTF-8, for as long as `argument` lives.
+pub(crate) fn str_of<'a>(argument: &'a Bound<'_, PyAny>, name: &str) -> Result<&'a str, Fault> {
     let py = argument.py();
     let Ok(text) = argument.cast::<PyString>() else {
         let type_name = argument.get_type().name()?;
@@ -19,8 +24,7 @@ pub(crate) fn read_str(argument: &Bound<'_, PyAny>, name: &str) -> Result<String
             type_name.to_cow()?
         ))));
     };
-    let text = text.to_cow().map_err(|e| not_utf8(py, e, name))?;
-    Ok(text.into_owned())
+    text.to_str().map_err(|e| not_utf8(py, e, name))
 }
 
 /// Why a `str` (the `what`) could not be read as UTF-8: Python refuses to encode one holding a
