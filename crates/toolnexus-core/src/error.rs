@@ -106,6 +106,11 @@ closed_set! {
     ModeNotSupported => "mode_not_supported",
     /// A retry is built before every input request has its response.
     MissingResponses => "missing_responses",
+    /// A sealed snapshot's seal does not check out: it was changed, cut short, sealed with a
+    /// key the restore was not given, or not sealed when a key was expected.
+    InvalidSeal => "invalid_seal",
+    /// What waited for a person expired before it was restored: the answer comes too late.
+    Expired => "expired",
     }
 }
 

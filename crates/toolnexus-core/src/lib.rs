@@ -75,6 +75,7 @@ struct ReadmeExamples;
 pub mod error;
 pub mod id;
 pub mod rfc3339;
+pub mod seal;
 
 // 1. JSON: the bounded reader, values, pointers, the writer.
 pub mod json;
