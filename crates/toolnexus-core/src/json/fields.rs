@@ -119,6 +119,32 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// An optional member holding a whole number from 0 to 2⁶⁴ − 1.
+    pub(crate) fn opt_u64(&self, name: &str) -> Result<Option<u64>, Error> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(value) => value
+                .as_u64()
+                .map(Some)
+                .ok_or_else(|| Fields::wrong_type(name, "a whole number from 0", value)),
+        }
+    }
+
+    /// A required member holding a whole number from 0 to 2⁶⁴ − 1.
+    pub(crate) fn u64(&self, name: &str) -> Result<u64, Error> {
+        self.opt_u64(name)?
+            .ok_or_else(|| Fields::missing(name, "a whole number from 0"))
+    }
+
+    /// An optional array member.
+    pub(crate) fn opt_array(&self, name: &str) -> Result<Option<&'a [Value]>, Error> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Array(items)) => Ok(Some(items)),
+            Some(other) => Err(Fields::wrong_type(name, "an array", other)),
+        }
+    }
+
     /// An optional object member.
     pub(crate) fn opt_object(&self, name: &str) -> Result<Option<&'a Map>, Error> {
         match self.get(name) {

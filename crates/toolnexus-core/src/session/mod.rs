@@ -63,6 +63,8 @@ use crate::mcp::Modes;
 use crate::mcp::elicitation_to_request;
 use crate::rfc3339;
 
+pub(crate) mod snapshot;
+
 /// How a [`Session`] behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionOptions {
@@ -234,6 +236,17 @@ impl Session {
         id: &str,
         now_ms: u64,
     ) -> Result<Request, Error> {
+        let expires_at_ms = self.options.ttl_ms.map(|ttl| now_ms.saturating_add(ttl));
+        self.begin_until(params, id, expires_at_ms)
+    }
+
+    /// [`Session::begin`] with the expiry given: what a snapshot restores.
+    fn begin_until(
+        &mut self,
+        params: &ElicitRequestParams,
+        id: &str,
+        expires_at_ms: Option<u64>,
+    ) -> Result<Request, Error> {
         let mode = params.mode();
         if !self.options.modes.supports(mode) {
             return Err(Error::new(
@@ -278,7 +291,6 @@ impl Session {
             },
         };
         let mut request = elicitation_to_request(params, id)?;
-        let expires_at_ms = self.options.ttl_ms.map(|ttl| now_ms.saturating_add(ttl));
         if let Some(at) = expires_at_ms {
             request = request.with_expires_at(rfc3339::format_unix_ms(at))?;
         }

@@ -58,6 +58,7 @@
 
 mod client;
 mod server;
+mod snapshot;
 
 pub use client::{ClientRequest, with_client_capabilities};
 pub(crate) use server::unwrap_response;
@@ -115,6 +116,10 @@ pub struct InputRound {
     session: Session,
     request_ids: Vec<(String, String)>,
     responses: Vec<(String, Value)>,
+    /// When the round began and the sequence of its first request id: what a snapshot needs
+    /// to begin the same requests again.
+    began_at_ms: u64,
+    first_sequence: u64,
     next_sequence: u64,
 }
 
@@ -274,6 +279,8 @@ impl InputRound {
             session,
             request_ids,
             responses: Vec::new(),
+            began_at_ms: now_ms,
+            first_sequence,
             next_sequence: sequence,
         };
         Ok((round, begun))

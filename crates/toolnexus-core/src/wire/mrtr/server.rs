@@ -195,6 +195,28 @@ impl InputRequired {
         self.response_id.as_ref()
     }
 
+    /// The result as JSON: `resultType`, the `inputRequests` as read (each entry's `method` and
+    /// `params`) and the `requestState`, which [`InputRequired::from_value`] reads back the
+    /// same. The response id, if any, is not part of it.
+    pub(crate) fn to_value(&self) -> Value {
+        let mut requests = Map::with_capacity(self.requests.len());
+        for request in &self.requests {
+            let mut entry = Map::new();
+            entry.insert("method", Value::from(request.method.as_str()));
+            if let Some(params) = &request.params {
+                entry.insert("params", Value::Object(params.clone()));
+            }
+            requests.insert(request.key.as_str(), Value::Object(entry));
+        }
+        let mut result = Map::new();
+        result.insert("resultType", Value::from(INPUT_REQUIRED));
+        result.insert("inputRequests", Value::Object(requests));
+        if let Some(state) = &self.request_state {
+            result.insert("requestState", Value::from(state.as_str()));
+        }
+        Value::Object(result)
+    }
+
     /// The pointer of the entry `key` in the text this was read from.
     pub(super) fn entry_pointer(&self, key: &str) -> String {
         let mut at = format!("{}/inputRequests", self.base);

@@ -1,0 +1,316 @@
+//! Snapshots: what waits for a person written down as a small versioned JSON document, read
+//! back elsewhere (another worker, after a restart) into an object that behaves as the one
+//! written.
+//!
+//! A snapshot is a JSON object naming what it holds (`"snapshot": "pending-request"` or
+//! `"input-round"`) and its `version` (1), with the session's options and an `expiresAtMs`
+//! while something in it can lapse. It holds what the server sent and what the person
+//! confirmed, never what a person has typed and not yet sent. Given a key, it is sealed (see
+//! [`crate::seal`]) with its kind as the seal's context.
+//!
+//! Reading one back is reading untrusted input: within [`Limits`], every member checked, a
+//! typed error for anything wrong, in this order: the seal (when keys are given, a snapshot
+//! must be sealed with one of them; without keys, a sealed one is refused, as it cannot be
+//! checked), the JSON, the kind and version, then expiry ([`ErrorKind::Expired`]), then the
+//! contents.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Session, SessionOptions};
+use crate::contract::Request;
+use crate::error::{Error, ErrorKind};
+use crate::json::fields::{Fields, into_object};
+use crate::json::{self, Limits, Map, Value};
+use crate::mcp::{ElicitRequestParams, Mode, Modes};
+use crate::rfc3339;
+use crate::seal;
+
+/// The version of the snapshot documents this reads and writes.
+pub(crate) const VERSION: u64 = 1;
+
+/// What a snapshot of a session's pending request names itself.
+pub(crate) const PENDING_REQUEST: &str = "pending-request";
+
+/// A snapshot's document: `{"snapshot": kind, "version": 1}` and the members to come.
+pub(crate) fn document(kind: &str) -> Map {
+    let mut map = Map::new();
+    map.insert("snapshot", Value::from(kind));
+    map.insert("version", Value::from(VERSION));
+    map
+}
+
+/// The document's bytes: its JSON, sealed for `kind` when a key is given.
+pub(crate) fn write(kind: &str, document: &Map, key: Option<&[u8]>) -> Vec<u8> {
+    let text = document.to_json();
+    match key {
+        Some(key) => seal::seal(text.as_bytes(), kind.as_bytes(), key),
+        None => text.into_bytes(),
+    }
+}
+
+/// The document inside `snapshot`, checked for its seal (against `keys`), JSON, `kind`,
+/// version and expiry at `now_ms`.
+pub(crate) fn read(
+    snapshot: &[u8],
+    kind: &str,
+    keys: &[&[u8]],
+    limits: &Limits,
+    now_ms: u64,
+) -> Result<Map, Error> {
+    // The seal's length follows the document's: a snapshot too long to read is refused
+    // before anything is decoded.
+    if snapshot.len() > limits.max_input_bytes().saturating_mul(2) {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            "",
+            format!(
+                "the snapshot is {} bytes, over the limit of {}",
+                snapshot.len(),
+                limits.max_input_bytes()
+            ),
+        ));
+    }
+    let opened;
+    let text = match (keys.is_empty(), seal::is_sealed(snapshot)) {
+        (false, _) => {
+            opened = seal::unseal(snapshot, kind.as_bytes(), keys)?;
+            &opened[..]
+        }
+        (true, false) => snapshot,
+        (true, true) => {
+            return Err(Error::new(
+                ErrorKind::InvalidSeal,
+                "",
+                "the snapshot is sealed, and no key was given to check its seal",
+            ));
+        }
+    };
+    let map = into_object(json::parse(text, limits)?, "a snapshot")?;
+    let fields = Fields::new(&map);
+    let named = fields.str("snapshot")?;
+    if named != kind {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            "/snapshot",
+            format!("this is a snapshot of a {named:?}, not of a {kind:?}"),
+        ));
+    }
+    let version = fields.u64("version")?;
+    if version != VERSION {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            "/version",
+            format!(
+                "snapshots of version {version} cannot be read here, only of version {VERSION}"
+            ),
+        ));
+    }
+    if let Some(at) = fields.opt_u64("expiresAtMs")?
+        && now_ms > at
+    {
+        return Err(Error::new(
+            ErrorKind::Expired,
+            "/expiresAtMs",
+            format!(
+                "the question expired at {}: it can no longer be answered",
+                rfc3339::format_unix_ms(at)
+            ),
+        ));
+    }
+    Ok(map)
+}
+
+/// The options as a snapshot writes them.
+pub(crate) fn options_value(options: &SessionOptions) -> Value {
+    let mut map = Map::new();
+    let mut modes = Vec::new();
+    for mode in [Mode::Form, Mode::Url] {
+        if options.modes.supports(mode) {
+            modes.push(Value::from(mode.as_str()));
+        }
+    }
+    map.insert("modes", Value::Array(modes));
+    map.insert(
+        "maxPending",
+        Value::from(u64::try_from(options.max_pending).unwrap_or(u64::MAX)),
+    );
+    if let Some(ttl) = options.ttl_ms {
+        map.insert("ttlMs", Value::from(ttl));
+    }
+    map.insert("applyDefaults", Value::Bool(options.apply_defaults));
+    map.insert(
+        "allowUnknown",
+        Value::Bool(options.content.allows_unknown()),
+    );
+    map.insert("rejectSecrets", Value::Bool(options.reject_secrets));
+    Value::Object(map)
+}
+
+/// The options a snapshot wrote, at `/options`.
+pub(crate) fn read_options(document: &Fields<'_>) -> Result<SessionOptions, Error> {
+    let map = document.object("options")?;
+    read_options_map(map).map_err(|e| e.within("/options"))
+}
+
+fn read_options_map(map: &Map) -> Result<SessionOptions, Error> {
+    let fields = Fields::new(map);
+    fields.deny_unknown(
+        &[
+            "modes",
+            "maxPending",
+            "ttlMs",
+            "applyDefaults",
+            "allowUnknown",
+            "rejectSecrets",
+        ],
+        "the options",
+    )?;
+    let (mut form, mut url) = (false, false);
+    for (i, item) in fields
+        .opt_array("modes")?
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        match item.as_str().and_then(Mode::from_name) {
+            Some(Mode::Form) => form = true,
+            Some(Mode::Url) => url = true,
+            None => {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!("/modes/{i}"),
+                    "a mode is \"form\" or \"url\"",
+                ));
+            }
+        }
+    }
+    let max_pending = usize::try_from(fields.u64("maxPending")?).unwrap_or(usize::MAX);
+    Ok(SessionOptions::DEFAULT
+        .with_modes(Modes::new(form, url))
+        .with_max_pending(max_pending)
+        .with_ttl_ms(fields.opt_u64("ttlMs")?)
+        .with_apply_defaults(fields.bool("applyDefaults")?)
+        .with_allow_unknown(fields.bool("allowUnknown")?)
+        .with_reject_secrets(fields.bool("rejectSecrets")?))
+}
+
+/// The elicitation params a pending request was begun with, as far as answering it needs:
+/// the message, and the schema or the URL with its `elicitationId`.
+fn params_value(request: &Request, elicitation_id: Option<&str>) -> Value {
+    let mut map = Map::new();
+    match (request.schema(), request.url()) {
+        (Some(schema), _) => {
+            map.insert("mode", Value::from(Mode::Form.as_str()));
+            map.insert("message", Value::from(request.prompt()));
+            map.insert("requestedSchema", Value::Object(schema.clone()));
+        }
+        (None, url) => {
+            map.insert("mode", Value::from(Mode::Url.as_str()));
+            map.insert("message", Value::from(request.prompt()));
+            map.insert("url", Value::from(url.unwrap_or_default()));
+            if let Some(id) = elicitation_id {
+                map.insert("elicitationId", Value::from(id));
+            }
+        }
+    }
+    Value::Object(map)
+}
+
+impl Session {
+    /// The pending request `id` written down, with this session's options: a versioned JSON
+    /// document, sealed with HMAC-SHA-256 when `key` is given, that [`Session::restore`] reads
+    /// back in another process. It holds the request as the server asked it and its expiry,
+    /// nothing a person typed.
+    ///
+    /// Refused with [`ErrorKind::UnknownRequest`] (at `/id`) when `id` is not pending.
+    pub fn snapshot(&self, id: &str, key: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        let Some(entry) = self.entries.iter().find(|e| e.request.id() == id) else {
+            return Err(Error::new(
+                ErrorKind::UnknownRequest,
+                "/id",
+                format!("no request with the id {id:?} is pending"),
+            ));
+        };
+        let elicitation_id = match &entry.pending {
+            super::Pending::Url { elicitation_id } => elicitation_id.as_deref(),
+            super::Pending::Form(_) => None,
+        };
+        let mut map = document(PENDING_REQUEST);
+        map.insert("options", options_value(&self.options));
+        map.insert("id", Value::from(id));
+        map.insert("params", params_value(&entry.request, elicitation_id));
+        if let Some(at) = entry.expires_at_ms {
+            map.insert("expiresAtMs", Value::from(at));
+        }
+        Ok(write(PENDING_REQUEST, &map, key))
+    }
+
+    /// A session holding the one pending request a [`Session::snapshot`] wrote, with the
+    /// options it was written with: the same [`Request`] (its expiry included), answered by
+    /// the same rules.
+    ///
+    /// `keys` are the keys a sealed snapshot may be sealed with (the current one and those
+    /// being retired); with none, the snapshot must be unsealed. Refused, each with nothing
+    /// made: [`ErrorKind::InvalidSeal`] for a seal that does not check out (or a sealed
+    /// snapshot without keys, or an unsealed one with keys); a JSON error within `limits`;
+    /// [`ErrorKind::InvalidValue`] at `/snapshot` or `/version` for another kind of snapshot or
+    /// a version this does not read; [`ErrorKind::Expired`] when `now_ms` is past the
+    /// request's expiry; the errors of reading its members and beginning the request again
+    /// (under `/params` for the request's own).
+    pub fn restore(
+        snapshot: &[u8],
+        keys: &[&[u8]],
+        limits: &Limits,
+        now_ms: u64,
+    ) -> Result<Session, Error> {
+        let map = read(snapshot, PENDING_REQUEST, keys, limits, now_ms)?;
+        let fields = Fields::new(&map);
+        fields.deny_unknown(
+            &[
+                "snapshot",
+                "version",
+                "options",
+                "id",
+                "params",
+                "expiresAtMs",
+            ],
+            "a snapshot of a pending request",
+        )?;
+        let options = read_options(&fields)?;
+        let id = fields.non_empty_str("id")?;
+        let params =
+            ElicitRequestParams::from_value(Value::Object(fields.object("params")?.clone()))
+                .map_err(|e| e.within("/params"))?;
+        let mut session = Session::new(options);
+        session
+            .begin_until(&params, id, fields.opt_u64("expiresAtMs")?)
+            .map_err(|e| match e.kind() {
+                // A session that may hold no request at all.
+                ErrorKind::TooManyPending => {
+                    Error::new(e.kind(), "/options/maxPending", e.message())
+                }
+                // The request's own errors point into its params.
+                _ => e.within("/params"),
+            })?;
+        Ok(session)
+    }
+
+    /// The earliest time a pending request lapses, if any can.
+    pub(crate) fn earliest_expiry(&self) -> Option<u64> {
+        self.entries.iter().filter_map(|e| e.expires_at_ms).min()
+    }
+
+    /// Records a URL request accepted before a snapshot was written, still waiting for the
+    /// server's completion notification.
+    pub(crate) fn restore_awaiting(&mut self, request_id: &str, elicitation_id: &str) {
+        self.awaiting.push(super::AwaitingCompletion {
+            request_id: String::from(request_id),
+            elicitation_id: String::from(elicitation_id),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

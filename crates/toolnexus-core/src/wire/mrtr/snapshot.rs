@@ -1,0 +1,254 @@
+//! A round written down and read back: [`InputRound::snapshot`] and [`InputRound::restore`],
+//! for a host whose next HTTP request may land on another worker, or after a restart.
+//!
+//! The document (see [`crate::session::snapshot`] for the envelope, the seal and the order of
+//! checks) holds what the round was begun from — the request as the client first sent it, the
+//! server's input-required result, the session's options, when it began and the first
+//! sequence of its request ids — and what happened since: the ids sent, the responses
+//! recorded (what the person confirmed, or the host supplied), the URL consents awaiting
+//! completion. Restoring begins the same requests again, with the same ids and expiry, then
+//! replays what happened: the round behaves as the one written, down to the retry's bytes.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use super::{ClientRequest, InputRequired, InputRound};
+use crate::error::{Error, ErrorKind};
+use crate::json::fields::{Fields, into_object};
+use crate::json::{Limits, Map, Value, pointer};
+use crate::session::Session;
+use crate::session::snapshot::{document, options_value, read, read_options, write};
+use crate::wire::rpc::{self, RpcId};
+
+/// What a snapshot of a round names itself.
+const INPUT_ROUND: &str = "input-round";
+
+/// The members of a round's snapshot.
+const MEMBERS: &[&str] = &[
+    "snapshot",
+    "version",
+    "options",
+    "beganAtMs",
+    "firstSequence",
+    "request",
+    "answeredId",
+    "sentIds",
+    "lastRetryId",
+    "input",
+    "requestIds",
+    "responses",
+    "awaiting",
+    "expiresAtMs",
+];
+
+impl InputRound {
+    /// The round written down: a versioned JSON document, sealed with HMAC-SHA-256 when `key`
+    /// is given, that [`InputRound::restore`] reads back in another process.
+    ///
+    /// It holds the request as first sent, the server's result, the session's options, the
+    /// ids sent, the responses recorded so far and, while a request is pending with a time to
+    /// live, the earliest expiry (`expiresAtMs`). Nothing a person typed and did not send is
+    /// in it: a request answered with invalid content is still pending, with no content.
+    pub fn snapshot(&self, key: Option<&[u8]>) -> Vec<u8> {
+        let mut map = document(INPUT_ROUND);
+        map.insert("options", options_value(self.session.options()));
+        map.insert("beganAtMs", Value::from(self.began_at_ms));
+        map.insert("firstSequence", Value::from(self.first_sequence));
+        if let Some(request) = &self.request {
+            map.insert("request", Value::Object(request.message().clone()));
+        }
+        map.insert("answeredId", self.answered_id.to_value());
+        map.insert(
+            "sentIds",
+            Value::Array(self.sent_ids.iter().map(RpcId::to_value).collect()),
+        );
+        if let Some(id) = &self.last_retry_id {
+            map.insert("lastRetryId", id.to_value());
+        }
+        map.insert("input", self.input.to_value());
+        map.insert(
+            "requestIds",
+            Value::Object(
+                self.request_ids
+                    .iter()
+                    .map(|(key, id)| (key.clone(), Value::from(id.as_str())))
+                    .collect(),
+            ),
+        );
+        map.insert(
+            "responses",
+            Value::Object(self.responses.iter().cloned().collect()),
+        );
+        let awaiting = self.session.awaiting_completion();
+        if !awaiting.is_empty() {
+            let items = awaiting
+                .iter()
+                .map(|a| {
+                    let mut item = Map::new();
+                    item.insert("requestId", Value::from(a.request_id()));
+                    item.insert("elicitationId", Value::from(a.elicitation_id()));
+                    Value::Object(item)
+                })
+                .collect();
+            map.insert("awaiting", Value::Array(items));
+        }
+        if let Some(at) = self.session.earliest_expiry() {
+            map.insert("expiresAtMs", Value::from(at));
+        }
+        write(INPUT_ROUND, &map, key)
+    }
+
+    /// The round a [`InputRound::snapshot`] wrote, restored at `now_ms`: the same
+    /// [`pending`](InputRound::pending) requests (ids and expiry included), the same
+    /// [`missing`](InputRound::missing) keys, the same answers and refusals, the same retry.
+    ///
+    /// `keys` are the keys a sealed snapshot may be sealed with (the current one and those
+    /// being retired); with none, the snapshot must be unsealed. Refused, with nothing made:
+    /// [`ErrorKind::InvalidSeal`] for a seal that does not check out (or a sealed snapshot
+    /// without keys, or an unsealed one with keys); a JSON error within `limits`;
+    /// [`ErrorKind::InvalidValue`] at `/snapshot` or `/version` for another kind of snapshot or
+    /// a version this does not read; [`ErrorKind::Expired`] at `/expiresAtMs` when `now_ms`
+    /// is past the earliest expiry of a pending request; then the errors of reading each
+    /// member, at its pointer: a member of the wrong type, a request or result that does not
+    /// read (under `/request` or `/input`), request ids that its input would not give
+    /// ([`ErrorKind::InvalidValue`] at `/requestIds`), a response for a key no input request
+    /// has ([`ErrorKind::UnknownField`] at `/responses/<key>`).
+    pub fn restore(
+        snapshot: &[u8],
+        keys: &[&[u8]],
+        limits: &Limits,
+        now_ms: u64,
+    ) -> Result<InputRound, Error> {
+        let map = read(snapshot, INPUT_ROUND, keys, limits, now_ms)?;
+        let fields = Fields::new(&map);
+        fields.deny_unknown(MEMBERS, "a snapshot of a round")?;
+        let options = read_options(&fields)?;
+        let began_at_ms = fields.u64("beganAtMs")?;
+        let first_sequence = fields.u64("firstSequence")?;
+        let request = match fields.opt_object("request")? {
+            Some(message) => Some(
+                ClientRequest::from_value(Value::Object(message.clone()))
+                    .map_err(|e| e.within("/request"))?,
+            ),
+            None => None,
+        };
+        let answered_id = read_member_id(&fields, "answeredId")?;
+        let sent_ids = read_ids(&fields, "sentIds")?;
+        let last_retry_id = match fields.get("lastRetryId") {
+            Some(value) => Some(rpc::read_id(value, "/lastRetryId")?),
+            None => None,
+        };
+        let input = InputRequired::from_value(Value::Object(fields.object("input")?.clone()))
+            .map_err(|e| e.within("/input"))?;
+        let (mut round, _) = InputRound::begin(
+            request,
+            answered_id,
+            sent_ids,
+            input,
+            Session::new(options),
+            first_sequence,
+            began_at_ms,
+        )
+        .map_err(|e| e.within("/input"))?;
+        round.check_request_ids(fields.object("requestIds")?)?;
+        round.replay_responses(fields.object("responses")?)?;
+        round.replay_awaiting(fields.opt_array("awaiting")?.unwrap_or_default())?;
+        round.last_retry_id = last_retry_id;
+        Ok(round)
+    }
+
+    /// Refuses a snapshot whose request ids are not those its input begins again: the
+    /// document was written by something else, or edited.
+    fn check_request_ids(&self, written: &Map) -> Result<(), Error> {
+        let same = written.len() == self.request_ids.len()
+            && self
+                .request_ids
+                .iter()
+                .zip(written.iter())
+                .all(|((key, id), (k, v))| key == k && v.as_str() == Some(id.as_str()));
+        if same {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorKind::InvalidValue,
+                "/requestIds",
+                "the request ids are not those the round's input begins again",
+            ))
+        }
+    }
+
+    /// Records each response written, in its order; an elicitation answered leaves the
+    /// session, as it did when it was answered.
+    fn replay_responses(&mut self, responses: &Map) -> Result<(), Error> {
+        for (key, result) in responses.iter() {
+            let at = || format!("/responses{}", pointer::key(key));
+            if !self.input.input_requests().iter().any(|r| r.key() == key) {
+                return Err(Error::new(
+                    ErrorKind::UnknownField,
+                    at(),
+                    format!("no input request of the round has the key {key:?}"),
+                ));
+            }
+            into_object(result.clone(), "a response").map_err(|e| e.within(&at()))?;
+            if let Some((_, id)) = self.request_ids.iter().find(|(k, _)| k == key) {
+                self.session.withdraw(id);
+            }
+            self.record(key, result.clone());
+        }
+        Ok(())
+    }
+
+    /// The URL consents awaiting the server's completion notification.
+    fn replay_awaiting(&mut self, items: &[Value]) -> Result<(), Error> {
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("/awaiting/{i}");
+            let item =
+                into_object(item.clone(), "an awaited completion").map_err(|e| e.within(&at))?;
+            let fields = Fields::new(&item);
+            fields
+                .deny_unknown(&["requestId", "elicitationId"], "an awaited completion")
+                .map_err(|e| e.within(&at))?;
+            let request_id = fields
+                .non_empty_str("requestId")
+                .map_err(|e| e.within(&at))?;
+            let elicitation_id = fields
+                .non_empty_str("elicitationId")
+                .map_err(|e| e.within(&at))?;
+            if !self.request_ids.iter().any(|(_, id)| id == request_id) {
+                return Err(Error::new(
+                    ErrorKind::UnknownRequest,
+                    format!("{at}/requestId"),
+                    format!("no request of the round has the id {request_id:?}"),
+                ));
+            }
+            self.session.restore_awaiting(request_id, elicitation_id);
+        }
+        Ok(())
+    }
+}
+
+/// The id in the member `name`.
+fn read_member_id(fields: &Fields<'_>, name: &str) -> Result<RpcId, Error> {
+    let at = pointer::key(name);
+    let value = fields.get(name).ok_or_else(|| {
+        Error::new(
+            ErrorKind::MissingField,
+            at.as_str(),
+            format!("`{name}` is required and must be a string or an integer"),
+        )
+    })?;
+    rpc::read_id(value, &at)
+}
+
+/// The ids in the array member `name`.
+fn read_ids(fields: &Fields<'_>, name: &str) -> Result<Vec<RpcId>, Error> {
+    let items = fields.opt_array(name)?.unwrap_or_default();
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, value)| rpc::read_id(value, &format!("/{name}/{i}")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

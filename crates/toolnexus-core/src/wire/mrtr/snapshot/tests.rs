@@ -1,0 +1,358 @@
+//! Snapshots of a round: what they hold, what a restore gives back, and every refusal.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::*;
+use crate::contract::{Answer, Request};
+use crate::session::SessionOptions;
+
+const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"prod"}}}"#;
+
+const RESULT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{"message":"Region?","requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]},"replicas":{"type":"integer","minimum":1}},"required":["region"]}}},"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e-1"}},"model":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}},"requestState":"opaque \"state\" ☃"}}"#;
+
+const KEY: &[u8] = b"k-2026";
+
+fn limits() -> Limits {
+    Limits::DEFAULT
+}
+
+fn start(options: SessionOptions) -> (InputRound, Vec<(String, Request)>) {
+    let call = ClientRequest::from_json(CALL.as_bytes(), &limits()).unwrap();
+    let input = InputRequired::from_json(RESULT.as_bytes(), &limits()).unwrap();
+    InputRound::start(call, input, options, 1_000).unwrap()
+}
+
+fn answer(json: &str) -> Answer {
+    Answer::from_json(json.as_bytes(), &limits()).unwrap()
+}
+
+fn id_of(requests: &[(String, Request)], key: &str) -> String {
+    let (_, request) = requests.iter().find(|(k, _)| k == key).unwrap();
+    String::from(request.id())
+}
+
+/// The round and a copy of it through a snapshot, sealed or not.
+fn through_snapshot(round: &InputRound, key: Option<&[u8]>) -> InputRound {
+    let snapshot = round.snapshot(key);
+    let keys: Vec<&[u8]> = key.into_iter().collect();
+    InputRound::restore(&snapshot, &keys, &limits(), 2_000).unwrap()
+}
+
+/// Whatever can be asked of a round, compared.
+fn assert_same(a: &InputRound, b: &InputRound) {
+    assert_eq!(a.pending(), b.pending());
+    assert_eq!(a.missing(), b.missing());
+    assert_eq!(a.unhandled(), b.unhandled());
+    assert_eq!(a.request_state(), b.request_state());
+    assert_eq!(a.answered_id(), b.answered_id());
+    assert_eq!(
+        a.input_responses(true).unwrap(),
+        b.input_responses(true).unwrap()
+    );
+    assert_eq!(a.session().options(), b.session().options());
+    assert_eq!(
+        a.session().awaiting_completion(),
+        b.session().awaiting_completion()
+    );
+    // Writing it down again gives the same bytes.
+    assert_eq!(a.snapshot(None), b.snapshot(None));
+}
+
+#[test]
+fn a_restored_round_behaves_as_the_original_at_every_step() {
+    let options = SessionOptions::DEFAULT.with_ttl_ms(Some(600_000));
+    let (mut round, requests) = start(options);
+    let region = id_of(&requests, "region");
+    let login = id_of(&requests, "login");
+    for key in [None, Some(KEY)] {
+        assert_same(&round, &through_snapshot(&round, key));
+    }
+
+    // A refused answer leaves the request pending, in both.
+    let bad = answer(&format!(
+        r#"{{"id":"{region}","ok":true,"data":{{"region":"eu","replicas":0}}}}"#
+    ));
+    let mut restored = through_snapshot(&round, Some(KEY));
+    assert_eq!(
+        round.resolve(&bad, 3_000).unwrap_err(),
+        restored.resolve(&bad, 3_000).unwrap_err()
+    );
+    assert_same(&round, &restored);
+
+    // The form answered, the URL consented to, the sampling supplied: step by step.
+    let good = answer(&format!(
+        r#"{{"id":"{region}","ok":true,"data":{{"region":"eu","replicas":2}}}}"#
+    ));
+    assert_eq!(
+        round.resolve(&good, 3_000).unwrap(),
+        restored.resolve(&good, 3_000).unwrap()
+    );
+    let mut restored = through_snapshot(&round, None);
+    assert_same(&round, &restored);
+    let consent = answer(&format!(r#"{{"id":"{login}","ok":true}}"#));
+    assert_eq!(
+        round.resolve(&consent, 3_000).unwrap(),
+        restored.resolve(&consent, 3_000).unwrap()
+    );
+    let mut restored = through_snapshot(&round, Some(KEY));
+    assert_same(&round, &restored);
+    assert_eq!(restored.session().awaiting_completion().len(), 1);
+    // An answer already given is refused the same way.
+    assert_eq!(
+        round.resolve(&good, 3_000).unwrap_err(),
+        restored.resolve(&good, 3_000).unwrap_err()
+    );
+    assert_eq!(
+        round.retry(&RpcId::from(2), false).unwrap_err(),
+        restored.retry(&RpcId::from(2), false).unwrap_err()
+    );
+    let result = Value::from(Map::from_iter([(
+        String::from("role"),
+        Value::from("assistant"),
+    )]));
+    round.supply("model", result.clone()).unwrap();
+    restored.supply("model", result).unwrap();
+    let mut restored = through_snapshot(&restored, None);
+    assert_same(&round, &restored);
+
+    // The retry, byte for byte; then a used id is refused by both.
+    let retry = round.retry(&RpcId::from(2), false).unwrap();
+    assert_eq!(retry, restored.retry(&RpcId::from(2), false).unwrap());
+    let restored = through_snapshot(&restored, Some(KEY));
+    assert_same(&round, &restored);
+    let mut again = restored.clone();
+    assert_eq!(
+        round.clone().retry(&RpcId::from(1), false).unwrap_err(),
+        again.retry(&RpcId::from(1), false).unwrap_err()
+    );
+    // The next round follows on from either, with the same ids.
+    let next = InputRequired::from_json(
+        br#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"ok":{"method":"elicitation/create","params":{"message":"Sure?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}}}}"#,
+        &limits(),
+    )
+    .unwrap();
+    let (a, a_requests) = round.next_round(next.clone(), 4_000).unwrap();
+    let (b, b_requests) = restored.next_round(next, 4_000).unwrap();
+    assert_eq!(a_requests, b_requests);
+    assert_same(&a, &b);
+}
+
+#[test]
+fn the_document_holds_what_was_asked_and_what_was_confirmed() {
+    let (mut round, requests) = start(SessionOptions::DEFAULT);
+    let region = id_of(&requests, "region");
+    let typed = answer(&format!(
+        r#"{{"id":"{region}","ok":true,"data":{{"region":"eu","replicas":0}}}}"#
+    ));
+    round.resolve(&typed, 1_000).unwrap_err();
+    let text = String::from_utf8(round.snapshot(None)).unwrap();
+    assert!(
+        !text.contains("replicas\":0"),
+        "content not yet sent is never written: {text}"
+    );
+    assert_eq!(
+        text,
+        format!(
+            r#"{{"snapshot":"input-round","version":1,"options":{{"modes":["form","url"],"maxPending":64,"applyDefaults":false,"allowUnknown":false,"rejectSecrets":false}},"beganAtMs":1000,"firstSequence":1,"request":{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"deploy","arguments":{{"env":"prod"}}}}}},"answeredId":1,"sentIds":[1],"input":{{"resultType":"input_required","inputRequests":{{"region":{{"method":"elicitation/create","params":{{"message":"Region?","requestedSchema":{{"type":"object","properties":{{"region":{{"type":"string","enum":["eu","us"]}},"replicas":{{"type":"integer","minimum":1}}}},"required":["region"]}}}}}},"login":{{"method":"elicitation/create","params":{{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e-1"}}}},"model":{{"method":"sampling/createMessage","params":{{"messages":[],"maxTokens":10}}}}}},"requestState":"opaque \"state\" ☃"}},"requestIds":{{"region":"{region}","login":"{}"}},"responses":{{}}}}"#,
+            id_of(&requests, "login")
+        )
+    );
+}
+
+#[test]
+fn a_round_of_a_result_alone_restores_without_a_request() {
+    let input = InputRequired::from_json(RESULT.as_bytes(), &limits()).unwrap();
+    let (round, _) = InputRound::for_result(input, SessionOptions::DEFAULT, 5).unwrap();
+    let restored = through_snapshot(&round, None);
+    assert_same(&round, &restored);
+    assert_eq!(
+        round.clone().retry(&RpcId::from(2), true).unwrap_err(),
+        restored.clone().retry(&RpcId::from(2), true).unwrap_err()
+    );
+}
+
+#[test]
+fn a_restore_after_the_earliest_expiry_is_refused() {
+    let (round, _) = start(SessionOptions::DEFAULT.with_ttl_ms(Some(500)));
+    let snapshot = round.snapshot(Some(KEY));
+    assert!(InputRound::restore(&snapshot, &[KEY], &limits(), 1_500).is_ok());
+    let error = InputRound::restore(&snapshot, &[KEY], &limits(), 1_501).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (ErrorKind::Expired, "/expiresAtMs")
+    );
+    // With nothing pending, nothing can lapse.
+    let (mut round, requests) = start(SessionOptions::DEFAULT.with_ttl_ms(Some(500)));
+    round.cancel_pending();
+    let _ = requests;
+    let snapshot = round.snapshot(None);
+    assert!(InputRound::restore(&snapshot, &[], &limits(), 99_999).is_ok());
+}
+
+#[test]
+fn seals_are_checked_and_keys_rotate() {
+    let (round, _) = start(SessionOptions::DEFAULT);
+    let sealed = round.snapshot(Some(KEY));
+    let refused = |snapshot: &[u8], keys: &[&[u8]]| {
+        InputRound::restore(snapshot, keys, &limits(), 0)
+            .unwrap_err()
+            .kind()
+    };
+    assert_eq!(refused(&sealed, &[]), ErrorKind::InvalidSeal);
+    assert_eq!(
+        refused(&round.snapshot(None), &[KEY]),
+        ErrorKind::InvalidSeal
+    );
+    assert_eq!(refused(&sealed, &[b"k-2025"]), ErrorKind::InvalidSeal);
+    assert!(InputRound::restore(&sealed, &[b"k-2027", KEY], &limits(), 0).is_ok());
+    for cut in [1, sealed.len() / 2, sealed.len() - 1] {
+        assert_eq!(refused(&sealed[..cut], &[KEY]), ErrorKind::InvalidSeal);
+    }
+}
+
+/// The unsealed document of a fresh round, edited by `edit`.
+fn edited(edit: impl FnOnce(&mut Map)) -> Vec<u8> {
+    let (round, _) = start(SessionOptions::DEFAULT);
+    let value = crate::json::parse(&round.snapshot(None), &limits()).unwrap();
+    let Value::Object(mut map) = value else {
+        panic!("an object")
+    };
+    edit(&mut map);
+    Value::Object(map).to_json().into_bytes()
+}
+
+#[test]
+fn a_bad_document_is_a_typed_error_at_its_member() {
+    let cases: Vec<(Vec<u8>, ErrorKind, &str)> = alloc::vec![
+        (b"{".to_vec(), ErrorKind::InvalidJson, ""),
+        (
+            edited(|m| {
+                m.insert("snapshot", Value::from("pending-request"));
+            }),
+            ErrorKind::InvalidValue,
+            "/snapshot"
+        ),
+        (
+            edited(|m| {
+                m.insert("version", Value::from(9u64));
+            }),
+            ErrorKind::InvalidValue,
+            "/version"
+        ),
+        (
+            edited(|m| {
+                m.insert("beganAtMs", Value::from("now"));
+            }),
+            ErrorKind::WrongType,
+            "/beganAtMs"
+        ),
+        (
+            edited(|m| {
+                m.remove("input");
+            }),
+            ErrorKind::MissingField,
+            "/input"
+        ),
+        (
+            edited(|m| {
+                m.insert("input", Value::Object(Map::new()));
+            }),
+            ErrorKind::InvalidValue,
+            "/input/resultType"
+        ),
+        (
+            edited(|m| {
+                m.insert("answeredId", Value::Bool(true));
+            }),
+            ErrorKind::WrongType,
+            "/answeredId"
+        ),
+        (
+            edited(|m| {
+                m.insert("sentIds", Value::Array(alloc::vec![Value::Null]));
+            }),
+            ErrorKind::WrongType,
+            "/sentIds/0"
+        ),
+        (
+            edited(|m| {
+                m.insert("firstSequence", Value::from(7u64));
+            }),
+            ErrorKind::InvalidValue,
+            "/requestIds"
+        ),
+        (
+            edited(|m| {
+                m.insert("beganAtMs", Value::from(1_001u64));
+            }),
+            ErrorKind::InvalidValue,
+            "/requestIds"
+        ),
+        (
+            edited(|m| {
+                m.insert(
+                    "responses",
+                    Value::Object(Map::from_iter([(
+                        String::from("nope"),
+                        Value::Object(Map::new()),
+                    )])),
+                );
+            }),
+            ErrorKind::UnknownField,
+            "/responses/nope",
+        ),
+        (
+            edited(|m| {
+                m.insert(
+                    "responses",
+                    Value::Object(Map::from_iter([(String::from("model"), Value::from(3u64))])),
+                );
+            }),
+            ErrorKind::WrongType,
+            "/responses/model",
+        ),
+        (
+            edited(|m| {
+                m.insert(
+                    "awaiting",
+                    Value::Array(alloc::vec![Value::Object(Map::from_iter([
+                        (String::from("requestId"), Value::from("x")),
+                        (String::from("elicitationId"), Value::from("e"))
+                    ]))]),
+                );
+            }),
+            ErrorKind::UnknownRequest,
+            "/awaiting/0/requestId",
+        ),
+        (
+            edited(|m| {
+                m.insert("extra", Value::Null);
+            }),
+            ErrorKind::UnknownField,
+            "/extra"
+        ),
+        (
+            edited(|m| {
+                m.insert(
+                    "request",
+                    Value::Object(Map::from_iter([(
+                        String::from("jsonrpc"),
+                        Value::from("1.0"),
+                    )])),
+                );
+            }),
+            ErrorKind::InvalidValue,
+            "/request/jsonrpc",
+        ),
+    ];
+    for (text, kind, at) in cases {
+        let error = InputRound::restore(&text, &[], &limits(), 0).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (kind, at),
+            "{}",
+            String::from_utf8_lossy(&text)
+        );
+    }
+}
