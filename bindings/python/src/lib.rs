@@ -32,6 +32,7 @@ mod repr;
 mod reverse;
 mod secrets;
 mod session;
+mod snapshot;
 mod task;
 mod text;
 mod url_review;

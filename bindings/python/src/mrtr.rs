@@ -8,7 +8,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use toolnexus_core::Request;
 use toolnexus_core::wire::mrtr::{
     ClientRequest, InputRequest, InputRequired, InputRound, ServerResult,
@@ -22,6 +22,7 @@ use crate::input::read_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
 use crate::session::{prepared_request, read_answer, result_pairs};
+use crate::snapshot::{now_or, read_bytes, read_keys};
 use crate::wire::{ModesArg, Shared, pairs, rpc_id_from_python, rpc_id_to_python, session_options};
 
 /// A JSON-RPC request the client sends, every member kept as received: in its order, with
@@ -509,6 +510,52 @@ impl PyInputRound {
     fn cancel_pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let cancelled = self.inner.with(py, InputRound::cancel_pending);
         result_pairs(py, cancelled)
+    }
+
+    /// The round written down: a small versioned JSON document (`bytes`), sealed with
+    /// HMAC-SHA-256 when `key` (`bytes` or `str`) is given, for `InputRound.restore` in
+    /// another process. It holds what the server asked and what was answered, never content
+    /// a person has not yet sent.
+    #[pyo3(signature = (*, key = None))]
+    fn snapshot<'py>(
+        &self,
+        py: Python<'py>,
+        key: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let key = key.map(|k| read_bytes(k, "key")).transpose()?;
+        let bytes = self.inner.with(py, |round| round.snapshot(key.as_deref()));
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The round a `snapshot` wrote (`bytes` or `str`), as it was: the same pending
+    /// requests, missing keys, answers, refusals and retry. `keys` are the keys it may be
+    /// sealed with (the current one and those being retired); with none it must be unsealed.
+    /// `now_ms` (default: now) is checked against the earliest expiry of a pending request.
+    ///
+    /// Raises, with nothing made: `InvalidSealError` (a seal that does not check out, a
+    /// sealed snapshot without keys or an unsealed one with keys), the JSON errors within
+    /// `limits`, `InvalidValueError` at `/snapshot` or `/version` for another kind or version
+    /// of snapshot, `ExpiredError` at `/expiresAtMs` after the expiry, and the errors of each
+    /// member at its pointer.
+    #[staticmethod]
+    #[pyo3(signature = (snapshot, *, keys = None, limits = None, now_ms = None))]
+    fn restore(
+        py: Python<'_>,
+        snapshot: &Bound<'_, PyAny>,
+        keys: Option<&Bound<'_, PyAny>>,
+        limits: Option<&Bound<'_, PyLimits>>,
+        now_ms: Option<u64>,
+    ) -> PyResult<PyInputRound> {
+        let snapshot = read_bytes(snapshot, "snapshot")?;
+        let keys = read_keys(keys)?;
+        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+        let limits = PyLimits::or_default(limits);
+        let round = py
+            .detach(|| InputRound::restore(&snapshot, &keys, &limits, now_or(now_ms)))
+            .or_raise(py)?;
+        Ok(PyInputRound {
+            inner: Shared::new(round),
+        })
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyTuple};
 use toolnexus_core::session::Session;
 use toolnexus_core::{Answer, ElicitRequestParams, ElicitResult, Error, Modes, Request, id};
 
@@ -16,6 +16,7 @@ use crate::form::PyForm;
 use crate::input::read_model_or_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
+use crate::snapshot::{now_or, read_bytes, read_keys};
 use crate::wire::{Shared, modes_tuple, pairs, session_class};
 
 /// The requests a host has been asked and not yet answered, and the rules for answering them.
@@ -163,6 +164,52 @@ session_class! {
                 Ok(prepared_request(session, request))
             })
             .or_raise(py)
+    }
+
+    /// The pending request `request_id` written down with the session's options: a small
+    /// versioned JSON document (`bytes`), sealed with HMAC-SHA-256 when `key` (`bytes` or
+    /// `str`) is given, for `Session.restore` in another process. It holds the request as the
+    /// server asked it and its expiry, nothing a person typed.
+    ///
+    /// Raises `UnknownRequestError` (at `/id`) when `request_id` is not pending.
+    #[pyo3(signature = (request_id, *, key = None))]
+    fn snapshot<'py>(
+        &self,
+        py: Python<'py>,
+        request_id: &str,
+        key: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let key = key.map(|k| read_bytes(k, "key")).transpose()?;
+        let bytes = self
+            .inner
+            .with(py, |session| session.snapshot(request_id, key.as_deref()))
+            .or_raise(py)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// A session holding the one pending request a `snapshot` wrote (`bytes` or `str`), with
+    /// the options it was written with: the same `Request`, answered by the same rules.
+    /// `keys`, `limits` and `now_ms` (default: now) as for `InputRound.restore`, which raises
+    /// the same errors (the request's own under `/params`).
+    #[staticmethod]
+    #[pyo3(signature = (snapshot, *, keys = None, limits = None, now_ms = None))]
+    fn restore(
+        py: Python<'_>,
+        snapshot: &Bound<'_, PyAny>,
+        keys: Option<&Bound<'_, PyAny>>,
+        limits: Option<&Bound<'_, PyLimits>>,
+        now_ms: Option<u64>,
+    ) -> PyResult<PySession> {
+        let snapshot = read_bytes(snapshot, "snapshot")?;
+        let keys = read_keys(keys)?;
+        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+        let limits = PyLimits::or_default(limits);
+        let session = py
+            .detach(|| Session::restore(&snapshot, &keys, &limits, now_or(now_ms)))
+            .or_raise(py)?;
+        Ok(PySession {
+            inner: Shared::new(session),
+        })
     }
 
     /// The `Form` the session prepared for the pending form-mode request `request_id` when it

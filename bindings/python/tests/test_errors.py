@@ -94,7 +94,8 @@ def test_errors_raised_by_the_core_are_the_subclass_of_their_kind() -> None:
         raised[kind] = caught.value
     # The kinds of sessions, secrets and the wire cannot be raised by these calls.
     assert set(raised) | {"sensitive_field", "unknown_request", "duplicate_request", "too_many_pending",
-                          "invalid_content", "mode_not_supported", "missing_responses"} == set(_native.ERROR_KINDS)
+                          "invalid_content", "mode_not_supported", "missing_responses",
+                          "invalid_seal", "expired"} == set(_native.ERROR_KINDS)
 
 
 def test_messages_are_for_people() -> None:

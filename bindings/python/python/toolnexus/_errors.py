@@ -35,6 +35,8 @@ __all__ = [
     "InvalidContentError",
     "ModeNotSupportedError",
     "MissingResponsesError",
+    "InvalidSealError",
+    "ExpiredError",
 ]
 
 
@@ -203,6 +205,19 @@ class MissingResponsesError(Error):
     """A retry is built before every input request has its response."""
 
     KIND = "missing_responses"
+
+
+class InvalidSealError(Error):
+    """A sealed snapshot's seal does not check out: changed, cut short, sealed with a key the
+    restore was not given, or not sealed when a key was expected."""
+
+    KIND = "invalid_seal"
+
+
+class ExpiredError(Error):
+    """What waited for a person expired before it was restored: the answer comes too late."""
+
+    KIND = "expired"
 
 
 _BY_KIND: dict[str, type[Error]] = {

@@ -591,6 +591,17 @@ class Session:
     def withdraw(self, request_id: str) -> bool: ...
     def expire(self, now_ms: int) -> list[tuple[str, ElicitResult]]: ...
     def cancel_all(self) -> list[tuple[str, ElicitResult]]: ...
+    def snapshot(self, request_id: str, *, key: bytes | str | None = None) -> bytes:
+        """The pending request ``request_id`` written down with the session's options."""
+    @staticmethod
+    def restore(
+        snapshot: bytes | bytearray | str,
+        *,
+        keys: Iterable[bytes | str] | bytes | str | None = None,
+        limits: Limits | None = None,
+        now_ms: int | None = None,
+    ) -> Session:
+        """A session holding the one pending request a ``snapshot`` wrote."""
     @property
     def modes(self) -> tuple[str, ...]: ...
     @property
@@ -750,6 +761,18 @@ class InputRound:
     def retry(self, id: _RpcId, *, partial: bool = False) -> str: ...
     def expire(self, now_ms: int) -> list[tuple[str, ElicitResult]]: ...
     def cancel_pending(self) -> list[tuple[str, ElicitResult]]: ...
+    def snapshot(self, *, key: bytes | str | None = None) -> bytes:
+        """The round written down: a small versioned JSON document, sealed with HMAC-SHA-256
+        when ``key`` is given."""
+    @staticmethod
+    def restore(
+        snapshot: bytes | bytearray | str,
+        *,
+        keys: Iterable[bytes | str] | bytes | str | None = None,
+        limits: Limits | None = None,
+        now_ms: int | None = None,
+    ) -> InputRound:
+        """The round a ``snapshot`` wrote, as it was; ``keys``: the keys it may be sealed with."""
 
 def classify_result(
     response: _JsonObject | _JsonText, *, limits: Limits | None = None
