@@ -1,7 +1,9 @@
 //! `cargo xtask bench`: benchmarks, which report and never fail on a number.
 //!
 //! `bench core` times the core beside serde_json over the shared payloads (`benches/core.rs`)
-//! and counts the allocations of one mapping (`benches/allocations.rs`).
+//! and counts the allocations of one mapping (`benches/allocations.rs`). `bench snapshot`
+//! times a round written down and restored, plain and sealed, against reading the server's
+//! input-required result (`benches/snapshot.rs`).
 //! `bench ffi` builds the library apps ship, reports its size, sections and crates, and times
 //! calls from Kotlin and Swift.
 //! `bench python` sets up the environment of the `python` test step (the venv, the pinned
@@ -32,6 +34,9 @@ use super::{cargo, described, ffi, kotlin, python, run, swift};
 pub(crate) enum Target {
     /// the core's JSON reader against serde_json's, and the whole mapping
     Core,
+    /// a round written down and restored (plain and sealed) against reading the server's
+    /// input-required result, from 3 to 1,000 fields
+    Snapshot,
     /// the library apps ship: its stripped size, its sections and crates, and the cost of a
     /// call from Kotlin and from Swift
     Ffi,
@@ -69,6 +74,9 @@ pub(crate) fn bench(root: &Path, only: &[Target]) -> bool {
                         .args(["bench", "-p", "toolnexus-core", "--bench", bench])
                         .env(TARGETS_VARIABLE, &targets))
                 }),
+                Target::Snapshot => run(cargo()
+                    .args(["bench", "-p", "toolnexus-core", "--bench", "snapshot"])
+                    .env(TARGETS_VARIABLE, &targets)),
                 Target::Ffi => bench_ffi(root, &targets),
                 Target::Python => bench_python(root, &targets, "bench/run.py"),
                 Target::Html => bench_python(root, &targets, "bench/web_form.py"),

@@ -44,6 +44,8 @@ pub(crate) enum Target {
     Html,
     /// arbitrary sequences of session operations against a model
     Session,
+    /// snapshots restored from any bytes; a round written down and read back the same
+    Snapshot,
     /// the CLI's MCP client talking to a server that sends anything
     CliClient,
 }

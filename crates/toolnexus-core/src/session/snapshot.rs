@@ -22,6 +22,7 @@ use super::{Session, SessionOptions};
 use crate::contract::Request;
 use crate::error::{Error, ErrorKind};
 use crate::json::fields::{Fields, into_object};
+use crate::json::write::{write_str, write_value};
 use crate::json::{self, Limits, Map, Value};
 use crate::mcp::{ElicitRequestParams, Mode, Modes};
 use crate::rfc3339;
@@ -33,17 +34,79 @@ pub(crate) const VERSION: u64 = 1;
 /// What a snapshot of a session's pending request names itself.
 pub(crate) const PENDING_REQUEST: &str = "pending-request";
 
-/// A snapshot's document: `{"snapshot": kind, "version": 1}` and the members to come.
-pub(crate) fn document(kind: &str) -> Map {
-    let mut map = Map::new();
-    map.insert("snapshot", Value::from(kind));
-    map.insert("version", Value::from(VERSION));
-    map
+/// A snapshot's document being written into `out`: `{"snapshot": kind, "version": 1` so far,
+/// each [`member`](DocumentWriter::member) after, closed by
+/// [`finish`](DocumentWriter::finish).
+pub(crate) fn document_writer<'a>(out: &'a mut String, kind: &str) -> DocumentWriter<'a> {
+    out.push_str("{\"snapshot\":");
+    write_str(out, kind);
+    out.push_str(",\"version\":");
+    write_u64(out, VERSION);
+    DocumentWriter { out }
+}
+
+/// See [`document_writer`].
+pub(crate) struct DocumentWriter<'a> {
+    out: &'a mut String,
+}
+
+impl DocumentWriter<'_> {
+    /// The member `name`, its value written by `value`.
+    pub(crate) fn member(&mut self, name: &str, value: impl FnOnce(&mut String)) {
+        self.out.push(',');
+        write_str(self.out, name);
+        self.out.push(':');
+        value(self.out);
+    }
+
+    pub(crate) fn finish(self) {
+        self.out.push('}');
+    }
+}
+
+/// Appends `n` as a JSON number.
+pub(crate) fn write_u64(out: &mut String, n: u64) {
+    out.push_str(itoa::Buffer::new().format(n));
+}
+
+/// Appends `items` as a JSON array, each written by `item`.
+pub(crate) fn write_list<T>(
+    out: &mut String,
+    items: impl Iterator<Item = T>,
+    mut item: impl FnMut(&mut String, T),
+) {
+    out.push('[');
+    for (i, value) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        item(out, value);
+    }
+    out.push(']');
+}
+
+/// Appends `pairs` of a key and a value as a JSON object, each value written by `value`.
+pub(crate) fn write_pairs<'a, T: 'a + ?Sized>(
+    out: &mut String,
+    pairs: impl Iterator<Item = &'a (String, T)>,
+    mut value: impl FnMut(&mut String, &T),
+) where
+    (String, T): 'a,
+{
+    out.push('{');
+    for (i, (key, v)) in pairs.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, key);
+        out.push(':');
+        value(out, v);
+    }
+    out.push('}');
 }
 
 /// The document's bytes: its JSON, sealed for `kind` when a key is given.
-pub(crate) fn write(kind: &str, document: &Map, key: Option<&[u8]>) -> Vec<u8> {
-    let text = document.to_json();
+pub(crate) fn write(kind: &str, text: String, key: Option<&[u8]>) -> Vec<u8> {
     match key {
         Some(key) => seal::seal(text.as_bytes(), kind.as_bytes(), key),
         None => text.into_bytes(),
@@ -237,14 +300,18 @@ impl Session {
             super::Pending::Url { elicitation_id } => elicitation_id.as_deref(),
             super::Pending::Form(_) => None,
         };
-        let mut map = document(PENDING_REQUEST);
-        map.insert("options", options_value(&self.options));
-        map.insert("id", Value::from(id));
-        map.insert("params", params_value(&entry.request, elicitation_id));
+        let mut out = String::new();
+        let mut doc = document_writer(&mut out, PENDING_REQUEST);
+        doc.member("options", |out| write_value(out, &options_value(&self.options)));
+        doc.member("id", |out| write_str(out, id));
+        doc.member("params", |out| {
+            write_value(out, &params_value(&entry.request, elicitation_id));
+        });
         if let Some(at) = entry.expires_at_ms {
-            map.insert("expiresAtMs", Value::from(at));
+            doc.member("expiresAtMs", |out| write_u64(out, at));
         }
-        Ok(write(PENDING_REQUEST, &map, key))
+        doc.finish();
+        Ok(write(PENDING_REQUEST, out, key))
     }
 
     /// A session holding the one pending request a [`Session::snapshot`] wrote, with the

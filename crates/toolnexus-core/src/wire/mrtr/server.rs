@@ -10,6 +10,7 @@ use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, take_object};
 use crate::json::pointer;
+use crate::json::write::{write_map, write_str};
 use crate::json::{Map, Value};
 use crate::mcp::ElicitRequestParams;
 use crate::wire::method::ELICITATION_CREATE as ELICIT_METHOD;
@@ -195,26 +196,43 @@ impl InputRequired {
         self.response_id.as_ref()
     }
 
-    /// The result as JSON: `resultType`, the `inputRequests` as read (each entry's `method` and
-    /// `params`) and the `requestState`, which [`InputRequired::from_value`] reads back the
-    /// same. The response id, if any, is not part of it.
-    pub(crate) fn to_value(&self) -> Value {
-        let mut requests = Map::with_capacity(self.requests.len());
-        for request in &self.requests {
-            let mut entry = Map::new();
-            entry.insert("method", Value::from(request.method.as_str()));
-            if let Some(params) = &request.params {
-                entry.insert("params", Value::Object(params.clone()));
+    /// Appends the result as JSON: `resultType`, the `inputRequests` as read (each entry's
+    /// `method` and `params`) and the `requestState`, which [`InputRequired::from_value`]
+    /// reads back the same. The response id, if any, is not part of it.
+    pub(crate) fn write_json(&self, out: &mut String) {
+        out.push_str("{\"resultType\":");
+        write_str(out, INPUT_REQUIRED);
+        out.push_str(",\"inputRequests\":{");
+        for (i, request) in self.requests.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
             }
-            requests.insert(request.key.as_str(), Value::Object(entry));
+            write_str(out, &request.key);
+            out.push_str(":{\"method\":");
+            write_str(out, &request.method);
+            if let Some(params) = &request.params {
+                out.push_str(",\"params\":");
+                write_map(out, params);
+            }
+            out.push('}');
         }
-        let mut result = Map::new();
-        result.insert("resultType", Value::from(INPUT_REQUIRED));
-        result.insert("inputRequests", Value::Object(requests));
+        out.push('}');
         if let Some(state) = &self.request_state {
-            result.insert("requestState", Value::from(state.as_str()));
+            out.push_str(",\"requestState\":");
+            write_str(out, state);
         }
-        Value::Object(result)
+        out.push('}');
+    }
+
+    /// About how long [`InputRequired::write_json`] writes, for a buffer made once.
+    pub(crate) fn estimated_json_len(&self) -> usize {
+        let state = self.request_state.as_ref().map_or(0, String::len);
+        let params: usize = self
+            .requests
+            .iter()
+            .map(|r| r.params.as_ref().map_or(0, |p| p.len()) * 96 + 64)
+            .sum();
+        64 + state * 2 + params
     }
 
     /// The pointer of the entry `key` in the text this was read from.

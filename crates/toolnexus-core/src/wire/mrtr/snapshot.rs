@@ -10,14 +10,19 @@
 //! replays what happened: the round behaves as the one written, down to the retry's bytes.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{ClientRequest, InputRequired, InputRound};
 use crate::error::{Error, ErrorKind};
 use crate::json::fields::{Fields, into_object};
+use crate::json::write::{write_map, write_str, write_value};
 use crate::json::{Limits, Map, Value, pointer};
 use crate::session::Session;
-use crate::session::snapshot::{document, options_value, read, read_options, write};
+use crate::session::snapshot::{
+    document_writer, options_value, read, read_options, write, write_list, write_pairs,
+    write_u64,
+};
 use crate::wire::rpc::{self, RpcId};
 
 /// What a snapshot of a round names itself.
@@ -50,52 +55,59 @@ impl InputRound {
     /// live, the earliest expiry (`expiresAtMs`). Nothing a person typed and did not send is
     /// in it: a request answered with invalid content is still pending, with no content.
     pub fn snapshot(&self, key: Option<&[u8]>) -> Vec<u8> {
-        let mut map = document(INPUT_ROUND);
-        map.insert("options", options_value(self.session.options()));
-        map.insert("beganAtMs", Value::from(self.began_at_ms));
-        map.insert("firstSequence", Value::from(self.first_sequence));
+        // Written straight into one string: nothing of the round is copied on the way.
+        let mut out = String::with_capacity(self.estimated_json_len());
+        let mut doc = document_writer(&mut out, INPUT_ROUND);
+        doc.member("options", |out| {
+            write_value(out, &options_value(self.session.options()));
+        });
+        doc.member("beganAtMs", |out| write_u64(out, self.began_at_ms));
+        doc.member("firstSequence", |out| write_u64(out, self.first_sequence));
         if let Some(request) = &self.request {
-            map.insert("request", Value::Object(request.message().clone()));
+            doc.member("request", |out| write_map(out, request.message()));
         }
-        map.insert("answeredId", self.answered_id.to_value());
-        map.insert(
-            "sentIds",
-            Value::Array(self.sent_ids.iter().map(RpcId::to_value).collect()),
-        );
+        doc.member("answeredId", |out| {
+            write_value(out, &self.answered_id.to_value());
+        });
+        doc.member("sentIds", |out| {
+            write_list(out, self.sent_ids.iter(), |out, id| {
+                write_value(out, &id.to_value());
+            });
+        });
         if let Some(id) = &self.last_retry_id {
-            map.insert("lastRetryId", id.to_value());
+            doc.member("lastRetryId", |out| write_value(out, &id.to_value()));
         }
-        map.insert("input", self.input.to_value());
-        map.insert(
-            "requestIds",
-            Value::Object(
-                self.request_ids
-                    .iter()
-                    .map(|(key, id)| (key.clone(), Value::from(id.as_str())))
-                    .collect(),
-            ),
-        );
-        map.insert(
-            "responses",
-            Value::Object(self.responses.iter().cloned().collect()),
-        );
+        doc.member("input", |out| self.input.write_json(out));
+        doc.member("requestIds", |out| {
+            write_pairs(out, self.request_ids.iter(), |out, id| write_str(out, id));
+        });
+        doc.member("responses", |out| {
+            write_pairs(out, self.responses.iter(), write_value);
+        });
         let awaiting = self.session.awaiting_completion();
         if !awaiting.is_empty() {
-            let items = awaiting
-                .iter()
-                .map(|a| {
-                    let mut item = Map::new();
-                    item.insert("requestId", Value::from(a.request_id()));
-                    item.insert("elicitationId", Value::from(a.elicitation_id()));
-                    Value::Object(item)
-                })
-                .collect();
-            map.insert("awaiting", Value::Array(items));
+            doc.member("awaiting", |out| {
+                write_list(out, awaiting.iter(), |out, a| {
+                    out.push_str("{\"requestId\":");
+                    write_str(out, a.request_id());
+                    out.push_str(",\"elicitationId\":");
+                    write_str(out, a.elicitation_id());
+                    out.push('}');
+                });
+            });
         }
         if let Some(at) = self.session.earliest_expiry() {
-            map.insert("expiresAtMs", Value::from(at));
+            doc.member("expiresAtMs", |out| write_u64(out, at));
         }
-        write(INPUT_ROUND, &map, key)
+        doc.finish();
+        write(INPUT_ROUND, out, key)
+    }
+
+    /// About how long the snapshot's JSON is: what the round holds, plus room.
+    fn estimated_json_len(&self) -> usize {
+        let request = self.request.as_ref().map_or(0, |r| r.message().len() * 64);
+        let input = self.input.estimated_json_len();
+        512 + request + input + self.responses.len() * 128 + self.request_ids.len() * 64
     }
 
     /// The round a [`InputRound::snapshot`] wrote, restored at `now_ms`: the same
@@ -119,27 +131,30 @@ impl InputRound {
         limits: &Limits,
         now_ms: u64,
     ) -> Result<InputRound, Error> {
-        let map = read(snapshot, INPUT_ROUND, keys, limits, now_ms)?;
+        let mut map = read(snapshot, INPUT_ROUND, keys, limits, now_ms)?;
         let fields = Fields::new(&map);
         fields.deny_unknown(MEMBERS, "a snapshot of a round")?;
         let options = read_options(&fields)?;
         let began_at_ms = fields.u64("beganAtMs")?;
         let first_sequence = fields.u64("firstSequence")?;
-        let request = match fields.opt_object("request")? {
-            Some(message) => Some(
-                ClientRequest::from_value(Value::Object(message.clone()))
-                    .map_err(|e| e.within("/request"))?,
-            ),
-            None => None,
-        };
+        let has_request = fields.opt_object("request")?.is_some();
         let answered_id = read_member_id(&fields, "answeredId")?;
         let sent_ids = read_ids(&fields, "sentIds")?;
         let last_retry_id = match fields.get("lastRetryId") {
             Some(value) => Some(rpc::read_id(value, "/lastRetryId")?),
             None => None,
         };
-        let input = InputRequired::from_value(Value::Object(fields.object("input")?.clone()))
+        fields.object("input")?;
+        // The request and the result are taken out of the document, not copied.
+        let request = match map.remove("request") {
+            Some(message) if has_request => Some(
+                ClientRequest::from_value(message).map_err(|e| e.within("/request"))?,
+            ),
+            _ => None,
+        };
+        let input = InputRequired::from_value(map.remove("input").unwrap_or_default())
             .map_err(|e| e.within("/input"))?;
+        let fields = Fields::new(&map);
         let (mut round, _) = InputRound::begin(
             request,
             answered_id,

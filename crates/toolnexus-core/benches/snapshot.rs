@@ -1,0 +1,201 @@
+//! Benchmark: a round written down and read back, against reading the server's result.
+//!
+//! Run by `cargo xtask bench snapshot`. For each shared payload (`benches/payloads/`) the
+//! server's `input_required` result holds one `elicitation/create` with the payload's params
+//! and a `requestState`. Three routes are timed, taking turns over several rounds:
+//!
+//! - **read**: what a host does when the result arrives: `InputRequired::from_json` and
+//!   `InputRound::start` (each form read, each `Request` made);
+//! - **snapshot + restore**: `InputRound::snapshot(None)` then `InputRound::restore`;
+//! - **sealed**: the same with a key: HMAC-SHA-256 over the document, checked on restore.
+//!
+//! The targets: snapshot plus restore costs at most what reading costs (1x), sealed at most
+//! twice that, and the cost per field at 1,000 fields within 1.5 times the cost at 100. Each
+//! ratio is the median of the rounds' ratios. Targets are printed, never enforced; with
+//! `TOOLNEXUS_BENCH_TARGETS` set to a file, each target's line is appended there.
+
+// A benchmark stops on a payload it cannot read: that is a broken benchmark, not a figure.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use std::fs::OpenOptions;
+use std::hint::black_box;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use toolnexus_core::wire::mrtr::ClientRequest;
+use toolnexus_core::{InputRequired, InputRound, Limits, SessionOptions};
+
+#[path = "payloads.rs"]
+mod payloads;
+use payloads::PAYLOADS;
+
+/// The allocator of the bindings.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const MEASURE: Duration = Duration::from_millis(40);
+const ROUNDS: usize = 7;
+const PLAIN_TARGET: f64 = 1.0;
+const SEALED_TARGET: f64 = 2.0;
+const GROWTH_TARGET: f64 = 1.5;
+const KEY: &[u8] = b"a key of 32 bytes, as hosts use.";
+const CALL: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"register","arguments":{}}}"#;
+
+fn per_call_ns(route: &dyn Fn()) -> f64 {
+    let mut calls: u32 = 1;
+    loop {
+        let start = Instant::now();
+        for _ in 0..calls {
+            route();
+        }
+        let elapsed = start.elapsed();
+        if elapsed >= MEASURE || calls >= 1 << 30 {
+            return elapsed.as_nanos() as f64 / f64::from(calls);
+        }
+        calls = calls.saturating_mul(2);
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Medians of each route's time and of each route's ratio to the first, the routes taking
+/// turns in an order that alternates.
+fn compare(routes: &[&dyn Fn()]) -> (Vec<f64>, Vec<f64>) {
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); routes.len()];
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); routes.len()];
+    for round in 0..ROUNDS {
+        let mut order: Vec<usize> = (0..routes.len()).collect();
+        if round % 2 == 1 {
+            order.reverse();
+        }
+        let mut this = vec![0.0; routes.len()];
+        for i in order {
+            this[i] = per_call_ns(routes[i]);
+        }
+        for i in 0..routes.len() {
+            times[i].push(this[i]);
+            ratios[i].push(this[i] / this[0]);
+        }
+    }
+    (
+        times.into_iter().map(median).collect(),
+        ratios.into_iter().map(median).collect(),
+    )
+}
+
+fn record(what: &str, payload: &str, measured: &str, target: &str, met: bool) {
+    let Ok(path) = std::env::var("TOOLNEXUS_BENCH_TARGETS") else {
+        return;
+    };
+    let verdict = if met { "met" } else { "MISSED" };
+    let line = format!("snapshot\t{what}\t{payload}\t{measured}\t{target}\t{verdict}\n");
+    if let Ok(mut file) = OpenOptions::new().create(true).append(true).open(path) {
+        let _ = file.write_all(line.as_bytes());
+    }
+}
+
+fn verdict(met: bool) -> &'static str {
+    if met { "met" } else { "MISSED" }
+}
+
+fn main() {
+    let limits = Limits::DEFAULT.with_max_input_bytes(64 << 20);
+    let call = ClientRequest::from_json(CALL, &limits).unwrap();
+    let state = "s".repeat(256);
+    println!("Median time per call over {ROUNDS} interleaved rounds; ratio = route / read.");
+    println!(
+        "| payload | fields | result bytes | snapshot bytes | read | snapshot + restore | ratio | sealed | ratio |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut per_field = Vec::new();
+    for payload in &PAYLOADS {
+        let result = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{"form":{{"method":"elicitation/create","params":{}}}}},"requestState":"{state}"}}}}"#,
+            payload.params.trim_end()
+        );
+        let bytes = result.as_bytes();
+        let read = || {
+            let input = InputRequired::from_json(bytes, &limits).unwrap();
+            InputRound::start(call.clone(), input, SessionOptions::DEFAULT, 1_000).unwrap()
+        };
+        let (round, requests) = read();
+        let fields = round.session().form(requests[0].1.id()).unwrap().fields().len();
+        let plain = round.snapshot(None);
+        let sealed = round.snapshot(Some(KEY));
+        assert_eq!(
+            InputRound::restore(&plain, &[], &limits, 2_000).unwrap().snapshot(None),
+            plain
+        );
+        let (times, ratios) = compare(&[
+            &|| {
+                black_box(read());
+            },
+            &|| {
+                let written = black_box(&round).snapshot(None);
+                black_box(InputRound::restore(&written, &[], &limits, 2_000).unwrap());
+            },
+            &|| {
+                let written = black_box(&round).snapshot(Some(KEY));
+                black_box(InputRound::restore(&written, &[KEY], &limits, 2_000).unwrap());
+            },
+        ]);
+        let (plain_met, sealed_met) = (ratios[1] <= PLAIN_TARGET, ratios[2] <= SEALED_TARGET);
+        println!(
+            "| {} | {fields} | {} | {} ({} sealed) | {:.2} µs | {:.2} µs | **{:.2}x** {} | {:.2} µs | **{:.2}x** {} |",
+            payload.name,
+            bytes.len(),
+            plain.len(),
+            sealed.len(),
+            times[0] / 1e3,
+            times[1] / 1e3,
+            ratios[1],
+            verdict(plain_met),
+            times[2] / 1e3,
+            ratios[2],
+            verdict(sealed_met),
+        );
+        record(
+            "snapshot + restore vs reading the result",
+            payload.name,
+            &format!("{:.2}x", ratios[1]),
+            &format!("<= {PLAIN_TARGET}x"),
+            plain_met,
+        );
+        record(
+            "sealed snapshot + restore vs reading the result",
+            payload.name,
+            &format!("{:.2}x", ratios[2]),
+            &format!("<= {SEALED_TARGET}x"),
+            sealed_met,
+        );
+        per_field.push((payload.name, fields, times[1] / fields as f64, times[2] / fields as f64));
+    }
+    println!("\nCost per field, ns:");
+    for (name, fields, plain, sealed) in &per_field {
+        println!("  {name:<32} {fields:>5} fields  {plain:>8.0} plain  {sealed:>8.0} sealed");
+    }
+    let at = |n: usize| per_field.iter().find(|p| p.1 == n).copied().unwrap();
+    let (hundred, thousand) = (at(100), at(1000));
+    for (what, grown) in [
+        ("snapshot + restore", thousand.2 / hundred.2),
+        ("sealed snapshot + restore", thousand.3 / hundred.3),
+    ] {
+        let met = grown <= GROWTH_TARGET;
+        println!("  {what}: 1,000 fields against 100: {grown:.2}x ({})", verdict(met));
+        record(
+            &format!("{what}: cost per field, 1,000 fields against 100"),
+            "100 and 1,000 fields",
+            &format!("{grown:.2}x"),
+            &format!("<= {GROWTH_TARGET}x"),
+            met,
+        );
+    }
+}
