@@ -21,6 +21,10 @@ Every response carries a Content-Security-Policy that allows no script at all.
 
 Run: ``python app.py --port 8000`` (``--port 0`` picks a free port); the line
 ``listening on http://127.0.0.1:PORT`` on standard output says where.
+
+Scaled out: ``python app.py --server-url http://127.0.0.1:P/mcp --store redis://127.0.0.1:R/0
+--worker-name A --snapshot-key-file KEYS [--ttl-ms N]`` runs one worker of many that share the
+server and the store (``sqlite:PATH`` when there is no Redis); see ``scaled.py``.
 """
 
 from __future__ import annotations
@@ -31,9 +35,11 @@ import hashlib
 import hmac
 import html
 import logging
+import os
 import secrets
 import socket
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -82,6 +88,10 @@ SECURITY_HEADERS = {
 SESSION_COOKIE = "tn_session"
 CSRF_FIELD = "csrf"
 FORM_TYPE = "application/x-www-form-urlencoded"
+
+WORKER: str | None = None
+"""This worker's name when the host is scaled out (``--worker-name``): every response says it,
+in the ``X-Worker`` header and the page's footer."""
 
 logger = logging.getLogger("web-host")
 
@@ -245,7 +255,8 @@ def page(title: str, body: str, *, status: int = 200) -> HTMLResponse:
         '<link rel="stylesheet" href="/toolnexus.css"><link rel="stylesheet" href="/page.css">'
         "</head><body>"
         f'<main>{body}<p class="home"><a href="/">All tools</a></p></main>'
-        "</body></html>\n",
+        + (f'<footer><p class="worker">Served by worker {esc(WORKER)}</p></footer>' if WORKER else "")
+        + "</body></html>\n",
         status_code=status,
     )
 
@@ -463,6 +474,8 @@ class SecurityHeaders:
                 headers = MutableHeaders(scope=message)
                 for name, value in SECURITY_HEADERS.items():
                     headers[name] = value
+                if WORKER:
+                    headers["X-Worker"] = WORKER
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -497,13 +510,51 @@ app = SecurityHeaders(Starlette(routes=routes, lifespan=lifespan))
 def main() -> None:
     parser = argparse.ArgumentParser(description="The example web host of toolnexus.")
     parser.add_argument("--port", type=int, default=8000, help="the port on 127.0.0.1 (0: any free one)")
-    port = parser.parse_args().port
+    scaled = parser.add_argument_group(
+        "scaled out", "one worker of many: the 2026-07-28 era over HTTP, every round kept in a shared store"
+    )
+    scaled.add_argument("--server-url", metavar="URL", help="the MCP server's streamable HTTP endpoint")
+    scaled.add_argument(
+        "--store",
+        metavar="STORE",
+        default=os.environ.get("TOOLNEXUS_WEB_STORE"),
+        help="redis://HOST:PORT/DB, or sqlite:PATH (the default: a file in the temporary directory)",
+    )
+    scaled.add_argument("--worker-name", metavar="NAME", help="this worker's name, on every response")
+    scaled.add_argument(
+        "--snapshot-key-file",
+        metavar="FILE",
+        type=Path,
+        default=os.environ.get("TOOLNEXUS_WEB_KEY_FILE"),
+        help="the keys every worker shares, one per line: the first seals the rounds, each one opens them",
+    )
+    scaled.add_argument("--ttl-ms", type=int, metavar="N", help="how long a question may wait for its answer")
+    args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    asgi: ASGIApp = app
+    if args.server_url is not None:
+        if args.snapshot_key_file is None:
+            parser.error("a scaled-out worker needs --snapshot-key-file: the key all workers share")
+        # scaled.py takes this module's pages and helpers by name.
+        sys.modules.setdefault("app", sys.modules[__name__])
+        from scaled import scaled_app
+
+        store = args.store or f"sqlite:{Path(tempfile.gettempdir()) / 'toolnexus-web-host.db'}"
+        try:
+            asgi = scaled_app(
+                server_url=args.server_url,
+                store=store,
+                worker=args.worker_name or f"pid-{os.getpid()}",
+                key_file=args.snapshot_key_file,
+                ttl_ms=args.ttl_ms,
+            )
+        except (OSError, ValueError) as error:
+            parser.error(str(error))
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", port))
+    listener.bind(("127.0.0.1", args.port))
     port = listener.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
+    server = uvicorn.Server(uvicorn.Config(asgi, log_level="warning", timeout_graceful_shutdown=2))
 
     async def serve() -> None:
         serving = asyncio.create_task(server.serve(sockets=[listener]))

@@ -1,13 +1,15 @@
 //! The `web` step: the example web host (`examples/web-host`) in a real browser.
 //!
-//! On a fresh Debian machine it installs Chromium (`chromium`, with apt, which needs root) and
-//! Node.js with npm when missing, the pinned `playwright-core` and `axe-core` with `npm ci`
-//! into `examples/web-host/node_modules`, and into `target/python-venv` the pinned tools of the
-//! `python` step, the host's pinned web framework and the `toolnexus` wheel built from this
-//! checkout. Then it runs the browser tests with `node --test`: each test file starts the host
-//! (which starts the example MCP server) and drives `/usr/bin/chromium` through playwright-core.
-//! Anything that cannot run fails the step with a message saying what to do; nothing is
-//! skipped.
+//! On a fresh Debian machine it installs Chromium (`chromium`) and Redis (`redis-server`, for
+//! the scaled-out host's tests) with apt, which needs root, and Node.js with npm when missing,
+//! the pinned `playwright-core` and `axe-core` with `npm ci` into
+//! `examples/web-host/node_modules`, and into `target/python-venv` the pinned tools of the
+//! `python` step, the host's pinned web framework and Redis client and the `toolnexus` wheel
+//! built from this checkout. Then it runs the browser tests with `node --test`: each test file
+//! starts the host (which starts the example MCP server), or two workers of it behind a proxy
+//! with Redis, SQLite and the server over HTTP, and drives `/usr/bin/chromium` through
+//! playwright-core. Anything that cannot run fails the step with a message saying what to do;
+//! nothing is skipped.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,11 +17,16 @@ use std::process::Command;
 
 use super::{apt, python, run, run_parts};
 
-/// The host's web framework, pinned: what `examples/web-host/app.py` runs on (`mcp` and
-/// `toolnexus` come from the `python` step's pins and this checkout).
-const REQUIREMENTS: &str = "starlette==1.10.0\nuvicorn==0.55.0\npython-multipart==0.0.34\n";
+/// The host's web framework and Redis client, pinned: what `examples/web-host/app.py` runs on
+/// (`mcp` and `toolnexus` come from the `python` step's pins and this checkout).
+const REQUIREMENTS: &str =
+    "starlette==1.10.0\nuvicorn==0.55.0\npython-multipart==0.0.34\nredis==8.2.0\n";
 /// Where Debian's `chromium` puts the browser; playwright-core is told to launch it.
 const CHROMIUM: &str = "/usr/bin/chromium";
+/// Where Debian's `redis-server` puts the server and its client; the scaled-out host's tests
+/// start one server per run, on a free port.
+const REDIS_SERVER: &str = "/usr/bin/redis-server";
+const REDIS_CLI: &str = "/usr/bin/redis-cli";
 /// The oldest Node.js playwright-core runs on.
 const NODE_MAJOR: u32 = 20;
 /// Written into `node_modules` with the lock file's text once `npm ci` has installed it.
@@ -29,8 +36,9 @@ const NPM_STAMP: &str = ".toolnexus-package-lock.json";
 pub(crate) fn web(root: &Path) -> bool {
     let example = root.join("examples/web-host");
     let venv = root.join("target/python-venv");
-    let parts: [(&str, &dyn Fn() -> bool); 7] = [
+    let parts: [(&str, &dyn Fn() -> bool); 8] = [
         ("chromium", &ensure_chromium),
+        ("redis", &ensure_redis),
         ("node", &ensure_node),
         ("npm packages", &|| ensure_npm_packages(&example)),
         ("environment", &|| python::ensure_venv(&venv)),
@@ -60,6 +68,21 @@ fn ensure_chromium() -> bool {
         return false;
     }
     Path::new(CHROMIUM).is_file()
+}
+
+/// Debian's Redis server and client, installed unless both are there.
+fn ensure_redis() -> bool {
+    let present = || Path::new(REDIS_SERVER).is_file() && Path::new(REDIS_CLI).is_file();
+    if present() {
+        return true;
+    }
+    if !apt::install(&["redis-server"]) {
+        eprintln!(
+            "xtask: the scaled-out host's tests need Redis at {REDIS_SERVER} and {REDIS_CLI}"
+        );
+        return false;
+    }
+    present()
 }
 
 /// Node.js (at least [`NODE_MAJOR`]) and npm, Debian's installed when either is missing.
@@ -148,6 +171,8 @@ fn browser_tests(example: &Path, venv: &Path) -> bool {
         .args(&tests)
         .env("TOOLNEXUS_PYTHON", venv.join("bin/python"))
         .env("TOOLNEXUS_CHROMIUM", CHROMIUM)
+        .env("TOOLNEXUS_REDIS_SERVER", REDIS_SERVER)
+        .env("TOOLNEXUS_REDIS_CLI", REDIS_CLI)
         .current_dir(example))
 }
 

@@ -16,7 +16,7 @@ export const HERE = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
 
 /** The Python that runs the host: the one with toolnexus, mcp and Starlette installed. */
-const PYTHON = process.env.TOOLNEXUS_PYTHON ?? 'python3';
+export const PYTHON = process.env.TOOLNEXUS_PYTHON ?? 'python3';
 /** The browser the machine has; playwright-core never downloads one. */
 const CHROMIUM = process.env.TOOLNEXUS_CHROMIUM ?? '/usr/bin/chromium';
 const START_TIMEOUT_MS = 60_000;
