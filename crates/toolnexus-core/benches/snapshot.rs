@@ -127,11 +127,18 @@ fn main() {
             InputRound::start(call.clone(), input, SessionOptions::DEFAULT, 1_000).unwrap()
         };
         let (round, requests) = read();
-        let fields = round.session().form(requests[0].1.id()).unwrap().fields().len();
+        let fields = round
+            .session()
+            .form(requests[0].1.id())
+            .unwrap()
+            .fields()
+            .len();
         let plain = round.snapshot(None);
         let sealed = round.snapshot(Some(KEY));
         assert_eq!(
-            InputRound::restore(&plain, &[], &limits, 2_000).unwrap().snapshot(None),
+            InputRound::restore(&plain, &[], &limits, 2_000)
+                .unwrap()
+                .snapshot(None),
             plain
         );
         let (times, ratios) = compare(&[
@@ -176,7 +183,12 @@ fn main() {
             &format!("<= {SEALED_TARGET}x"),
             sealed_met,
         );
-        per_field.push((payload.name, fields, times[1] / fields as f64, times[2] / fields as f64));
+        per_field.push((
+            payload.name,
+            fields,
+            times[1] / fields as f64,
+            times[2] / fields as f64,
+        ));
     }
     println!("\nCost per field, ns:");
     for (name, fields, plain, sealed) in &per_field {
@@ -189,7 +201,10 @@ fn main() {
         ("sealed snapshot + restore", thousand.3 / hundred.3),
     ] {
         let met = grown <= GROWTH_TARGET;
-        println!("  {what}: 1,000 fields against 100: {grown:.2}x ({})", verdict(met));
+        println!(
+            "  {what}: 1,000 fields against 100: {grown:.2}x ({})",
+            verdict(met)
+        );
         record(
             &format!("{what}: cost per field, 1,000 fields against 100"),
             "100 and 1,000 fields",

@@ -156,6 +156,16 @@ impl SessionOptions {
     pub const fn content_options(&self) -> ContentOptions {
         self.content
     }
+
+    /// Whether accepted form content has absent properties filled from their `default`.
+    pub const fn apply_defaults(&self) -> bool {
+        self.apply_defaults
+    }
+
+    /// Whether a form that seems to ask for a secret is refused at `begin`.
+    pub const fn reject_secrets(&self) -> bool {
+        self.reject_secrets
+    }
 }
 
 impl Default for SessionOptions {

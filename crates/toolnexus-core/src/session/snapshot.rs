@@ -202,12 +202,12 @@ pub(crate) fn options_value(options: &SessionOptions) -> Value {
     if let Some(ttl) = options.ttl_ms {
         map.insert("ttlMs", Value::from(ttl));
     }
-    map.insert("applyDefaults", Value::Bool(options.apply_defaults));
+    map.insert("applyDefaults", Value::Bool(options.apply_defaults()));
     map.insert(
         "allowUnknown",
         Value::Bool(options.content.allows_unknown()),
     );
-    map.insert("rejectSecrets", Value::Bool(options.reject_secrets));
+    map.insert("rejectSecrets", Value::Bool(options.reject_secrets()));
     Value::Object(map)
 }
 
@@ -302,7 +302,9 @@ impl Session {
         };
         let mut out = String::new();
         let mut doc = document_writer(&mut out, PENDING_REQUEST);
-        doc.member("options", |out| write_value(out, &options_value(&self.options)));
+        doc.member("options", |out| {
+            write_value(out, &options_value(&self.options))
+        });
         doc.member("id", |out| write_str(out, id));
         doc.member("params", |out| {
             write_value(out, &params_value(&entry.request, elicitation_id));

@@ -20,8 +20,7 @@ use crate::json::write::{write_map, write_str, write_value};
 use crate::json::{Limits, Map, Value, pointer};
 use crate::session::Session;
 use crate::session::snapshot::{
-    document_writer, options_value, read, read_options, write, write_list, write_pairs,
-    write_u64,
+    document_writer, options_value, read, read_options, write, write_list, write_pairs, write_u64,
 };
 use crate::wire::rpc::{self, RpcId};
 
@@ -147,9 +146,9 @@ impl InputRound {
         fields.object("input")?;
         // The request and the result are taken out of the document, not copied.
         let request = match map.remove("request") {
-            Some(message) if has_request => Some(
-                ClientRequest::from_value(message).map_err(|e| e.within("/request"))?,
-            ),
+            Some(message) if has_request => {
+                Some(ClientRequest::from_value(message).map_err(|e| e.within("/request"))?)
+            }
             _ => None,
         };
         let input = InputRequired::from_value(map.remove("input").unwrap_or_default())
