@@ -125,6 +125,10 @@ pub enum Op {
     /// consent (`{"html"}`), or the post read back (`{"answer"}`, or `{"error", "html"}`
     /// with the form written again); see `ops/html.rs` and the README.
     Html,
+    /// Input: a script `{"of": "round" | "session", "options"?, "steps"}`: a round or a
+    /// session's pending request written down as a snapshot and restored; output: each step's
+    /// outcome (see `ops/snapshot.rs` and the README).
+    Snapshot,
 }
 
 /// A piece of a generated input.
@@ -321,8 +325,9 @@ pub fn run_op(case: &Case, input: &[u8]) -> Result<Result<String, Error>, String
         op => {
             // A `reverse_request` script is read within the default limits: the case's limits
             // are for the messages its steps carry, as they would be for messages off the wire.
-            // So is an `html` input: the case's limits are for the post it carries.
-            let within = if matches!(op, Op::ReverseRequest | Op::Html) {
+            // So is an `html` input: the case's limits are for the post it carries, and a
+            // `snapshot` script: the case's limits are for the snapshots it restores.
+            let within = if matches!(op, Op::ReverseRequest | Op::Html | Op::Snapshot) {
                 Limits::DEFAULT
             } else {
                 limits
@@ -350,6 +355,7 @@ fn run_on_value(
         Op::Mrtr => Ok(ops::mrtr::run(value, limits)?),
         Op::Task => Ok(ops::task::run(value, limits)?),
         Op::Html => ops::html::run(value, limits)?,
+        Op::Snapshot => Ok(ops::snapshot::run(value, limits)?),
         Op::ValidateContent
         | Op::ApplyDefaults
         | Op::PrepareContent

@@ -49,6 +49,14 @@ mirror_enum! {
         ModeNotSupported,
         /// A retry is built before every input request has its response.
         MissingResponses,
+        /// A sealed snapshot's seal does not check out: a byte was changed or cut, it was
+        /// sealed with a key the restore was not given or for another kind of snapshot, or a
+        /// sealed snapshot was restored without keys (or an unsealed one with keys). Always at
+        /// `""`, whatever went wrong, so the error tells an attacker nothing.
+        InvalidSeal,
+        /// What a snapshot holds expired before it was restored (at `/expiresAtMs`): the
+        /// answer comes too late, and the server has given up waiting for it.
+        Expired,
     }
 }
 

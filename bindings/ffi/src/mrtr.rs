@@ -306,7 +306,9 @@ impl InputRound {
     }
 
     /// The requests begun for the `elicitation/create` entries, in the order of
-    /// `inputRequests`, answered or not.
+    /// `inputRequests`, answered or not. For a round made by `restore`: the requests still
+    /// waiting when its snapshot was written (those answered before live on as their
+    /// responses only).
     pub fn requests(&self) -> Vec<KeyedRequest> {
         self.requests.clone()
     }
@@ -417,5 +419,52 @@ impl InputRound {
     /// dialog, in input order.
     pub fn cancel_pending(&self) -> Vec<KeyedResult> {
         keyed_results(self.inner.with(mrtr::InputRound::cancel_pending))
+    }
+
+    /// The round written down, for `restore` in another process or after a restart: a small
+    /// versioned JSON document (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then
+    /// ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
+    /// bytes). It holds the request as first sent, the server's result, the options, the ids
+    /// sent, the responses recorded and what awaits completion, never content a person has
+    /// not yet sent.
+    #[uniffi::method(default(key = None))]
+    pub fn snapshot(&self, key: Option<Vec<u8>>) -> Vec<u8> {
+        self.inner.with(|round| round.snapshot(key.as_deref()))
+    }
+
+    /// The round a `snapshot` wrote, as it was: the same pending requests (ids and expiry
+    /// included), missing keys, answers, refusals and retry; its options are the snapshot's.
+    /// `keys` are the keys it may be sealed with (the current one and those being retired);
+    /// with none, it must be unsealed. It is read within `limits` at `now_ms` (the clock when
+    /// absent).
+    ///
+    /// Fails, with nothing made: `InvalidSeal` at `""` for a seal that does not check out (or
+    /// a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
+    /// `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
+    /// version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
+    /// earliest expiry of a pending request, and the errors of each member at its pointer
+    /// (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
+    /// `UnknownField` at `/responses/<key>` for a key no input request has).
+    #[uniffi::constructor(default(keys = [], limits = None, now_ms = None))]
+    pub fn restore(
+        snapshot: Vec<u8>,
+        keys: Vec<Vec<u8>>,
+        limits: Option<Limits>,
+        now_ms: Option<u64>,
+    ) -> Result<Arc<InputRound>, ToolnexusError> {
+        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+        let round = mrtr::InputRound::restore(
+            &snapshot,
+            &keys,
+            &Limits::or_default(limits),
+            now_or_clock(now_ms),
+        )?;
+        let requests = round
+            .pending()
+            .into_iter()
+            .map(|(key, request)| (String::from(key), request.clone()))
+            .collect();
+        let options = SessionOptions::from_core(round.session().options());
+        Ok(InputRound::begun(options, (round, requests)))
     }
 }

@@ -201,6 +201,47 @@ impl Session {
     pub fn cancel_all(&self) -> Vec<CancelledRequest> {
         cancelled(self.inner.with(core::Session::cancel_all))
     }
+
+    /// The pending request `request_id` written down with the session's options, for
+    /// `restore` in another process or after a restart: a small versioned JSON document
+    /// (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
+    /// the same bytes). It holds the request as the server asked it and its expiry, nothing a
+    /// person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+    #[uniffi::method(default(key = None))]
+    pub fn snapshot(
+        &self,
+        request_id: &str,
+        key: Option<Vec<u8>>,
+    ) -> Result<Vec<u8>, ToolnexusError> {
+        Ok(self
+            .inner
+            .with(|s| s.snapshot(request_id, key.as_deref()))?)
+    }
+
+    /// A session holding the one pending request a `snapshot` wrote, with the options it was
+    /// written with: the same `Request` (its expiry included), answered by the same rules.
+    /// `keys`, `limits` and `now_ms` (the clock when absent) as for `InputRound.restore`,
+    /// which fails the same ways; the request's own errors point under `/params`, and a
+    /// session that may hold no request fails with `TooManyPending` at `/options/maxPending`.
+    #[uniffi::constructor(default(keys = [], limits = None, now_ms = None))]
+    pub fn restore(
+        snapshot: Vec<u8>,
+        keys: Vec<Vec<u8>>,
+        limits: Option<Limits>,
+        now_ms: Option<u64>,
+    ) -> Result<Arc<Session>, ToolnexusError> {
+        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+        let session = core::Session::restore(
+            &snapshot,
+            &keys,
+            &Limits::or_default(limits),
+            now_or_clock(now_ms),
+        )?;
+        Ok(Arc::new(Session {
+            options: SessionOptions::from_core(session.options()),
+            inner: Shared::new(session),
+        }))
+    }
 }
 
 impl Session {

@@ -131,6 +131,20 @@ impl SessionOptions {
     }
 }
 
+impl SessionOptions {
+    /// The options of a core object, such as a session or round restored from a snapshot.
+    pub(crate) fn from_core(options: &core::SessionOptions) -> SessionOptions {
+        SessionOptions {
+            modes: Modes::from_core(options.modes()),
+            max_pending: u64::try_from(options.max_pending()).unwrap_or(u64::MAX),
+            ttl_ms: options.ttl_ms(),
+            apply_defaults: options.apply_defaults(),
+            allow_unknown: options.content_options().allows_unknown(),
+            reject_secrets: options.reject_secrets(),
+        }
+    }
+}
+
 impl Default for SessionOptions {
     fn default() -> SessionOptions {
         let core = core::SessionOptions::DEFAULT;
@@ -166,5 +180,25 @@ mod tests {
         };
         assert_eq!(declared, SessionOptions::default());
         assert_eq!(declared.to_core(), core::SessionOptions::DEFAULT);
+    }
+
+    /// Options read back from the core are the options given, every flag included.
+    #[test]
+    fn options_come_back_from_the_core_as_given() {
+        for bits in 0..16u8 {
+            let flag = |bit: u8| bits & (1 << bit) != 0;
+            let options = SessionOptions {
+                modes: Modes {
+                    form: !flag(3),
+                    url: true,
+                },
+                max_pending: 7,
+                ttl_ms: flag(3).then_some(500),
+                apply_defaults: flag(0),
+                allow_unknown: flag(1),
+                reject_secrets: flag(2),
+            };
+            assert_eq!(SessionOptions::from_core(&options.to_core()), options);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The conformance operations beyond the mappings, run through this crate's public API as
 //! Kotlin and Swift call it: JSON text in, records out, and outputs written from the records.
-//! The `html` operation goes as a WebView host goes: the page, the post, the re-render.
+//! The `html` operation goes as a WebView host goes: the page, the post, the re-render; the
+//! `snapshot` operation as a host that keeps a round or a request between two processes.
 //! Every case of those operations must give its exact bytes.
 
 // A failed check is meant to stop the test: its helpers, not only its `#[test]`s, may panic.
@@ -15,7 +16,7 @@ use toolnexus_conformance::{Case, Op, load_suite, suite_dir};
 use toolnexus_core::{Limits as CoreLimits, Map, Value, json};
 use toolnexus_ffi::*;
 
-const OPS: [Op; 15] = [
+const OPS: [Op; 16] = [
     Op::CheckSchema,
     Op::ValidateContent,
     Op::ApplyDefaults,
@@ -31,6 +32,7 @@ const OPS: [Op; 15] = [
     Op::Mrtr,
     Op::Task,
     Op::Html,
+    Op::Snapshot,
 ];
 
 /// Limits that re-read whatever the library wrote within a case's own (raised) limits.
@@ -271,6 +273,11 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
             let input = parse(&compact_json(input.clone(), None)?);
             run_html(&input, limits)?
         }
+        Op::Snapshot => {
+            // Read within the default limits: the case's are for the snapshots restored.
+            let script = parse(&compact_json(input.clone(), None)?);
+            run_snapshot(&script, limits)
+        }
         other => panic!("not an operation of this runner: {other:?}"),
     })
 }
@@ -445,49 +452,53 @@ fn answer_of(value: &Value) -> Result<Answer, ToolnexusError> {
 
 fn run_session(script: &Value) -> String {
     let session = Session::new(options_of(script));
-    let mut out = Vec::new();
-    for step in steps(script) {
-        let value = if let Some(params) = step.get("begin") {
-            let id = step.get("id").and_then(Value::as_str).map(String::from);
-            outcome(
-                session
-                    .begin(text(params), id, now(step), None)
-                    .map(|r| request_value(&r)),
-            )
-        } else if let Some(answer) = step.get("resolve") {
-            outcome(
-                answer_of(answer)
-                    .and_then(|a| session.resolve(&a, now(step)))
-                    .map(|r| result_value(&r)),
-            )
-        } else if step.get("pending").is_some() {
-            let ids = session.pending().iter().map(|r| string(&r.id)).collect();
-            outcome(Ok(Value::Array(ids)))
-        } else if step.get("awaiting").is_some() {
-            let list = session
-                .awaiting_completion()
-                .iter()
-                .map(|a| {
-                    object([
-                        ("requestId", string(&a.request_id)),
-                        ("elicitationId", string(&a.elicitation_id)),
-                    ])
-                })
-                .collect();
-            outcome(Ok(Value::Array(list)))
-        } else if let Some(eid) = step.get("complete") {
-            let done = session.complete(eid.as_str().unwrap());
-            outcome(Ok(done.map_or(Value::Null, |id| string(&id))))
-        } else if let Some(at) = step.get("expire") {
-            outcome(Ok(cancelled(&session.expire(at.as_u64()))))
-        } else if step.get("cancelAll").is_some() {
-            outcome(Ok(cancelled(&session.cancel_all())))
-        } else {
-            panic!("unknown step {}", text(step));
-        };
-        out.push(value);
-    }
+    let out: Vec<Value> = steps(script)
+        .iter()
+        .map(|step| session_step(&session, step))
+        .collect();
     text(&Value::Array(out))
+}
+
+/// One step of a `session` script.
+fn session_step(session: &Session, step: &Value) -> Value {
+    if let Some(params) = step.get("begin") {
+        let id = step.get("id").and_then(Value::as_str).map(String::from);
+        outcome(
+            session
+                .begin(text(params), id, now(step), None)
+                .map(|r| request_value(&r)),
+        )
+    } else if let Some(answer) = step.get("resolve") {
+        outcome(
+            answer_of(answer)
+                .and_then(|a| session.resolve(&a, now(step)))
+                .map(|r| result_value(&r)),
+        )
+    } else if step.get("pending").is_some() {
+        let ids = session.pending().iter().map(|r| string(&r.id)).collect();
+        outcome(Ok(Value::Array(ids)))
+    } else if step.get("awaiting").is_some() {
+        let list = session
+            .awaiting_completion()
+            .iter()
+            .map(|a| {
+                object([
+                    ("requestId", string(&a.request_id)),
+                    ("elicitationId", string(&a.elicitation_id)),
+                ])
+            })
+            .collect();
+        outcome(Ok(Value::Array(list)))
+    } else if let Some(eid) = step.get("complete") {
+        let done = session.complete(eid.as_str().unwrap());
+        outcome(Ok(done.map_or(Value::Null, |id| string(&id))))
+    } else if let Some(at) = step.get("expire") {
+        outcome(Ok(cancelled(&session.expire(at.as_u64()))))
+    } else if step.get("cancelAll").is_some() {
+        outcome(Ok(cancelled(&session.cancel_all())))
+    } else {
+        panic!("unknown step {}", text(step));
+    }
 }
 
 fn cancelled(list: &[CancelledRequest]) -> Value {
@@ -734,6 +745,156 @@ fn run_mrtr(script: &Value, limits: Option<Limits>) -> String {
             outcome(Ok(keyed(&round.as_ref().unwrap().expire(at.as_u64()))))
         } else if step.get("cancelPending").is_some() {
             outcome(Ok(keyed(&round.as_ref().unwrap().cancel_pending())))
+        } else {
+            panic!("unknown step {}", text(step));
+        };
+        out.push(value);
+    }
+    text(&Value::Array(out))
+}
+
+/// A `restore` step's snapshot (absent: the last one written) and keys, as bytes.
+fn restore_args(restore: &Value, last: Option<&Vec<u8>>) -> (Vec<u8>, Vec<Vec<u8>>) {
+    let snapshot = match restore.get("snapshot") {
+        Some(text) => text.as_str().unwrap().as_bytes().to_vec(),
+        None => last.unwrap().clone(),
+    };
+    let keys = restore.get("keys").map_or_else(Vec::new, |keys| {
+        let keys = keys.as_array().unwrap().iter();
+        keys.map(|k| k.as_str().unwrap().as_bytes().to_vec())
+            .collect()
+    });
+    (snapshot, keys)
+}
+
+fn key_of(snapshot: &Value) -> Option<Vec<u8>> {
+    snapshot
+        .get("key")
+        .map(|k| k.as_str().unwrap().as_bytes().to_vec())
+}
+
+fn keyed_requests(list: &[KeyedRequest]) -> Value {
+    let list = list.iter().map(|k| {
+        object([
+            ("key", string(&k.key)),
+            ("request", request_value(&k.request)),
+        ])
+    });
+    Value::Array(list.collect())
+}
+
+/// A `snapshot` script: a round or a session written down and restored, each restore
+/// replacing the current one.
+fn run_snapshot(script: &Value, limits: Option<Limits>) -> String {
+    let options = options_of(script);
+    let mut last: Option<Vec<u8>> = None;
+    let mut out = Vec::new();
+    if script.get("of").and_then(Value::as_str) == Some("session") {
+        let mut session = Session::new(options);
+        for step in steps(script) {
+            let value = if let Some(snapshot) = step.get("snapshot") {
+                let id = snapshot.get("id").and_then(Value::as_str).unwrap();
+                match session.snapshot(id, key_of(snapshot)) {
+                    Ok(bytes) => {
+                        let value = string(&String::from_utf8(bytes.clone()).unwrap());
+                        last = Some(bytes);
+                        outcome(Ok(value))
+                    }
+                    Err(e) => outcome(Err(e)),
+                }
+            } else if let Some(restore) = step.get("restore") {
+                let (snapshot, keys) = restore_args(restore, last.as_ref());
+                match Session::restore(snapshot, keys, limits, now(step)) {
+                    Ok(restored) => {
+                        let pending = restored.pending().iter().map(request_value).collect();
+                        session = restored;
+                        outcome(Ok(Value::Array(pending)))
+                    }
+                    Err(e) => outcome(Err(e)),
+                }
+            } else {
+                session_step(&session, step)
+            };
+            out.push(value);
+        }
+        return text(&Value::Array(out));
+    }
+    let mut round: Option<std::sync::Arc<InputRound>> = None;
+    let current = |round: &Option<std::sync::Arc<InputRound>>| round.clone().unwrap();
+    for step in steps(script) {
+        let value = if let Some(start) = step.get("start") {
+            let request = start.get("request").and_then(Value::as_str).unwrap();
+            let response = start.get("response").and_then(Value::as_str).unwrap();
+            let started = ClientRequest::from_json(request.into(), None).and_then(|request| {
+                InputRound::start(&request, response.into(), options, now(step), None)
+            });
+            match started {
+                Ok(started) => {
+                    let value = outcome(Ok(round_value(&started)));
+                    round = Some(started);
+                    value
+                }
+                Err(e) => outcome(Err(e)),
+            }
+        } else if let Some(response) = step.get("again") {
+            let next =
+                current(&round).next_round(response.as_str().unwrap().into(), now(step), None);
+            match next {
+                Ok(next) => {
+                    let value = outcome(Ok(round_value(&next)));
+                    round = Some(next);
+                    value
+                }
+                Err(e) => outcome(Err(e)),
+            }
+        } else if let Some(answer) = step.get("answer") {
+            outcome(
+                answer_of(answer)
+                    .and_then(|a| current(&round).resolve(&a, now(step)))
+                    .map(|k| keyed_one(&k)),
+            )
+        } else if let Some(supply) = step.get("supply") {
+            let key = supply.get("key").and_then(Value::as_str).unwrap();
+            let result = supply.get("result").map_or("null".into(), text);
+            outcome(
+                current(&round)
+                    .supply(key, result, None)
+                    .map(|()| Value::Null),
+            )
+        } else if let Some(retry) = step.get("retry") {
+            let id = rpc_id_of(retry.get("id").unwrap());
+            let partial = retry
+                .get("partial")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            outcome(current(&round).retry(&id, partial).map(|t| string(&t)))
+        } else if step.get("missing").is_some() {
+            outcome(Ok(texts(current(&round).missing())))
+        } else if step.get("pending").is_some() {
+            let keys = current(&round).pending();
+            outcome(Ok(Value::Array(
+                keys.iter().map(|k| string(&k.key)).collect(),
+            )))
+        } else if let Some(snapshot) = step.get("snapshot") {
+            let bytes = current(&round).snapshot(key_of(snapshot));
+            let value = string(&String::from_utf8(bytes.clone()).unwrap());
+            last = Some(bytes);
+            outcome(Ok(value))
+        } else if let Some(restore) = step.get("restore") {
+            let (snapshot, keys) = restore_args(restore, last.as_ref());
+            match InputRound::restore(snapshot, keys, limits, now(step)) {
+                Ok(restored) => {
+                    let value = object([
+                        ("pending", keyed_requests(&restored.pending())),
+                        ("missing", texts(restored.missing())),
+                    ]);
+                    // What a restored round began is what was still waiting.
+                    assert_eq!(restored.requests(), restored.pending());
+                    round = Some(restored);
+                    outcome(Ok(value))
+                }
+                Err(e) => outcome(Err(e)),
+            }
         } else {
             panic!("unknown step {}", text(step));
         };

@@ -10,6 +10,7 @@ pub(crate) mod mrtr;
 pub(crate) mod reverse;
 pub(crate) mod schema_check;
 pub(crate) mod session;
+pub(crate) mod snapshot;
 pub(crate) mod task;
 pub(crate) mod url;
 

@@ -182,7 +182,7 @@ fn text_of<'a>(value: Option<&'a Value>, what: &str) -> Result<&'a str, String> 
 
 /// A round's outcome: `{"requests": [{"key", "request"}], "unhandled": [{"key", "method"}],
 /// "requestState": bool}`.
-fn round_value(round: &InputRound, requests: &[(String, Request)]) -> Value {
+pub(super) fn round_value(round: &InputRound, requests: &[(String, Request)]) -> Value {
     object([
         ("requests", keyed_requests(requests)),
         ("unhandled", unhandled_list(round.unhandled())),

@@ -35,7 +35,8 @@ pub(crate) fn now_of(step: &Value) -> u64 {
     step.get("now").and_then(Value::as_u64).unwrap_or(0)
 }
 
-fn run_step(session: &mut Session, step: &Value) -> Result<Value, String> {
+/// Runs one `session` step against `session`: its outcome, or why the step is broken.
+pub(crate) fn run_step(session: &mut Session, step: &Value) -> Result<Value, String> {
     let now = now_of(step);
     if let Some(params) = step.get("begin") {
         let id = step

@@ -1,7 +1,8 @@
 // The Kotlin API as an app uses it: a form screen built from the typed fields, filled from what
 // a person typed, checked and answered; URL review; the session, from several threads too; the
-// 2025 JSON-RPC bridge, a 2026-07-28 multi round-trip and a task followed in both eras; the
-// form as a web page and its post read back; errors as exceptions. Any failed check ends the
+// 2025 JSON-RPC bridge, a 2026-07-28 multi round-trip and a task followed in both eras; a round
+// and a pending request written down and restored; the form as a web page and its post read
+// back; errors as exceptions. Any failed check ends the
 // run with status 1. The cost of a mapping call is measured and reported, never enforced.
 
 import dev.toolnexus.*
@@ -478,6 +479,77 @@ object Api {
         }
     }
 
+    /** A round and a session's pending request written down, restored elsewhere, and refused. */
+    private fun snapshots() {
+        val key = "k-2026".toByteArray()
+        val call = """{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy"}}"""
+        val response = """{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{""" +
+            """"region":{"method":"elicitation/create","params":{"message":"Which region?",""" +
+            """"requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}},"required":["region"]}}},""" +
+            """"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e-1"}},""" +
+            """"roots":{"method":"roots/list"}},"requestState":"st-1"}}"""
+        val options = SessionOptions(ttlMs = 60_000uL, applyDefaults = true, rejectSecrets = true)
+        ClientRequest.fromJson(call).use { request ->
+            InputRound.start(request, response, options, nowMs = 1_000uL).use { round ->
+                val region = round.requests().first { it.key == "region" }.request.id
+                round.resolve(Answer(id = region, ok = true, data = """{"region":"eu"}"""), nowMs = 2_000uL)
+                val sealed = round.snapshot(key)
+                expect("a sealed snapshot is tnseal1. and ASCII", String(sealed, Charsets.UTF_8).startsWith("tnseal1.") && sealed.all { it >= 0 })
+                expect("the same key seals the same bytes", round.snapshot(key).contentEquals(sealed))
+                val plain = String(round.snapshot(), Charsets.UTF_8)
+                expect("unsealed, it is the versioned document", plain.startsWith("""{"snapshot":"input-round","version":1,"""), plain)
+                InputRound.restore(sealed, listOf("k-2025".toByteArray(), key), nowMs = 3_000uL).use { restored ->
+                    expect("the options come back", restored.options() == options, restored.options())
+                    expect("the pending requests come back, ids and expiry too", restored.pending() == round.pending(), restored.pending())
+                    expect("what was begun and is still waiting", restored.requests() == restored.pending(), restored.requests())
+                    expect("the same keys are missing", restored.missing() == listOf("login", "roots"), restored.missing())
+                    expect("the state comes back", restored.requestState() == "st-1", restored.requestState())
+                    for (r in listOf(round, restored)) {
+                        r.resolve(Answer(id = r.pending().single().request.id, ok = true), nowMs = 3_000uL)
+                        r.supply("roots", """{"roots":[]}""")
+                    }
+                    val retry = round.retry(RpcId.Number("2"))
+                    expect("a restored round gives the same retry", restored.retry(RpcId.Number("2")) == retry, retry)
+                    val again = failure { restored.retry(RpcId.Number("2")) }
+                    expect("and takes its id as the original does", again?.kind == ErrorKind.INVALID_VALUE, again)
+                }
+                val changed = sealed.copyOf().also { it[it.size - 1] = if (it.last() == 'A'.code.toByte()) 'B'.code.toByte() else 'A'.code.toByte() }
+                for ((what, refused) in listOf(
+                    "a changed byte" to failure { InputRound.restore(changed, listOf(key), nowMs = 3_000uL) },
+                    "a cut" to failure { InputRound.restore(sealed.copyOf(sealed.size / 2), listOf(key), nowMs = 3_000uL) },
+                    "another key" to failure { InputRound.restore(sealed, listOf("k-2025".toByteArray()), nowMs = 3_000uL) },
+                    "no keys" to failure { InputRound.restore(sealed, nowMs = 3_000uL) },
+                    "keys for an unsealed snapshot" to failure { InputRound.restore(round.snapshot(), listOf(key), nowMs = 3_000uL) },
+                    "a round's seal as a pending request" to failure { Session.restore(sealed, listOf(key), nowMs = 3_000uL) },
+                )) {
+                    expect("$what is an invalid seal at \"\"", refused?.kind == ErrorKind.INVALID_SEAL && refused.pointer == "", refused)
+                }
+                val late = failure { InputRound.restore(sealed, listOf(key), nowMs = 61_001uL) }
+                expect("after the earliest expiry it is expired", late?.kind == ErrorKind.EXPIRED && late.pointer == "/expiresAtMs", late)
+                val clock = failure { InputRound.restore(sealed, listOf(key)) }
+                expect("without nowMs the clock says it expired", clock?.kind == ErrorKind.EXPIRED, clock)
+                val small = failure { InputRound.restore(round.snapshot(), limits = Limits(maxInputBytes = 64uL), nowMs = 3_000uL) }
+                expect("a snapshot is read within the limits", small?.kind == ErrorKind.TOO_LARGE, small)
+            }
+        }
+        Session(SessionOptions(ttlMs = 10_000uL, applyDefaults = true, modes = modesFromName("form"))).use { session ->
+            val request = session.begin(FORM, "q1", nowMs = 0uL)
+            val blob = session.snapshot("q1", key)
+            Session.restore(blob, listOf(key), nowMs = 5uL).use { restored ->
+                expect("a restored session holds the request", restored.pending() == listOf(request), restored.pending())
+                expect("with the options it was written with", restored.options() == session.options(), restored.options())
+                expect("and the form prepared again", restored.form("q1")?.use { it.fields() } == session.form("q1")?.use { it.fields() })
+                val answer = Answer(id = "q1", ok = true, data = """{"name":"Ada","age":36}""")
+                expect("it answers as the original", restored.resolve(answer, nowMs = 6uL) == session.resolve(answer, nowMs = 6uL))
+            }
+            val gone = failure { session.snapshot("q1") }
+            expect("only a pending request is written", gone?.kind == ErrorKind.UNKNOWN_REQUEST && gone.pointer == "/id", gone)
+            val late = failure { Session.restore(blob, listOf(key), nowMs = 10_001uL) }
+            expect("a pending request past its expiry is expired", late?.kind == ErrorKind.EXPIRED && late.pointer == "/expiresAtMs", late)
+        }
+        expect("the new kinds have the suite's names", ErrorKind.INVALID_SEAL.asStr() == "invalid_seal" && ErrorKind.EXPIRED.asStr() == "expired")
+    }
+
     private fun taskFollowed() {
         val created = """{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t1","status":"working","ttlMs":60000,"pollIntervalMs":500}}"""
         expect("a result that is no task starts nothing", followTask("""{"content":[]}""", Era.MODERN, nowMs = 0uL) == null)
@@ -773,7 +845,7 @@ object Api {
     fun run(): Boolean {
         val parts = listOf(
             ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
-            ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::taskFollowed,
+            ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::snapshots, ::taskFollowed,
             ::webFormPage, ::webFormRoundTrip, ::webFormDeclineCancel, ::webFormInvalidAccept, ::webFormRefused, ::webViewReadme,
             ::errorsAreExceptions,
         )

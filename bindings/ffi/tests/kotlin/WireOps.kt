@@ -1,5 +1,5 @@
-// The suite's scripted operations (session, reverse_request, mrtr, task) run through the Kotlin
-// API.
+// The suite's scripted operations (session, reverse_request, mrtr, task, snapshot) run through
+// the Kotlin API.
 //
 // A script is read by the library (so its faults are the library's errors) and then walked
 // here; values a step hands to the API go back in as JSON text that keeps member order and
@@ -73,7 +73,7 @@ fun cancelled(requests: List<CancelledRequest>): List<Map<String, Any?>> =
 
 // The elicitation session.
 
-private fun sessionStep(session: Session, step: Map<String, Any?>): Map<String, Any?> = when {
+internal fun sessionStep(session: Session, step: Map<String, Any?>): Map<String, Any?> = when {
     "begin" in step -> outcome {
         val id = step["id"] as String? ?: throw BrokenScript("begin without an id")
         requestJson(session.begin(toJson(step["begin"]), id, nowOf(step)))
@@ -355,10 +355,146 @@ private fun runTask(text: String, limits: Limits?): String {
     return TaskScript(script.options, limits).use { task -> toJson(script.steps.map(task::step)) }
 }
 
+// Snapshots of a round or of a session's pending request, and their restores.
+
+/** A `restore` step's snapshot (absent: the last one written) and keys, as bytes. */
+private fun restoreArgs(restore: Map<String, Any?>, last: ByteArray?): Pair<ByteArray, List<ByteArray>> {
+    val snapshot = (restore["snapshot"] as String?)?.toByteArray(Charsets.UTF_8)
+        ?: last ?: throw BrokenScript("restore without `snapshot` needs one written before")
+    @Suppress("UNCHECKED_CAST")
+    val keys = (restore["keys"] as List<String>? ?: emptyList()).map { it.toByteArray(Charsets.UTF_8) }
+    return snapshot to keys
+}
+
+/** A `snapshot` step's key, as bytes, if it gives one. */
+private fun keyOf(snapshot: Map<String, Any?>): ByteArray? = (snapshot["key"] as String?)?.toByteArray(Charsets.UTF_8)
+
+/** A `snapshot` script about a round: its options, the current round and the last snapshot written. */
+private class RoundSnapshotScript(options: Map<String, Any?>, private val limits: Limits?) : AutoCloseable {
+    private val sessionOptions = sessionOptionsOf(options)
+    private var round: InputRound? = null
+    private var last: ByteArray? = null
+
+    private fun current(): InputRound = round ?: throw BrokenScript("no round was started or restored")
+
+    fun step(step: Map<String, Any?>): Map<String, Any?> {
+        val now = nowOf(step)
+        return when {
+            "start" in step -> {
+                val start = step["start"].asObject() ?: throw BrokenScript("start is no object")
+                begun {
+                    ClientRequest.fromJson(start["request"] as String).use {
+                        InputRound.start(it, start["response"] as String, sessionOptions, now)
+                    }
+                }
+            }
+            "again" in step -> begun { current().nextRound(step["again"] as String, now) }
+            "answer" in step -> outcome { keyedJson(current().resolve(answerIn(step["answer"]), now)) }
+            "supply" in step -> {
+                val supply = step["supply"].asObject() ?: throw BrokenScript("supply is no object")
+                outcome { current().supply(supply["key"] as String, toJson(supply["result"])); null }
+            }
+            "retry" in step -> {
+                val retry = step["retry"].asObject() ?: throw BrokenScript("retry is no object")
+                outcome { current().retry(rpcIdOf(retry["id"]), retry["partial"] as Boolean? ?: false) }
+            }
+            "missing" in step -> ok(current().missing())
+            "pending" in step -> ok(current().pending().map { it.key })
+            "snapshot" in step -> {
+                val written = current().snapshot(keyOf(step["snapshot"].asObject() ?: emptyMap()))
+                last = written
+                ok(String(written, Charsets.UTF_8))
+            }
+            "restore" in step -> {
+                val (snapshot, keys) = restoreArgs(step["restore"].asObject() ?: emptyMap(), last)
+                val restored = try {
+                    InputRound.restore(snapshot, keys, limits, now)
+                } catch (error: ToolnexusException.Failed) {
+                    return failed(error)
+                }
+                round?.close()
+                round = restored
+                ok(
+                    mapOf(
+                        "pending" to restored.pending().map { mapOf("key" to it.key, "request" to requestJson(it.request)) },
+                        "missing" to restored.missing(),
+                    ),
+                )
+            }
+            else -> throw BrokenScript("unknown step ${toJson(step)}")
+        }
+    }
+
+    /** The outcome of starting a round; a round started replaces the current one. */
+    private fun begun(start: () -> InputRound): Map<String, Any?> {
+        val started = try {
+            start()
+        } catch (error: ToolnexusException.Failed) {
+            return failed(error)
+        }
+        round?.close()
+        round = started
+        return ok(
+            mapOf(
+                "requests" to started.requests().map { mapOf("key" to it.key, "request" to requestJson(it.request)) },
+                "unhandled" to started.unhandled().map { mapOf("key" to it.key, "method" to it.method) },
+                "requestState" to (started.requestState() != null),
+            ),
+        )
+    }
+
+    override fun close() {
+        round?.close()
+    }
+}
+
+/** A `snapshot` script about a session: the current session and the last snapshot written. */
+private class SessionSnapshotScript(options: Map<String, Any?>, private val limits: Limits?) : AutoCloseable {
+    private var session = Session(sessionOptionsOf(options))
+    private var last: ByteArray? = null
+
+    fun step(step: Map<String, Any?>): Map<String, Any?> = when {
+        "snapshot" in step -> {
+            val snapshot = step["snapshot"].asObject() ?: throw BrokenScript("snapshot is no object")
+            outcome {
+                val written = session.snapshot(snapshot["id"] as String, keyOf(snapshot))
+                last = written
+                String(written, Charsets.UTF_8)
+            }
+        }
+        "restore" in step -> {
+            val (snapshot, keys) = restoreArgs(step["restore"].asObject() ?: emptyMap(), last)
+            outcome {
+                val restored = Session.restore(snapshot, keys, limits, nowOf(step))
+                session.close()
+                session = restored
+                restored.pending().map(::requestJson)
+            }
+        }
+        else -> sessionStep(session, step)
+    }
+
+    override fun close() {
+        session.close()
+    }
+}
+
+/** The script is read within the default limits; the case's apply to the snapshots it restores. */
+private fun runSnapshot(text: String, limits: Limits?): String {
+    val script = parseJson(compactJson(text, null)).asObject() ?: throw BrokenScript("the script is no object")
+    val steps = readScript(text, null).steps
+    return when (script["of"]) {
+        "round" -> RoundSnapshotScript(script["options"].asObject() ?: emptyMap(), limits).use { toJson(steps.map(it::step)) }
+        "session" -> SessionSnapshotScript(script["options"].asObject() ?: emptyMap(), limits).use { toJson(steps.map(it::step)) }
+        else -> throw BrokenScript("`of` is \"round\" or \"session\", not ${toJson(script["of"])}")
+    }
+}
+
 /** The scripted operations, by the suite's name. */
 val WIRE_OPS: Map<String, Op> = mapOf(
     "session" to textOp { _, text, limits -> runSession(text, limits) },
     "reverse_request" to textOp { _, text, limits -> runReverse(text, limits) },
     "mrtr" to textOp { _, text, limits -> runMrtr(text, limits) },
     "task" to textOp { _, text, limits -> runTask(text, limits) },
+    "snapshot" to textOp { _, text, limits -> runSnapshot(text, limits) },
 )

@@ -1345,7 +1345,9 @@ public protocol InputRoundProtocol: AnyObject, Sendable {
     
     /**
      * The requests begun for the `elicitation/create` entries, in the order of
-     * `inputRequests`, answered or not.
+     * `inputRequests`, answered or not. For a round made by `restore`: the requests still
+     * waiting when its snapshot was written (those answered before live on as their
+     * responses only).
      */
     func requests()  -> [KeyedRequest]
     
@@ -1366,6 +1368,16 @@ public protocol InputRoundProtocol: AnyObject, Sendable {
      * requests have no response (see `missing`).
      */
     func retry(id: RpcId, partial: Bool) throws  -> String
+    
+    /**
+     * The round written down, for `restore` in another process or after a restart: a small
+     * versioned JSON document (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then
+     * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
+     * bytes). It holds the request as first sent, the server's result, the options, the ids
+     * sent, the responses recorded and what awaits completion, never content a person has
+     * not yet sent.
+     */
+    func snapshot(key: Data?)  -> Data
     
     /**
      * Gives the host's own result (a JSON object, sent as it is) for an input request the
@@ -1441,6 +1453,33 @@ open class InputRound: InputRoundProtocol, @unchecked Sendable {
         try! rustCall { uniffi_toolnexus_ffi_fn_free_inputround(handle, $0) }
     }
 
+    
+    /**
+     * The round a `snapshot` wrote, as it was: the same pending requests (ids and expiry
+     * included), missing keys, answers, refusals and retry; its options are the snapshot's.
+     * `keys` are the keys it may be sealed with (the current one and those being retired);
+     * with none, it must be unsealed. It is read within `limits` at `now_ms` (the clock when
+     * absent).
+     *
+     * Fails, with nothing made: `InvalidSeal` at `""` for a seal that does not check out (or
+     * a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
+     * `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
+     * version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
+     * earliest expiry of a pending request, and the errors of each member at its pointer
+     * (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
+     * `UnknownField` at `/responses/<key>` for a key no input request has).
+     */
+public static func restore(snapshot: Data, keys: [Data] = [], limits: Limits? = nil, nowMs: UInt64? = nil)throws  -> InputRound  {
+    return try  FfiConverterTypeInputRound_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_constructor_inputround_restore(
+        FfiConverterData.lower(snapshot),
+        FfiConverterSequenceData.lower(keys),
+        FfiConverterOptionTypeLimits.lower(limits),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
     
     /**
      * Starts the round for `request` (as the client first sent it) and `response_json`, the
@@ -1585,7 +1624,9 @@ open func requestState() -> String?  {
     
     /**
      * The requests begun for the `elicitation/create` entries, in the order of
-     * `inputRequests`, answered or not.
+     * `inputRequests`, answered or not. For a round made by `restore`: the requests still
+     * waiting when its snapshot was written (those answered before live on as their
+     * responses only).
      */
 open func requests() -> [KeyedRequest]  {
     return try!  FfiConverterSequenceTypeKeyedRequest.lift(try! rustCall() {
@@ -1628,6 +1669,24 @@ open func retry(id: RpcId, partial: Bool = false)throws  -> String  {
             self.uniffiCloneHandle(),
         FfiConverterTypeRpcId_lower(id),
         FfiConverterBool.lower(partial),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The round written down, for `restore` in another process or after a restart: a small
+     * versioned JSON document (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then
+     * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
+     * bytes). It holds the request as first sent, the server's result, the options, the ids
+     * sent, the responses recorded and what awaits completion, never content a person has
+     * not yet sent.
+     */
+open func snapshot(key: Data? = nil) -> Data  {
+    return try!  FfiConverterData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_inputround_snapshot(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionData.lower(key),uniffiCallStatus
     )
 })
 }
@@ -2234,6 +2293,15 @@ public protocol SessionProtocol: AnyObject, Sendable {
      */
     func resolve(answer: Answer, nowMs: UInt64?) throws  -> ElicitResult
     
+    /**
+     * The pending request `request_id` written down with the session's options, for
+     * `restore` in another process or after a restart: a small versioned JSON document
+     * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
+     * the same bytes). It holds the request as the server asked it and its expiry, nothing a
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     */
+    func snapshot(requestId: String, key: Data?) throws  -> Data
+    
 }
 /**
  * The requests a host has been asked and not yet answered, and the rules for answering
@@ -2305,6 +2373,25 @@ public convenience init(options: SessionOptions? = nil) {
         try! rustCall { uniffi_toolnexus_ffi_fn_free_session(handle, $0) }
     }
 
+    
+    /**
+     * A session holding the one pending request a `snapshot` wrote, with the options it was
+     * written with: the same `Request` (its expiry included), answered by the same rules.
+     * `keys`, `limits` and `now_ms` (the clock when absent) as for `InputRound.restore`,
+     * which fails the same ways; the request's own errors point under `/params`, and a
+     * session that may hold no request fails with `TooManyPending` at `/options/maxPending`.
+     */
+public static func restore(snapshot: Data, keys: [Data] = [], limits: Limits? = nil, nowMs: UInt64? = nil)throws  -> Session  {
+    return try  FfiConverterTypeSession_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_constructor_session_restore(
+        FfiConverterData.lower(snapshot),
+        FfiConverterSequenceData.lower(keys),
+        FfiConverterOptionTypeLimits.lower(limits),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
     
 
     
@@ -2500,6 +2587,24 @@ open func resolve(answer: Answer, nowMs: UInt64? = nil)throws  -> ElicitResult  
             self.uniffiCloneHandle(),
         FfiConverterTypeAnswer_lower(answer),
         FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The pending request `request_id` written down with the session's options, for
+     * `restore` in another process or after a restart: a small versioned JSON document
+     * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
+     * the same bytes). It holds the request as the server asked it and its expiry, nothing a
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     */
+open func snapshot(requestId: String, key: Data? = nil)throws  -> Data  {
+    return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_session_snapshot(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(requestId),
+        FfiConverterOptionData.lower(key),uniffiCallStatus
     )
 })
 }
@@ -6071,6 +6176,18 @@ public enum ErrorKind: Equatable, Hashable {
      */
     case missingResponses
     /**
+     * A sealed snapshot's seal does not check out: a byte was changed or cut, it was
+     * sealed with a key the restore was not given or for another kind of snapshot, or a
+     * sealed snapshot was restored without keys (or an unsealed one with keys). Always at
+     * `""`, whatever went wrong, so the error tells an attacker nothing.
+     */
+    case invalidSeal
+    /**
+     * What a snapshot holds expired before it was restored (at `/expiresAtMs`): the
+     * answer comes too late, and the server has given up waiting for it.
+     */
+    case expired
+    /**
      * A kind newer than this binding; the message says what went wrong.
      */
     case other
@@ -6146,7 +6263,11 @@ public struct FfiConverterTypeErrorKind: FfiConverterRustBuffer {
         
         case 19: return .missingResponses
         
-        case 20: return .other
+        case 20: return .invalidSeal
+        
+        case 21: return .expired
+        
+        case 22: return .other
         
         default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -6232,8 +6353,16 @@ public struct FfiConverterTypeErrorKind: FfiConverterRustBuffer {
             writeInt(&buf, Int32(19))
         
         
-        case .other:
+        case .invalidSeal:
             writeInt(&buf, Int32(20))
+        
+        
+        case .expired:
+            writeInt(&buf, Int32(21))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(22))
         
         }
     }
@@ -8314,6 +8443,30 @@ fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionData: FfiConverterRustBuffer {
+    typealias SwiftType = Data?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterData.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterData.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeForm: FfiConverterRustBuffer {
     typealias SwiftType = Form?
 
@@ -8715,6 +8868,31 @@ fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterString.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceData: FfiConverterRustBuffer {
+    typealias SwiftType = [Data]
+
+    public static func write(_ value: [Data], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterData.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Data] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Data]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterData.read(from: &buf))
         }
         return seq
     }
@@ -9959,13 +10137,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_inputround_request_state() != 8625) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_method_inputround_requests() != 51649) {
+    if (uniffi_toolnexus_ffi_checksum_method_inputround_requests() != 9456) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_inputround_resolve() != 62060) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_inputround_retry() != 38731) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() != 40589) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_inputround_supply() != 43310) {
@@ -10055,6 +10236,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_session_resolve() != 26552) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot() != 36463) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolnexus_ffi_checksum_method_taskcall_method() != 30309) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -10142,6 +10326,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes() != 51526) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() != 29556) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolnexus_ffi_checksum_constructor_inputround_start() != 16580) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -10149,6 +10336,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_constructor_session_new() != 17532) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_constructor_session_restore() != 34871) {
         return InitializationResult.apiChecksumMismatch
     }
 

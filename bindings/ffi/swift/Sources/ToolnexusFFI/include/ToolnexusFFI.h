@@ -383,6 +383,11 @@ uint64_t uniffi_toolnexus_ffi_fn_clone_inputround(uint64_t handle, RustCallStatu
 void uniffi_toolnexus_ffi_fn_free_inputround(uint64_t handle, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_INPUTROUND_RESTORE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_INPUTROUND_RESTORE
+uint64_t uniffi_toolnexus_ffi_fn_constructor_inputround_restore(RustBuffer snapshot, RustBuffer keys, RustBuffer limits, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_INPUTROUND_START
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_INPUTROUND_START
 uint64_t uniffi_toolnexus_ffi_fn_constructor_inputround_start(uint64_t request, RustBuffer response_json, RustBuffer options, RustBuffer now_ms, RustBuffer limits, RustCallStatus *_Nonnull out_status
@@ -446,6 +451,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_resolve(uint64_t ptr, RustB
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_RETRY
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_RETRY
 RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_retry(uint64_t ptr, RustBuffer id, int8_t partial, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SNAPSHOT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SNAPSHOT
+RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_snapshot(uint64_t ptr, RustBuffer key, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SUPPLY
@@ -558,6 +568,11 @@ void uniffi_toolnexus_ffi_fn_free_session(uint64_t handle, RustCallStatus *_Nonn
 uint64_t uniffi_toolnexus_ffi_fn_constructor_session_new(RustBuffer options, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_SESSION_RESTORE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_SESSION_RESTORE
+uint64_t uniffi_toolnexus_ffi_fn_constructor_session_restore(RustBuffer snapshot, RustBuffer keys, RustBuffer limits, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_AWAITING_COMPLETION
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_AWAITING_COMPLETION
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_awaiting_completion(uint64_t ptr, RustCallStatus *_Nonnull out_status
@@ -621,6 +636,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_session_pending(uint64_t ptr, RustCall
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_RESOLVE
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_RESOLVE
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_resolve(uint64_t ptr, RustBuffer answer, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT
+RustBuffer uniffi_toolnexus_ffi_fn_method_session_snapshot(uint64_t ptr, RustBuffer request_id, RustBuffer key, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_TASKCALL
@@ -1788,6 +1808,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_retry(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SNAPSHOT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SNAPSHOT
+uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_snapshot(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SUPPLY
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SUPPLY
 uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_supply(void
@@ -1959,6 +1985,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_session_pending(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_RESOLVE
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_RESOLVE
 uint16_t uniffi_toolnexus_ffi_checksum_method_session_resolve(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT
+uint16_t uniffi_toolnexus_ffi_checksum_method_session_snapshot(void
     
 );
 #endif
@@ -2136,6 +2168,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_INPUTROUND_RESTORE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_INPUTROUND_RESTORE
+uint16_t uniffi_toolnexus_ffi_checksum_constructor_inputround_restore(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_INPUTROUND_START
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_INPUTROUND_START
 uint16_t uniffi_toolnexus_ffi_checksum_constructor_inputround_start(void
@@ -2151,6 +2189,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_constructor_reversebridge_new(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_SESSION_NEW
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_SESSION_NEW
 uint16_t uniffi_toolnexus_ffi_checksum_constructor_session_new(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_SESSION_RESTORE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_SESSION_RESTORE
+uint16_t uniffi_toolnexus_ffi_checksum_constructor_session_restore(void
     
 );
 #endif

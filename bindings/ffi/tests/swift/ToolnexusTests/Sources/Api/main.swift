@@ -1,7 +1,8 @@
 // The Swift API as an app uses it: a form screen built from the request's `Form`, filled through
 // `form.parse`, validated, answered and mapped; URL review; the session, also from many
-// threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; a task followed in
-// both eras; the form as a web page and its post read back; errors as Swift `Error`s. Prints
+// threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; a round and a
+// pending request written down and restored; a task followed in both eras; the form as a web
+// page and its post read back; errors as Swift `Error`s. Prints
 // `api (swift): N passed, N failed` and exits non-zero on any failure.
 
 import Dispatch
@@ -442,6 +443,85 @@ group("mrtr round") {
     expect("the retry carries the responses", retry["params"]?["inputResponses"]?["region"]?["content"] == .fields(("region", .string("eu"))), retry.text)
     expect("the retry carries the exact state", retry["params"]?["requestState"] == .string("st-1"), retry.text)
     expect("the retry has its own id", retry["id"] == .number("2"), retry.text)
+}
+
+// MARK: - Snapshots: a round and a pending request written down and restored
+
+/// Requests as the core writes them, each with its key: what two rounds are compared by.
+func written(_ requests: [KeyedRequest]) throws -> [String] {
+    try requests.map { "\($0.key): \(try requestToJson(request: $0.request))" }
+}
+
+group("snapshots") {
+    let key = Data("k-2026".utf8)
+    let call = #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy"}}"#
+    let response = #"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{"message":"Which region?","requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}},"required":["region"]}}},"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e-1"}},"roots":{"method":"roots/list"}},"requestState":"st-1"}}"#
+    let options = SessionOptions(ttlMs: 60_000, applyDefaults: true, rejectSecrets: true)
+    let round = try InputRound.start(request: ClientRequest.fromJson(json: call), responseJson: response, options: options, nowMs: 1_000)
+    let region = round.requests().first { $0.key == "region" }?.request.id ?? ""
+    _ = try round.resolve(answer: Answer(id: region, ok: true, data: #"{"region":"eu"}"#), nowMs: 2_000)
+    let sealed = round.snapshot(key: key)
+    expect("a sealed snapshot is tnseal1. and ASCII", sealed.starts(with: Data("tnseal1.".utf8)) && sealed.allSatisfy { $0 < 0x80 })
+    expect("the same key seals the same bytes", round.snapshot(key: key) == sealed)
+    let plain = String(decoding: round.snapshot(), as: UTF8.self)
+    expect("unsealed, it is the versioned document", plain.hasPrefix(#"{"snapshot":"input-round","version":1,"#), plain)
+
+    let restored = try InputRound.restore(snapshot: sealed, keys: [Data("k-2025".utf8), key], nowMs: 3_000)
+    expect("the options come back", restored.options() == options, restored.options())
+    let pending = try written(restored.pending())
+    expect("the pending requests come back, ids and expiry too", try pending == written(round.pending()), pending)
+    expect("what was begun and is still waiting", try written(restored.requests()) == pending, restored.requests())
+    expect("the same keys are missing", restored.missing() == ["login", "roots"], restored.missing())
+    expect("the state comes back", restored.requestState() == "st-1", restored.requestState())
+    for r in [round, restored] {
+        _ = try r.resolve(answer: Answer(id: r.pending().first?.request.id ?? "", ok: true), nowMs: 3_000)
+        try r.supply(key: "roots", resultJson: #"{"roots":[]}"#)
+    }
+    let retry = try round.retry(id: .number(spelling: "2"), partial: false)
+    expect("a restored round gives the same retry", try restored.retry(id: .number(spelling: "2"), partial: false) == retry, retry)
+    let again = failure { _ = try restored.retry(id: .number(spelling: "2"), partial: false) }
+    expect("and takes its id as the original does", again?.kind == .invalidValue, again)
+
+    var changed = sealed
+    changed[changed.endIndex - 1] = changed.last == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+    let refusals: [(String, ToolnexusError?)] = [
+        ("a changed byte", failure { _ = try InputRound.restore(snapshot: changed, keys: [key], nowMs: 3_000) }),
+        ("a cut", failure { _ = try InputRound.restore(snapshot: sealed.prefix(sealed.count / 2), keys: [key], nowMs: 3_000) }),
+        ("another key", failure { _ = try InputRound.restore(snapshot: sealed, keys: [Data("k-2025".utf8)], nowMs: 3_000) }),
+        ("no keys", failure { _ = try InputRound.restore(snapshot: sealed, nowMs: 3_000) }),
+        ("keys for an unsealed snapshot", failure { _ = try InputRound.restore(snapshot: round.snapshot(), keys: [key], nowMs: 3_000) }),
+        ("a round's seal as a pending request", failure { _ = try Session.restore(snapshot: sealed, keys: [key], nowMs: 3_000) }),
+    ]
+    for (what, refused) in refusals {
+        expect("\(what) is an invalid seal at \"\"", refused?.kind == .invalidSeal && refused?.pointer == "", refused)
+    }
+    let late = failure { _ = try InputRound.restore(snapshot: sealed, keys: [key], nowMs: 61_001) }
+    expect("after the earliest expiry it is expired", late?.kind == .expired && late?.pointer == "/expiresAtMs", late)
+    let clock = failure { _ = try InputRound.restore(snapshot: sealed, keys: [key]) }
+    expect("without nowMs the clock says it expired", clock?.kind == .expired, clock)
+    let small = failure { _ = try InputRound.restore(snapshot: round.snapshot(), limits: Limits(maxInputBytes: 64), nowMs: 3_000) }
+    expect("a snapshot is read within the limits", small?.kind == .tooLarge, small)
+
+    let formOnly = try modesFromName(name: "form")
+    let session = Session(options: SessionOptions(modes: formOnly, ttlMs: 10_000, applyDefaults: true))
+    let request = try session.begin(paramsJson: ageForm, id: "q1", nowMs: 0, limits: nil)
+    let blob = try session.snapshot(requestId: "q1", key: key)
+    let moved = try Session.restore(snapshot: blob, keys: [key], nowMs: 5)
+    let held = try moved.pending().map { try requestToJson(request: $0) }
+    expect("a restored session holds the request", try held == [requestToJson(request: request)], held)
+    expect("with the options it was written with", moved.options() == session.options(), moved.options())
+    expect("and the form prepared again", moved.form(requestId: "q1")?.fields() == session.form(requestId: "q1")?.fields())
+    let young = Answer(id: "q1", ok: true, data: #"{"age":17}"#)
+    let refusedThere = failure { _ = try session.resolve(answer: young, nowMs: 6) }
+    let refusedHere = failure { _ = try moved.resolve(answer: young, nowMs: 6) }
+    expect("it refuses as the original", refusedHere?.kind == .invalidContent && refusedHere == refusedThere, refusedHere)
+    let adult = Answer(id: "q1", ok: true, data: #"{"age":18}"#)
+    expect("and answers as the original", try moved.resolve(answer: adult, nowMs: 6) == session.resolve(answer: adult, nowMs: 6))
+    let gone = failure { _ = try session.snapshot(requestId: "q1") }
+    expect("only a pending request is written", gone?.kind == .unknownRequest && gone?.pointer == "/id", gone)
+    let lapsed = failure { _ = try Session.restore(snapshot: blob, keys: [key], nowMs: 10_001) }
+    expect("a pending request past its expiry is expired", lapsed?.kind == .expired && lapsed?.pointer == "/expiresAtMs", lapsed)
+    expect("the new kinds have the suite's names", ErrorKind.invalidSeal.asStr() == "invalid_seal" && ErrorKind.expired.asStr() == "expired")
 }
 
 // MARK: - A task, followed until it ends

@@ -1,6 +1,7 @@
-// Runners of the suite's scripted operations (`session`, `reverse_request`, `mrtr`, `task`):
-// each runs every step of the case's script against one `Session`, `ReverseBridge`,
-// `InputRound` or `TaskDriver` and writes the array of step outcomes, `{"ok": value}` or
+// Runners of the suite's scripted operations (`session`, `reverse_request`, `mrtr`, `task`,
+// `snapshot`): each runs every step of the case's script against one `Session`,
+// `ReverseBridge`, `InputRound` or `TaskDriver` (for `snapshot`, the round or session each
+// restore replaces) and writes the array of step outcomes, `{"ok": value}` or
 // `{"error": {"kind", "pointer", "violations"?}}`.
 //
 // Requests and results go into the outcomes as the API writes them (`requestToJson`,
@@ -496,9 +497,175 @@ private func runTask(_ c: Case, _ input: Input) throws -> String {
     }
 }
 
+// MARK: - snapshot
+
+/// A `restore` step's snapshot (absent: the last one written) and keys, as bytes.
+private func restoreArgs(_ restore: JSON, _ last: Data?) throws -> (Data, [Data]) {
+    let snapshot: Data
+    if let given = restore["snapshot"] {
+        snapshot = Data(try text(given, "restore.snapshot").utf8)
+    } else if let last {
+        snapshot = last
+    } else {
+        throw BrokenCase("restore without `snapshot` needs one written before")
+    }
+    let keys = try (restore["keys"]?.arrayValue ?? []).map { Data(try text($0, "a key").utf8) }
+    return (snapshot, keys)
+}
+
+/// A `snapshot` step's key, as bytes, if it gives one.
+private func keyOf(_ snapshot: JSON) throws -> Data? {
+    guard let key = snapshot["key"] else { return nil }
+    return Data(try text(key, "snapshot.key").utf8)
+}
+
+/// The snapshot written, as the text the suite pins (a sealed one is ASCII).
+private func written(_ bytes: Data) throws -> JSON {
+    guard let text = String(data: bytes, encoding: .utf8) else { throw BrokenCase("the snapshot written is not UTF-8") }
+    return .string(text)
+}
+
+/// A `snapshot` script about a round: its options, the current round and the last snapshot
+/// written.
+private final class RoundSnapshotScript {
+    let options: SessionOptions
+    let limits: Limits?
+    let input: Input
+    var round: InputRound?
+    var last: Data?
+
+    init(options: SessionOptions, limits: Limits?, input: Input) {
+        self.options = options
+        self.limits = limits
+        self.input = input
+    }
+
+    func current() throws -> InputRound {
+        guard let round else { throw BrokenCase("no round was started or restored") }
+        return round
+    }
+
+    func step(_ step: JSON) throws -> JSON {
+        let at = try now(step)
+        if let start = step["start"] {
+            let sent = try text(start["request"], "start.request"), response = try text(start["response"], "start.response")
+            return try begun {
+                let request = try ClientRequest.fromJson(json: sent, limits: nil)
+                return try InputRound.start(request: request, responseJson: response, options: options, nowMs: at, limits: nil)
+            }
+        }
+        if let response = step["again"] {
+            let response = try text(response, "again"), round = try current()
+            return try begun { try round.nextRound(responseJson: response, nowMs: at, limits: nil) }
+        }
+        if step.has("answer") {
+            let round = try current()
+            return try outcome { try keyed(round.resolve(answer: answer(step["answer"], input), nowMs: at)) }
+        }
+        if let supply = step["supply"] {
+            let round = try current(), key = try text(supply["key"], "supply.key")
+            let result = (supply["result"] ?? .null).text
+            return try outcome {
+                try round.supply(key: key, resultJson: result, limits: nil)
+                return .null
+            }
+        }
+        if let retry = step["retry"] {
+            let round = try current(), id = try requestId(retry["id"])
+            return try outcome { .string(try round.retry(id: id, partial: retry["partial"]?.boolValue ?? false)) }
+        }
+        if step.has("missing") { return ok(.array(try current().missing().map { .string($0) })) }
+        if step.has("pending") { return ok(.array(try current().pending().map { .string($0.key) })) }
+        if let snapshot = step["snapshot"] {
+            let bytes = try current().snapshot(key: keyOf(snapshot))
+            last = bytes
+            return ok(try written(bytes))
+        }
+        if let restore = step["restore"] {
+            let (snapshot, keys) = try restoreArgs(restore, last)
+            return try outcome {
+                let restored = try InputRound.restore(snapshot: snapshot, keys: keys, limits: limits, nowMs: at)
+                round = restored
+                return .fields(
+                    ("pending", .array(try restored.pending().map {
+                        .fields(("key", .string($0.key)), ("request", try request($0.request)))
+                    })),
+                    ("missing", .array(restored.missing().map { .string($0) }))
+                )
+            }
+        }
+        throw BrokenCase("unknown snapshot step \(step.text)")
+    }
+
+    /// The outcome of starting a round; a round started replaces the current one.
+    func begun(_ start: () throws -> InputRound) throws -> JSON {
+        try outcome {
+            let started = try start()
+            round = started
+            return .fields(
+                ("requests", .array(try started.requests().map {
+                    .fields(("key", .string($0.key)), ("request", try request($0.request)))
+                })),
+                ("unhandled", .array(started.unhandled().map {
+                    .fields(("key", .string($0.key)), ("method", .string($0.method)))
+                })),
+                ("requestState", .bool(started.requestState() != nil))
+            )
+        }
+    }
+}
+
+/// A `snapshot` script about a session: the current session and the last snapshot written.
+private final class SessionSnapshotScript {
+    let limits: Limits?
+    let input: Input
+    var session: Session
+    var last: Data?
+
+    init(options: SessionOptions, limits: Limits?, input: Input) {
+        self.limits = limits
+        self.input = input
+        session = Session(options: options)
+    }
+
+    func step(_ step: JSON) throws -> JSON {
+        if let snapshot = step["snapshot"] {
+            let id = try text(snapshot["id"], "snapshot.id"), key = try keyOf(snapshot)
+            return try outcome {
+                let bytes = try session.snapshot(requestId: id, key: key)
+                last = bytes
+                return try written(bytes)
+            }
+        }
+        if let restore = step["restore"] {
+            let (snapshot, keys) = try restoreArgs(restore, last), at = try now(step)
+            return try outcome {
+                let restored = try Session.restore(snapshot: snapshot, keys: keys, limits: limits, nowMs: at)
+                session = restored
+                return .array(try restored.pending().map(request))
+            }
+        }
+        return try sessionStep(session, step, input)
+    }
+}
+
+private func runSnapshot(_ c: Case, _ input: Input) throws -> String {
+    // The script is read within the default limits; the case's limits apply to the snapshots
+    // its steps restore.
+    try runScript(input, nil) { script in
+        let options = try options(script)
+        switch script["of"]?.stringValue {
+        case "round"?: return RoundSnapshotScript(options: options, limits: c.limits, input: input).step
+        case "session"?: return SessionSnapshotScript(options: options, limits: c.limits, input: input).step
+        default: throw BrokenCase("`of` is \"round\" or \"session\"")
+        }
+    }
+}
+
 let scriptRunners: [String: Runner] = [
     "session": runSession,
     "reverse_request": runReverse,
     "mrtr": runMrtr,
     "task": runTask,
+    "snapshot": runSnapshot,
 ]

@@ -825,6 +825,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_retry(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_inputround_snapshot(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_supply(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_unhandled(
@@ -882,6 +884,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolnexus_ffi_checksum_method_session_pending(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_resolve(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_session_snapshot(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_taskcall_method(
     ): Int
@@ -941,11 +945,15 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_constructor_inputround_restore(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_constructor_inputround_start(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_constructor_reversebridge_new(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_constructor_session_new(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_constructor_session_restore(
     ): Int
     external fun ffi_toolnexus_ffi_uniffi_contract_version(
     ): Int
@@ -1023,6 +1031,8 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_toolnexus_ffi_fn_free_inputround(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
+    external fun uniffi_toolnexus_ffi_fn_constructor_inputround_restore(`snapshot`: RustBuffer.ByValue,`keys`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_toolnexus_ffi_fn_constructor_inputround_start(`request`: Long,`responseJson`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_toolnexus_ffi_fn_method_inputround_answered_id(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1048,6 +1058,8 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_method_inputround_resolve(`ptr`: Long,`answer`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_inputround_retry(`ptr`: Long,`id`: RustBuffer.ByValue,`partial`: Byte,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_inputround_snapshot(`ptr`: Long,`key`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_inputround_supply(`ptr`: Long,`key`: RustBuffer.ByValue,`resultJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
@@ -1093,6 +1105,8 @@ internal object UniffiLib {
     ): Unit
     external fun uniffi_toolnexus_ffi_fn_constructor_session_new(`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
+    external fun uniffi_toolnexus_ffi_fn_constructor_session_restore(`snapshot`: RustBuffer.ByValue,`keys`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_toolnexus_ffi_fn_method_session_awaiting_completion(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_begin(`ptr`: Long,`paramsJson`: RustBuffer.ByValue,`id`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1118,6 +1132,8 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_method_session_pending(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_resolve(`ptr`: Long,`answer`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_session_snapshot(`ptr`: Long,`requestId`: RustBuffer.ByValue,`key`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_clone_taskcall(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
@@ -1636,13 +1652,16 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_request_state() and 0xFFFF) != 8625) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_requests() and 0xFFFF) != 51649) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_requests() and 0xFFFF) != 9456) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_resolve() and 0xFFFF) != 62060) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_retry() and 0xFFFF) != 38731) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() and 0xFFFF) != 40589) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_supply() and 0xFFFF) != 43310) {
@@ -1732,6 +1751,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_resolve() and 0xFFFF) != 26552) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot() and 0xFFFF) != 36463) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_taskcall_method() and 0xFFFF) != 30309) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1819,6 +1841,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes() and 0xFFFF) != 51526) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() and 0xFFFF) != 29556) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_start() and 0xFFFF) != 16580) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1826,6 +1851,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_session_new() and 0xFFFF) != 17532) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_session_restore() and 0xFFFF) != 34871) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
 }
@@ -3355,7 +3383,9 @@ public interface InputRoundInterface {
     
     /**
      * The requests begun for the `elicitation/create` entries, in the order of
-     * `inputRequests`, answered or not.
+     * `inputRequests`, answered or not. For a round made by `restore`: the requests still
+     * waiting when its snapshot was written (those answered before live on as their
+     * responses only).
      */
     fun `requests`(): List<KeyedRequest>
     
@@ -3376,6 +3406,16 @@ public interface InputRoundInterface {
      * requests have no response (see `missing`).
      */
     fun `retry`(`id`: RpcId, `partial`: kotlin.Boolean = false): kotlin.String
+    
+    /**
+     * The round written down, for `restore` in another process or after a restart: a small
+     * versioned JSON document (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then
+     * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
+     * bytes). It holds the request as first sent, the server's result, the options, the ids
+     * sent, the responses recorded and what awaits completion, never content a person has
+     * not yet sent.
+     */
+    fun `snapshot`(`key`: kotlin.ByteArray? = null): kotlin.ByteArray
     
     /**
      * Gives the host's own result (a JSON object, sent as it is) for an input request the
@@ -3661,7 +3701,9 @@ open class InputRound: Disposable, AutoCloseable, InputRoundInterface
     
     /**
      * The requests begun for the `elicitation/create` entries, in the order of
-     * `inputRequests`, answered or not.
+     * `inputRequests`, answered or not. For a round made by `restore`: the requests still
+     * waiting when its snapshot was written (those answered before live on as their
+     * responses only).
      */override fun `requests`(): List<KeyedRequest> {
             return FfiConverterSequenceTypeKeyedRequest.lift(
     callWithHandle {
@@ -3723,6 +3765,28 @@ open class InputRound: Disposable, AutoCloseable, InputRoundInterface
 
     
     /**
+     * The round written down, for `restore` in another process or after a restart: a small
+     * versioned JSON document (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then
+     * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
+     * bytes). It holds the request as first sent, the server's result, the options, the ids
+     * sent, the responses recorded and what awaits completion, never content a person has
+     * not yet sent.
+     */override fun `snapshot`(`key`: kotlin.ByteArray?): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_inputround_snapshot(
+        it,
+        
+        FfiConverterOptionalByteArray.lower(`key`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
      * Gives the host's own result (a JSON object, sent as it is) for an input request the
      * round does not handle (see `unhandled`); a later call for the same key replaces it.
      * Fails with `UnknownRequest` for a key no input request has, `InvalidValue` for an
@@ -3767,6 +3831,37 @@ open class InputRound: Disposable, AutoCloseable, InputRoundInterface
 
     
     companion object {
+        
+    /**
+     * The round a `snapshot` wrote, as it was: the same pending requests (ids and expiry
+     * included), missing keys, answers, refusals and retry; its options are the snapshot's.
+     * `keys` are the keys it may be sealed with (the current one and those being retired);
+     * with none, it must be unsealed. It is read within `limits` at `now_ms` (the clock when
+     * absent).
+     *
+     * Fails, with nothing made: `InvalidSeal` at `""` for a seal that does not check out (or
+     * a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
+     * `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
+     * version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
+     * earliest expiry of a pending request, and the errors of each member at its pointer
+     * (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
+     * `UnknownField` at `/responses/<key>` for a key no input request has).
+     */
+    @Throws(ToolnexusException::class) fun `restore`(`snapshot`: kotlin.ByteArray, `keys`: List<kotlin.ByteArray> = listOf(), `limits`: Limits? = null, `nowMs`: kotlin.ULong? = null): InputRound {
+            return FfiConverterTypeInputRound.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_constructor_inputround_restore(
+    
+        
+        FfiConverterByteArray.lower(`snapshot`),
+        FfiConverterSequenceByteArray.lower(`keys`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    )
+    }
+    
+
         
     /**
      * Starts the round for `request` (as the client first sent it) and `response_json`, the
@@ -4634,6 +4729,15 @@ public interface SessionInterface {
      */
     fun `resolve`(`answer`: Answer, `nowMs`: kotlin.ULong? = null): ElicitResult
     
+    /**
+     * The pending request `request_id` written down with the session's options, for
+     * `restore` in another process or after a restart: a small versioned JSON document
+     * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
+     * the same bytes). It holds the request as the server asked it and its expiry, nothing a
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     */
+    fun `snapshot`(`requestId`: kotlin.String, `key`: kotlin.ByteArray? = null): kotlin.ByteArray
+    
     companion object
 }
 
@@ -5011,16 +5115,60 @@ open class Session: Disposable, AutoCloseable, SessionInterface
     
 
     
-
-    
-
-
-    
-    
     /**
-     * @suppress
+     * The pending request `request_id` written down with the session's options, for
+     * `restore` in another process or after a restart: a small versioned JSON document
+     * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
+     * the same bytes). It holds the request as the server asked it and its expiry, nothing a
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
      */
-    companion object
+    @Throws(ToolnexusException::class)override fun `snapshot`(`requestId`: kotlin.String, `key`: kotlin.ByteArray?): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_session_snapshot(
+        it,
+        
+        FfiConverterString.lower(`requestId`),
+        FfiConverterOptionalByteArray.lower(`key`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    companion object {
+        
+    /**
+     * A session holding the one pending request a `snapshot` wrote, with the options it was
+     * written with: the same `Request` (its expiry included), answered by the same rules.
+     * `keys`, `limits` and `now_ms` (the clock when absent) as for `InputRound.restore`,
+     * which fails the same ways; the request's own errors point under `/params`, and a
+     * session that may hold no request fails with `TooManyPending` at `/options/maxPending`.
+     */
+    @Throws(ToolnexusException::class) fun `restore`(`snapshot`: kotlin.ByteArray, `keys`: List<kotlin.ByteArray> = listOf(), `limits`: Limits? = null, `nowMs`: kotlin.ULong? = null): Session {
+            return FfiConverterTypeSession.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_constructor_session_restore(
+    
+        
+        FfiConverterByteArray.lower(`snapshot`),
+        FfiConverterSequenceByteArray.lower(`keys`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    )
+    }
+    
+
+        
+    }
     
 }
 
@@ -8283,6 +8431,18 @@ enum class ErrorKind {
      */
     MISSING_RESPONSES,
     /**
+     * A sealed snapshot's seal does not check out: a byte was changed or cut, it was
+     * sealed with a key the restore was not given or for another kind of snapshot, or a
+     * sealed snapshot was restored without keys (or an unsealed one with keys). Always at
+     * `""`, whatever went wrong, so the error tells an attacker nothing.
+     */
+    INVALID_SEAL,
+    /**
+     * What a snapshot holds expired before it was restored (at `/expiresAtMs`): the
+     * answer comes too late, and the server has given up waiting for it.
+     */
+    EXPIRED,
+    /**
      * A kind newer than this binding; the message says what went wrong.
      */
     OTHER;
@@ -10157,6 +10317,38 @@ public object FfiConverterOptionalString: FfiConverterRustBuffer<kotlin.String?>
 /**
  * @suppress
  */
+public object FfiConverterOptionalByteArray: FfiConverterRustBuffer<kotlin.ByteArray?> {
+    override fun read(buf: ByteBuffer): kotlin.ByteArray? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterByteArray.read(buf)
+    }
+
+    override fun allocationSize(value: kotlin.ByteArray?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterByteArray.allocationSize(value)
+        }
+    }
+
+    override fun write(value: kotlin.ByteArray?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterByteArray.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeForm: FfiConverterRustBuffer<Form?> {
     override fun read(buf: ByteBuffer): Form? {
         if (buf.get().toInt() == 0) {
@@ -10687,6 +10879,34 @@ public object FfiConverterSequenceString: FfiConverterRustBuffer<List<kotlin.Str
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterString.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceByteArray: FfiConverterRustBuffer<List<kotlin.ByteArray>> {
+    override fun read(buf: ByteBuffer): List<kotlin.ByteArray> {
+        val len = buf.getInt()
+        return List<kotlin.ByteArray>(len) {
+            FfiConverterByteArray.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<kotlin.ByteArray>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterByteArray.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<kotlin.ByteArray>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterByteArray.write(it, buf)
         }
     }
 }
