@@ -538,7 +538,10 @@ impl PyInputRound {
     /// of snapshot, `ExpiredError` at `/expiresAtMs` after the expiry, and the errors of each
     /// member at its pointer.
     #[staticmethod]
-    #[pyo3(signature = (snapshot, *, keys = None, limits = None, now_ms = None))]
+    #[pyo3(
+        signature = (snapshot, *, keys = None, limits = None, now_ms = None),
+        text_signature = "(snapshot, *, keys=(), limits=None, now_ms=None)"
+    )]
     fn restore(
         py: Python<'_>,
         snapshot: &Bound<'_, PyAny>,

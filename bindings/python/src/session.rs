@@ -192,7 +192,10 @@ session_class! {
     /// `keys`, `limits` and `now_ms` (default: now) as for `InputRound.restore`, which raises
     /// the same errors (the request's own under `/params`).
     #[staticmethod]
-    #[pyo3(signature = (snapshot, *, keys = None, limits = None, now_ms = None))]
+    #[pyo3(
+        signature = (snapshot, *, keys = None, limits = None, now_ms = None),
+        text_signature = "(snapshot, *, keys=(), limits=None, now_ms=None)"
+    )]
     fn restore(
         py: Python<'_>,
         snapshot: &Bound<'_, PyAny>,

@@ -1,9 +1,9 @@
 """Runners of the suite's scripted operations (``session``, ``reverse_request``, ``mrtr``,
-``task``) through the public Python API.
+``task``, ``snapshot``) through the public Python API.
 
 Each runner reads the case's script with ``toolnexus.from_json`` (numbers keep their
 spelling), runs every step against one ``Session``, ``ReverseBridge``, ``InputRound`` or
-``TaskDriver``, and
+``TaskDriver`` (for ``snapshot``, the round or session each restore replaces), and
 writes the array of step outcomes with ``toolnexus.to_json``: ``{"ok": value}`` or
 ``{"error": {"kind", "pointer", "violations"?}}``, each violation as ``{"pointer",
 "keyword"}``. JSON-RPC text the API emits is carried as a string and so compared byte for
@@ -414,10 +414,146 @@ def run_task(_case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str
     return run_script(text, limits, make)
 
 
+# Snapshots of a round or of a session's pending request, and their restores.
+
+
+def restore_args(restore: dict[str, Any], last: bytes | None) -> tuple[bytes, list[bytes]]:
+    """A ``restore`` step's snapshot (absent: the last one written) and keys, as bytes."""
+    if "snapshot" in restore:
+        snapshot = restore["snapshot"].encode("utf-8")
+    elif last is not None:
+        snapshot = last
+    else:
+        raise BrokenScript("restore without `snapshot` needs one written before")
+    return snapshot, [key.encode("utf-8") for key in restore.get("keys", [])]
+
+
+def key_of(snapshot: dict[str, Any]) -> bytes | None:
+    key = snapshot.get("key")
+    return None if key is None else key.encode("utf-8")
+
+
+class RoundSnapshotScript:
+    """A ``snapshot`` script about a round: its options, the current round and the last
+    snapshot written."""
+
+    def __init__(self, options: dict[str, Any], limits: toolnexus.Limits) -> None:
+        self.options = options
+        self.limits = limits
+        self.round: toolnexus.InputRound | None = None
+        self.last: bytes | None = None
+
+    def current(self) -> toolnexus.InputRound:
+        if self.round is None:
+            raise BrokenScript("no round was started or restored")
+        return self.round
+
+    def step(self, step: dict[str, Any]) -> dict[str, Any]:
+        now = now_of(step)
+        if "start" in step:
+            start = step["start"]
+            return self.begun(
+                lambda: toolnexus.InputRound.start(start["request"], start["response"], now, **self.options)
+            )
+        if "again" in step:
+            return self.begun(lambda: self.current().next_round(step["again"], now))
+        if "answer" in step:
+            return outcome(lambda: keyed(*self.current().resolve(step["answer"], now)))
+        if "supply" in step:
+            supply = step["supply"]
+            return outcome(lambda: self.current().supply(supply["key"], supply.get("result")))
+        if "retry" in step:
+            retry = step["retry"]
+            return outcome(lambda: self.current().retry(retry["id"], partial=retry.get("partial", False)))
+        if "missing" in step:
+            return ok(self.current().missing())
+        if "pending" in step:
+            return ok([key for key, _ in self.current().pending()])
+        if "snapshot" in step:
+            written = self.current().snapshot(key=key_of(step["snapshot"]))
+            self.last = written
+            return ok(written.decode("utf-8"))
+        if "restore" in step:
+            snapshot, keys = restore_args(step["restore"], self.last)
+            try:
+                restored = toolnexus.InputRound.restore(snapshot, keys=keys, limits=self.limits, now_ms=now)
+            except toolnexus.Error as error:
+                return failed(error)
+            self.round = restored
+            return ok(
+                {
+                    "pending": [{"key": key, "request": request.to_dict()} for key, request in restored.pending()],
+                    "missing": restored.missing(),
+                }
+            )
+        raise BrokenScript(f"unknown step {step!r}")
+
+    def begun(
+        self, start: Callable[[], tuple[toolnexus.InputRound, list[tuple[str, toolnexus.Request]]]]
+    ) -> dict[str, Any]:
+        """The outcome of starting a round; a round started replaces the current one."""
+        try:
+            round, requests = start()
+        except toolnexus.Error as error:
+            return failed(error)
+        self.round = round
+        return ok(
+            {
+                "requests": [{"key": key, "request": request.to_dict()} for key, request in requests],
+                "unhandled": [{"key": r.key, "method": r.method} for r in round.unhandled()],
+                "requestState": round.request_state is not None,
+            }
+        )
+
+
+class SessionSnapshotScript:
+    """A ``snapshot`` script about a session: the current session and the last snapshot
+    written."""
+
+    def __init__(self, options: dict[str, Any], limits: toolnexus.Limits) -> None:
+        self.limits = limits
+        self.session = toolnexus.Session(**options)
+        self.last: bytes | None = None
+
+    def step(self, step: dict[str, Any]) -> dict[str, Any]:
+        if "snapshot" in step:
+            snapshot = step["snapshot"]
+            try:
+                written = self.session.snapshot(snapshot["id"], key=key_of(snapshot))
+            except toolnexus.Error as error:
+                return failed(error)
+            self.last = written
+            return ok(written.decode("utf-8"))
+        if "restore" in step:
+            snapshot, keys = restore_args(step["restore"], self.last)
+            try:
+                restored = toolnexus.Session.restore(snapshot, keys=keys, limits=self.limits, now_ms=now_of(step))
+            except toolnexus.Error as error:
+                return failed(error)
+            self.session = restored
+            return ok([request.to_dict() for request in restored.pending()])
+        return session_step(self.session, step)
+
+
+def run_snapshot(_case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    # The script is read within the default limits; the case's limits apply to the snapshots
+    # its steps restore.
+    def make(script: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        of = script.get("of")
+        if of == "round":
+            return RoundSnapshotScript(options_of(script), limits).step
+        if of == "session":
+            return SessionSnapshotScript(options_of(script), limits).step
+        raise BrokenScript(f"`of` is 'round' or 'session', not {of!r}")
+
+    return run_script(text, toolnexus.Limits(), make)
+
+
 WIRE_RUNNERS: dict[str, Runner] = {
     "session": run_session,
     "reverse_request": run_reverse,
     "mrtr": run_mrtr,
     "task": run_task,
+    "snapshot": run_snapshot,
 }
 """The scripted operations, by the suite's name."""

@@ -597,7 +597,7 @@ class Session:
     def restore(
         snapshot: bytes | bytearray | str,
         *,
-        keys: Iterable[bytes | str] | bytes | str | None = None,
+        keys: Iterable[bytes | str] | bytes | str = (),
         limits: Limits | None = None,
         now_ms: int | None = None,
     ) -> Session:
@@ -768,7 +768,7 @@ class InputRound:
     def restore(
         snapshot: bytes | bytearray | str,
         *,
-        keys: Iterable[bytes | str] | bytes | str | None = None,
+        keys: Iterable[bytes | str] | bytes | str = (),
         limits: Limits | None = None,
         now_ms: int | None = None,
     ) -> InputRound:
