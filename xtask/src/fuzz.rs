@@ -83,6 +83,10 @@ impl Target {
             (Target::ReviewUrl, Op::ReviewUrl) => serde_json::from_slice::<String>(input)
                 .ok()
                 .map(String::into_bytes),
+            // The first snapshot a script restores, read as raw bytes (an even first byte, and
+            // two for the time).
+            (Target::Snapshot, Op::Snapshot) => first_restored_snapshot(input)
+                .map(|snapshot| [&[0u8, 0, 0][..], snapshot.as_bytes()].concat()),
             // A schema of the cases as a tool's input schema.
             (Target::ToolHeaders, Op::CheckSchema | Op::FormFields) => {
                 Some([&br#"{"name":"t","inputSchema":"#[..], input, b"}"].concat())
@@ -90,6 +94,17 @@ impl Target {
             _ => None,
         }
     }
+}
+
+/// The `snapshot` of the first `restore` step of a `snapshot` case's script, if it gives one.
+fn first_restored_snapshot(input: &[u8]) -> Option<String> {
+    let script: serde_json::Value = serde_json::from_slice(input).ok()?;
+    script
+        .get("steps")?
+        .as_array()?
+        .iter()
+        .find_map(|step| step.get("restore")?.get("snapshot")?.as_str())
+        .map(str::to_owned)
 }
 
 /// Writes the seeds of `target` from the conformance cases into `dir`; how many.
