@@ -247,16 +247,28 @@ impl Session {
         now_ms: u64,
     ) -> Result<Request, Error> {
         let expires_at_ms = self.options.ttl_ms.map(|ttl| now_ms.saturating_add(ttl));
-        self.begin_until(params, id, expires_at_ms)
+        self.begin_until(params, id, expires_at_ms).cloned()
     }
 
-    /// [`Session::begin`] with the expiry given: what a snapshot restores.
+    /// [`Session::begin`] without a copy of the request for the caller: what a restore, which
+    /// hands no request out, begins its requests with.
+    pub(crate) fn begin_kept(
+        &mut self,
+        params: &ElicitRequestParams,
+        id: &str,
+        now_ms: u64,
+    ) -> Result<(), Error> {
+        let expires_at_ms = self.options.ttl_ms.map(|ttl| now_ms.saturating_add(ttl));
+        self.begin_until(params, id, expires_at_ms).map(|_| ())
+    }
+
+    /// [`Session::begin`] with the expiry given: the request as the session keeps it.
     fn begin_until(
         &mut self,
         params: &ElicitRequestParams,
         id: &str,
         expires_at_ms: Option<u64>,
-    ) -> Result<Request, Error> {
+    ) -> Result<&Request, Error> {
         let mode = params.mode();
         if !self.options.modes.supports(mode) {
             return Err(Error::new(
@@ -305,11 +317,14 @@ impl Session {
             request = request.with_expires_at(rfc3339::format_unix_ms(at))?;
         }
         self.entries.push(Entry {
-            request: request.clone(),
+            request,
             pending,
             expires_at_ms,
         });
-        Ok(request)
+        self.entries
+            .last()
+            .map(|entry| &entry.request)
+            .ok_or_else(|| Error::new(ErrorKind::InvalidValue, "", "no request was kept"))
     }
 
     /// Resolves a pending request with the host's `answer`, given at `now_ms`: the

@@ -355,6 +355,7 @@ impl Session {
         let mut session = Session::new(options);
         session
             .begin_until(&params, id, fields.opt_u64("expiresAtMs")?)
+            .map(|_| ())
             .map_err(|e| match e.kind() {
                 // A session that may hold no request at all.
                 ErrorKind::TooManyPending => {

@@ -150,6 +150,7 @@ impl InputRound {
             Session::new(options),
             1,
             now_ms,
+            true,
         )
     }
 
@@ -179,6 +180,7 @@ impl InputRound {
             Session::new(*self.session.options()),
             self.next_sequence,
             now_ms,
+            true,
         )
     }
 
@@ -227,6 +229,7 @@ impl InputRound {
             Session::new(options),
             first_sequence,
             now_ms,
+            true,
         )
     }
 
@@ -235,6 +238,9 @@ impl InputRound {
         self.next_sequence
     }
 
+    /// The round of `input`, each elicitation begun in `session`; with `hand_out`, a copy of
+    /// each [`Request`] for the host (a restore hands none out).
+    #[allow(clippy::too_many_arguments)]
     fn begin(
         request: Option<ClientRequest>,
         answered_id: RpcId,
@@ -243,6 +249,7 @@ impl InputRound {
         mut session: Session,
         first_sequence: u64,
         now_ms: u64,
+        hand_out: bool,
     ) -> Result<(InputRound, Vec<(String, Request)>), Error> {
         if let Some(id) = input.response_id().filter(|id| !same_id(id, &answered_id)) {
             return Err(Error::new(
@@ -264,11 +271,17 @@ impl InputRound {
             };
             let id = format_id(now_ms, sequence);
             sequence = sequence.saturating_add(1);
-            let host_request = session
-                .begin(params, id.as_str(), now_ms)
-                .map_err(|e| e.within(&format!("{}/params", input.entry_pointer(entry.key()))))?;
+            let within =
+                |e: Error| e.within(&format!("{}/params", input.entry_pointer(entry.key())));
+            if hand_out {
+                let host_request = session.begin(params, id.as_str(), now_ms).map_err(within)?;
+                begun.push((String::from(entry.key()), host_request));
+            } else {
+                session
+                    .begin_kept(params, id.as_str(), now_ms)
+                    .map_err(within)?;
+            }
             request_ids.push((String::from(entry.key()), String::from(id.as_str())));
-            begun.push((String::from(entry.key()), host_request));
         }
         let round = InputRound {
             request,

@@ -162,6 +162,7 @@ impl InputRound {
             Session::new(options),
             first_sequence,
             began_at_ms,
+            false,
         )
         .map_err(|e| e.within("/input"))?;
         round.check_request_ids(fields.object("requestIds")?)?;
