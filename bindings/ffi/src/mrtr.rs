@@ -14,7 +14,7 @@ use crate::error::ToolnexusError;
 use crate::json_text;
 use crate::limits::Limits;
 use crate::reverse::RpcId;
-use crate::shared::{Modes, SessionOptions, Shared, now_or_clock};
+use crate::shared::{Modes, SessionOptions, Shared, now_or_clock, restore_with};
 
 /// A JSON-RPC request the client sends, every member kept as received: in its order, with
 /// numbers as spelt.
@@ -452,13 +452,7 @@ impl InputRound {
         limits: Option<Limits>,
         now_ms: Option<u64>,
     ) -> Result<Arc<InputRound>, ToolnexusError> {
-        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-        let round = mrtr::InputRound::restore(
-            &snapshot,
-            &keys,
-            &Limits::or_default(limits),
-            now_or_clock(now_ms),
-        )?;
+        let round = restore_with(&snapshot, &keys, limits, now_ms, mrtr::InputRound::restore)?;
         let requests = round
             .pending()
             .into_iter()

@@ -9,7 +9,7 @@ use crate::error::ToolnexusError;
 use crate::form::Form;
 use crate::limits::Limits;
 use crate::screen::Screen;
-use crate::shared::{SessionOptions, Shared, now_or_clock};
+use crate::shared::{SessionOptions, Shared, now_or_clock, restore_with};
 
 /// A URL request the person consented to open, waiting for the server to say the interaction
 /// is complete.
@@ -230,13 +230,7 @@ impl Session {
         limits: Option<Limits>,
         now_ms: Option<u64>,
     ) -> Result<Arc<Session>, ToolnexusError> {
-        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-        let session = core::Session::restore(
-            &snapshot,
-            &keys,
-            &Limits::or_default(limits),
-            now_or_clock(now_ms),
-        )?;
+        let session = restore_with(&snapshot, &keys, limits, now_ms, core::Session::restore)?;
         Ok(Arc::new(Session {
             options: SessionOptions::from_core(session.options()),
             inner: Shared::new(session),

@@ -7,6 +7,7 @@ use toolnexus_core::content::ContentOptions;
 use toolnexus_core::mcp::Mode as CoreMode;
 
 use crate::error::ToolnexusError;
+use crate::limits::Limits;
 use crate::mirror::mirror_enum;
 
 /// A core object behind a lock, so that Kotlin and Swift may call it from any thread.
@@ -29,6 +30,24 @@ impl<T> Shared<T> {
 /// `now_ms`, or the system clock in milliseconds since 1970 when it is not given.
 pub(crate) fn now_or_clock(now_ms: Option<u64>) -> u64 {
     now_ms.unwrap_or_else(core::id::now_ms)
+}
+
+/// A core restore run with the arguments every `restore` of the bindings takes: the keys as
+/// slices, `limits` or the default, `now_ms` or the clock.
+pub(crate) fn restore_with<T>(
+    snapshot: &[u8],
+    keys: &[Vec<u8>],
+    limits: Option<Limits>,
+    now_ms: Option<u64>,
+    restore: impl FnOnce(&[u8], &[&[u8]], &core::Limits, u64) -> Result<T, core::Error>,
+) -> Result<T, core::Error> {
+    let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+    restore(
+        snapshot,
+        &keys,
+        &Limits::or_default(limits),
+        now_or_clock(now_ms),
+    )
 }
 
 /// How content is checked: strictly, except members the schema does not declare when

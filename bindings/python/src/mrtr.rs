@@ -22,7 +22,7 @@ use crate::input::read_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
 use crate::session::{prepared_request, read_answer, result_pairs};
-use crate::snapshot::{now_or, read_bytes, read_keys};
+use crate::snapshot::{read_bytes, restore_with};
 use crate::wire::{ModesArg, Shared, pairs, rpc_id_from_python, rpc_id_to_python, session_options};
 
 /// A JSON-RPC request the client sends, every member kept as received: in its order, with
@@ -549,13 +549,7 @@ impl PyInputRound {
         limits: Option<&Bound<'_, PyLimits>>,
         now_ms: Option<u64>,
     ) -> PyResult<PyInputRound> {
-        let snapshot = read_bytes(snapshot, "snapshot")?;
-        let keys = read_keys(keys)?;
-        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-        let limits = PyLimits::or_default(limits);
-        let round = py
-            .detach(|| InputRound::restore(&snapshot, &keys, &limits, now_or(now_ms)))
-            .or_raise(py)?;
+        let round = restore_with(py, snapshot, keys, limits, now_ms, InputRound::restore)?;
         Ok(PyInputRound {
             inner: Shared::new(round),
         })

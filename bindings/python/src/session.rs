@@ -16,7 +16,7 @@ use crate::form::PyForm;
 use crate::input::read_model_or_json;
 use crate::limits::PyLimits;
 use crate::repr::Repr;
-use crate::snapshot::{now_or, read_bytes, read_keys};
+use crate::snapshot::{read_bytes, restore_with};
 use crate::wire::{Shared, modes_tuple, pairs, session_class};
 
 /// The requests a host has been asked and not yet answered, and the rules for answering them.
@@ -203,13 +203,7 @@ session_class! {
         limits: Option<&Bound<'_, PyLimits>>,
         now_ms: Option<u64>,
     ) -> PyResult<PySession> {
-        let snapshot = read_bytes(snapshot, "snapshot")?;
-        let keys = read_keys(keys)?;
-        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-        let limits = PyLimits::or_default(limits);
-        let session = py
-            .detach(|| Session::restore(&snapshot, &keys, &limits, now_or(now_ms)))
-            .or_raise(py)?;
+        let session = restore_with(py, snapshot, keys, limits, now_ms, Session::restore)?;
         Ok(PySession {
             inner: Shared::new(session),
         })
