@@ -27,10 +27,7 @@
     clippy::panic
 )]
 
-use std::fs::OpenOptions;
 use std::hint::black_box;
-use std::io::Write;
-use std::time::{Duration, Instant};
 
 use toolnexus_core::content::ContentOptions;
 use toolnexus_core::form::Form;
@@ -39,43 +36,21 @@ use toolnexus_core::{ElicitRequestParams, Limits, Value, elicitation_into_reques
 
 #[path = "payloads.rs"]
 mod payloads;
+#[path = "timing.rs"]
+mod timing;
 use payloads::{PAYLOADS, Payload};
+use timing::{ROUNDS, median, per_call_ns, verdict};
 
 /// The allocator of the bindings: reading JSON is mostly allocating small strings.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// How long each timing lasts, so that the clock's resolution and the loop do not count.
-const MEASURE: Duration = Duration::from_millis(40);
-/// Interleaved rounds per comparison.
-const ROUNDS: usize = 7;
 /// The targets: the mapping within this many times the floor, validation under this many
 /// nanoseconds per field, and the cost per field at 1,000 fields within this many times the
 /// cost at 10.
 const FLOOR_TARGET: f64 = 3.0;
 const VALIDATE_NS_PER_FIELD: f64 = 60.0;
 const GROWTH_TARGET: f64 = 1.5;
-
-/// Nanoseconds per call of `route`, over a loop of about [`MEASURE`].
-fn per_call_ns(route: &dyn Fn()) -> f64 {
-    let mut calls: u32 = 1;
-    loop {
-        let start = Instant::now();
-        for _ in 0..calls {
-            route();
-        }
-        let elapsed = start.elapsed();
-        if elapsed >= MEASURE || calls >= 1 << 30 {
-            return elapsed.as_nanos() as f64 / f64::from(calls);
-        }
-        calls = calls.saturating_mul(2);
-    }
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
-}
 
 /// Medians of `ours` and `theirs` timed in alternating order, and the median ratio
 /// theirs / ours.
@@ -102,18 +77,7 @@ fn alone(route: &dyn Fn()) -> f64 {
 
 /// Appends a target's line to the summary file, when there is one.
 fn record(what: &str, payload: &str, measured: &str, target: &str, met: bool) {
-    let Ok(path) = std::env::var("TOOLNEXUS_BENCH_TARGETS") else {
-        return;
-    };
-    let verdict = if met { "met" } else { "MISSED" };
-    let line = format!("core\t{what}\t{payload}\t{measured}\t{target}\t{verdict}\n");
-    if let Ok(mut file) = OpenOptions::new().create(true).append(true).open(path) {
-        let _ = file.write_all(line.as_bytes());
-    }
-}
-
-fn verdict(met: bool) -> &'static str {
-    if met { "met" } else { "MISSED" }
+    timing::record("core", what, payload, measured, target, met);
 }
 
 /// What the benchmark reads from one payload, prepared once.

@@ -22,49 +22,27 @@
     clippy::panic
 )]
 
-use std::fs::OpenOptions;
 use std::hint::black_box;
-use std::io::Write;
-use std::time::{Duration, Instant};
 
 use toolnexus_core::wire::mrtr::ClientRequest;
 use toolnexus_core::{InputRequired, InputRound, Limits, SessionOptions};
 
 #[path = "payloads.rs"]
 mod payloads;
+#[path = "timing.rs"]
+mod timing;
 use payloads::PAYLOADS;
+use timing::{ROUNDS, median, per_call_ns, verdict};
 
 /// The allocator of the bindings.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const MEASURE: Duration = Duration::from_millis(40);
-const ROUNDS: usize = 7;
 const PLAIN_TARGET: f64 = 1.0;
 const SEALED_TARGET: f64 = 2.0;
 const GROWTH_TARGET: f64 = 1.5;
 const KEY: &[u8] = b"a key of 32 bytes, as hosts use.";
 const CALL: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"register","arguments":{}}}"#;
-
-fn per_call_ns(route: &dyn Fn()) -> f64 {
-    let mut calls: u32 = 1;
-    loop {
-        let start = Instant::now();
-        for _ in 0..calls {
-            route();
-        }
-        let elapsed = start.elapsed();
-        if elapsed >= MEASURE || calls >= 1 << 30 {
-            return elapsed.as_nanos() as f64 / f64::from(calls);
-        }
-        calls = calls.saturating_mul(2);
-    }
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
 
 /// Medians of each route's time and of each route's ratio to the first, the routes taking
 /// turns in an order that alternates.
@@ -92,18 +70,7 @@ fn compare(routes: &[&dyn Fn()]) -> (Vec<f64>, Vec<f64>) {
 }
 
 fn record(what: &str, payload: &str, measured: &str, target: &str, met: bool) {
-    let Ok(path) = std::env::var("TOOLNEXUS_BENCH_TARGETS") else {
-        return;
-    };
-    let verdict = if met { "met" } else { "MISSED" };
-    let line = format!("snapshot\t{what}\t{payload}\t{measured}\t{target}\t{verdict}\n");
-    if let Ok(mut file) = OpenOptions::new().create(true).append(true).open(path) {
-        let _ = file.write_all(line.as_bytes());
-    }
-}
-
-fn verdict(met: bool) -> &'static str {
-    if met { "met" } else { "MISSED" }
+    timing::record("snapshot", what, payload, measured, target, met);
 }
 
 fn main() {
