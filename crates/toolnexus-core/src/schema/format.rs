@@ -85,6 +85,11 @@ pub fn is_email(text: &str) -> bool {
     if text.len() > MAX_ADDRESS {
         return false;
     }
+    ascii_email(text.as_bytes()).unwrap_or_else(|| is_email_by_parts(text))
+}
+
+/// [`is_email`] by its parts: the text split at its last `@`, each side checked.
+fn is_email_by_parts(text: &str) -> bool {
     // `@` is one byte in UTF-8, never part of another character.
     let Some(at) = text.bytes().rposition(|b| b == b'@') else {
         return false;
@@ -93,6 +98,54 @@ pub fn is_email(text: &str) -> bool {
         (Some(local), Some(domain)) => is_dot_atom(local) && is_domain(domain),
         _ => false,
     }
+}
+
+/// [`is_email`] in one pass over the bytes of an ASCII address with a host name, which is what
+/// most addresses are; `None` for any other (a byte beyond ASCII, an address literal), which
+/// [`is_email_by_parts`] decides. A local part holds no `@`, so the first one splits.
+fn ascii_email(bytes: &[u8]) -> Option<bool> {
+    let mut atom = 0usize;
+    let mut at = None;
+    // In the domain: the current label's length, whether it is all digits, its last byte.
+    let (mut label, mut digits, mut last) = (0usize, true, b'.');
+    for (i, &b) in bytes.iter().enumerate() {
+        if !b.is_ascii() {
+            return None;
+        }
+        if at.is_none() {
+            if b == b'@' {
+                if atom == 0 || i > MAX_LOCAL_PART {
+                    return Some(false);
+                }
+                if bytes.get(i + 1) == Some(&b'[') {
+                    return None;
+                }
+                at = Some(i);
+            } else if b == b'.' {
+                if atom == 0 {
+                    return Some(false);
+                }
+                atom = 0;
+            } else if is_ascii_atext(b) {
+                atom += 1;
+            } else {
+                return Some(false);
+            }
+        } else if b == b'.' {
+            if label == 0 || label > MAX_LABEL || last == b'-' {
+                return Some(false);
+            }
+            (label, digits) = (0, true);
+            last = b;
+        } else if ascii_class(b) & LABEL != 0 && (b != b'-' || label > 0) {
+            label += 1;
+            digits &= ascii_class(b) & DIGIT != 0;
+            last = b;
+        } else {
+            return Some(false);
+        }
+    }
+    Some(at.is_some() && (1..=MAX_LABEL).contains(&label) && last != b'-' && !digits)
 }
 
 /// Whether `text` is an absolute URI: RFC 3986's `URI` production,
@@ -337,6 +390,21 @@ mod tests {
             all.extend(last.iter().cloned());
         }
         all
+    }
+
+    #[test]
+    fn the_one_pass_over_an_address_agrees_with_its_parts() {
+        let mut texts = every_text(&['a', '1', '-', '.', '@', '!', ' ', '['], 6);
+        for n in [62, 63, 64, 65] {
+            texts.push(format!("{}@b.c", "a".repeat(n)));
+            texts.push(format!("a@{}.c", "b".repeat(n)));
+            texts.push(format!("a@c.{}", "1".repeat(n)));
+        }
+        texts.extend(["é@a.b", "a@é.b", "a@[1.2.3.4]", "a@[IPv6:::1]", "x@@y.z"].map(String::from));
+        for text in &texts {
+            let one_pass = ascii_email(text.as_bytes()).unwrap_or_else(|| is_email_by_parts(text));
+            assert_eq!(one_pass, is_email_by_parts(text), "{text:?}");
+        }
     }
 
     #[test]
