@@ -68,6 +68,29 @@ def input_round() -> None:
     round_.retry(2)
 
 
+KEY = b"a key of 32 bytes, as hosts use."
+ROUND, ROUND_REQUESTS = toolnexus.InputRound.start(CALL, NEEDS_INPUT, 0, ttl_ms=None)
+SEALED_ROUND = ROUND.snapshot(key=KEY)
+FORM_REQUEST = ROUND_REQUESTS[0][1]
+POST = [("tn-request", FORM_REQUEST.id), ("tn-0", "Ada"), ("tn-1", "36"), ("tn-2", "1"), ("tn-3", "0"), ("tn-action", "accept")]
+
+
+def web_form() -> None:
+    FORM_REQUEST.to_html()
+    FORM_REQUEST.answer_from_form_data(POST)
+
+
+def round_through_snapshot() -> None:
+    restored = toolnexus.InputRound.restore(ROUND.snapshot(key=KEY), keys=(KEY,), now_ms=1)
+    restored.pending()
+
+
+def session_through_snapshot() -> None:
+    session = toolnexus.Session()
+    session.begin(PARAMS, "r", 0)
+    toolnexus.Session.restore(session.snapshot("r"), now_ms=1).pending()
+
+
 def task_followed() -> None:
     driver = toolnexus.TaskDriver.start(CREATED, "modern", 0)
     assert driver is not None
@@ -94,6 +117,10 @@ ENTRY_POINTS: list[tuple[str, Callable[[], Any]]] = [
     ("ReverseBridge receive + respond", bridge_round_trip),
     ("InputRound start + resolve + retry", input_round),
     ("TaskDriver start + read + resolve + update", task_followed),
+    ("Request.to_html + answer_from_form_data", web_form),
+    ("InputRound snapshot + restore, sealed", round_through_snapshot),
+    ("Session snapshot + restore", session_through_snapshot),
+    ("refused: a changed snapshot", lambda: refused(lambda: toolnexus.InputRound.restore(SEALED_ROUND[:-2], keys=(KEY,)))),
     ("refused: invalid JSON", lambda: refused(lambda: toolnexus.Answer.from_json('{"id":'))),
     ("refused: bad content", lambda: refused(lambda: toolnexus.Answer.from_dict({"id": "a", "ok": 1}))),
 ]
