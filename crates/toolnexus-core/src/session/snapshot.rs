@@ -334,7 +334,7 @@ impl Session {
         limits: &Limits,
         now_ms: u64,
     ) -> Result<Session, Error> {
-        let map = read(snapshot, PENDING_REQUEST, keys, limits, now_ms)?;
+        let mut map = read(snapshot, PENDING_REQUEST, keys, limits, now_ms)?;
         let fields = Fields::new(&map);
         fields.deny_unknown(
             &[
@@ -348,13 +348,15 @@ impl Session {
             "a snapshot of a pending request",
         )?;
         let options = read_options(&fields)?;
-        let id = fields.non_empty_str("id")?;
-        let params =
-            ElicitRequestParams::from_value(Value::Object(fields.object("params")?.clone()))
-                .map_err(|e| e.within("/params"))?;
+        let id = String::from(fields.non_empty_str("id")?);
+        fields.object("params")?;
+        let expires_at_ms = fields.opt_u64("expiresAtMs")?;
+        // The params move out of the document: nothing else reads them.
+        let params = ElicitRequestParams::from_value(map.remove("params").unwrap_or_default())
+            .map_err(|e| e.within("/params"))?;
         let mut session = Session::new(options);
         session
-            .begin_until(&params, id, fields.opt_u64("expiresAtMs")?)
+            .begin_until(&params, &id, expires_at_ms)
             .map(|_| ())
             .map_err(|e| match e.kind() {
                 // A session that may hold no request at all.

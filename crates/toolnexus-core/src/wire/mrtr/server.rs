@@ -224,17 +224,6 @@ impl InputRequired {
         out.push('}');
     }
 
-    /// About how long [`InputRequired::write_json`] writes, for a buffer made once.
-    pub(crate) fn estimated_json_len(&self) -> usize {
-        let state = self.request_state.as_ref().map_or(0, String::len);
-        let params: usize = self
-            .requests
-            .iter()
-            .map(|r| r.params.as_ref().map_or(0, |p| p.len()) * 96 + 64)
-            .sum();
-        64 + state * 2 + params
-    }
-
     /// The pointer of the entry `key` in the text this was read from.
     pub(super) fn entry_pointer(&self, key: &str) -> String {
         let mut at = format!("{}/inputRequests", self.base);

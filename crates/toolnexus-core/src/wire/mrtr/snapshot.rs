@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use super::{ClientRequest, InputRequired, InputRound};
 use crate::error::{Error, ErrorKind};
-use crate::json::fields::{Fields, into_object};
+use crate::json::fields::{Fields, as_object, take_object};
 use crate::json::write::{write_map, write_str, write_value};
 use crate::json::{Limits, Map, Value, pointer};
 use crate::session::Session;
@@ -55,7 +55,7 @@ impl InputRound {
     /// in it: a request answered with invalid content is still pending, with no content.
     pub fn snapshot(&self, key: Option<&[u8]>) -> Vec<u8> {
         // Written straight into one string: nothing of the round is copied on the way.
-        let mut out = String::with_capacity(self.estimated_json_len());
+        let mut out = String::new();
         let mut doc = document_writer(&mut out, INPUT_ROUND);
         doc.member("options", |out| {
             write_value(out, &options_value(self.session.options()));
@@ -100,13 +100,6 @@ impl InputRound {
         }
         doc.finish();
         write(INPUT_ROUND, out, key)
-    }
-
-    /// About how long the snapshot's JSON is: what the round holds, plus room.
-    fn estimated_json_len(&self) -> usize {
-        let request = self.request.as_ref().map_or(0, |r| r.message().len() * 64);
-        let input = self.input.estimated_json_len();
-        512 + request + input + self.responses.len() * 128 + self.request_ids.len() * 64
     }
 
     /// The round a [`InputRound::snapshot`] wrote, restored at `now_ms`: the same
@@ -166,7 +159,10 @@ impl InputRound {
         )
         .map_err(|e| e.within("/input"))?;
         round.check_request_ids(fields.object("requestIds")?)?;
-        round.replay_responses(fields.object("responses")?)?;
+        fields.object("responses")?;
+        // The responses move into the round: the document is not needed after.
+        round.replay_responses(take_object(&mut map, "responses").unwrap_or_default())?;
+        let fields = Fields::new(&map);
         round.replay_awaiting(fields.opt_array("awaiting")?.unwrap_or_default())?;
         round.last_retry_id = last_retry_id;
         Ok(round)
@@ -194,8 +190,9 @@ impl InputRound {
 
     /// Records each response written, in its order; an elicitation answered leaves the
     /// session, as it did when it was answered.
-    fn replay_responses(&mut self, responses: &Map) -> Result<(), Error> {
-        for (key, result) in responses.iter() {
+    fn replay_responses(&mut self, responses: Map) -> Result<(), Error> {
+        for (key, result) in responses {
+            let key = key.as_str();
             let at = || format!("/responses{}", pointer::key(key));
             if !self.input.input_requests().iter().any(|r| r.key() == key) {
                 return Err(Error::new(
@@ -204,11 +201,11 @@ impl InputRound {
                     format!("no input request of the round has the key {key:?}"),
                 ));
             }
-            into_object(result.clone(), "a response").map_err(|e| e.within(&at()))?;
+            as_object(&result, "a response").map_err(|e| e.within(&at()))?;
             if let Some((_, id)) = self.request_ids.iter().find(|(k, _)| k == key) {
                 self.session.withdraw(id);
             }
-            self.record(key, result.clone());
+            self.record(key, result);
         }
         Ok(())
     }
@@ -217,9 +214,8 @@ impl InputRound {
     fn replay_awaiting(&mut self, items: &[Value]) -> Result<(), Error> {
         for (i, item) in items.iter().enumerate() {
             let at = format!("/awaiting/{i}");
-            let item =
-                into_object(item.clone(), "an awaited completion").map_err(|e| e.within(&at))?;
-            let fields = Fields::new(&item);
+            let item = as_object(item, "an awaited completion").map_err(|e| e.within(&at))?;
+            let fields = Fields::new(item);
             fields
                 .deny_unknown(&["requestId", "elicitationId"], "an awaited completion")
                 .map_err(|e| e.within(&at))?;
