@@ -35,7 +35,6 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from itertools import repeat
@@ -43,7 +42,9 @@ from typing import Any
 
 import toolnexus
 
+import timing
 from payloads import FIELDS_10, FIELDS_1000, PAYLOADS, Payload
+from timing import MEASURE_SECONDS, Route, calls_per_measure, per_call_ns
 
 try:
     import jsonschema_rs
@@ -54,8 +55,6 @@ try:
 except ImportError as missing:
     sys.exit(f"bench: the peers are missing ({missing}); `cargo xtask bench python` installs them")
 
-# Each timing lasts about this long, so that the clock's resolution and the loop don't count.
-MEASURE_SECONDS = 0.04
 # How many calls of each route of toolnexus the memory check makes.
 RSS_CALLS = 1_000_000
 # Calls of each route before the memory baseline: caches, arenas and lazy imports fill up.
@@ -65,7 +64,6 @@ GROWTH_TARGET = 1.5
 
 PARAMS: TypeAdapter[ElicitRequestParams] = TypeAdapter(ElicitRequestParams)
 
-Route = Callable[[Any], object]
 
 
 @dataclass(frozen=True)
@@ -192,30 +190,6 @@ def check_same_work(payload: Payload) -> None:
         raise SystemExit(f"bench: the results of {payload.name} differ")
 
 
-def per_call_ns(route: Route, arg: object, calls: int) -> float:
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        start = time.perf_counter_ns()
-        for _ in repeat(None, calls):
-            route(arg)
-        elapsed = time.perf_counter_ns() - start
-    finally:
-        if collecting:
-            gc.enable()
-    return elapsed / calls
-
-
-def calls_per_measure(route: Route, arg: object) -> int:
-    """How many calls take about `MEASURE_SECONDS`."""
-    calls = 4
-    while True:
-        ns = per_call_ns(route, arg, calls)
-        if ns * calls >= 10_000_000:
-            return max(1, round(MEASURE_SECONDS * 1e9 / ns))
-        calls *= 4
-
-
 def measure(pairs: list[tuple[Route, object, Route, object]], rounds: int) -> list[Timings]:
     counts = [(calls_per_measure(o, oa), calls_per_measure(t, ta)) for o, oa, t, ta in pairs]
     timings = [Timings([], []) for _ in pairs]
@@ -229,11 +203,7 @@ def measure(pairs: list[tuple[Route, object, Route, object]], rounds: int) -> li
 
 
 def record(what: str, payload: str, measured: str, target: str, met: bool) -> None:
-    path = os.environ.get("TOOLNEXUS_BENCH_TARGETS")
-    if path:
-        verdict = "met" if met else "MISSED"
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(f"python\t{what}\t{payload}\t{measured}\t{target}\t{verdict}\n")
+    timing.record("python", what, payload, measured, target, met)
 
 
 def report(payload: Payload, jobs: list[Comparison], timings: list[Timings]) -> None:

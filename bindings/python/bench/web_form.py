@@ -36,23 +36,21 @@ cannot run or the two sides do different work.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import platform
 import sys
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from html.parser import HTMLParser
 from importlib import metadata
-from itertools import repeat
 from pathlib import Path
 from typing import Annotated, Any, Literal, NoReturn, Optional
 
 import toolnexus
 
+import timing
 from payloads import CONTACT, FIELDS_10, FIELDS_100, FIELDS_1000, Payload
+from timing import MEASURE_SECONDS, Route, calls_per_measure, per_call_ns
 
 try:
     import jinja2
@@ -63,8 +61,6 @@ except ImportError as missing:
 HERE = Path(__file__).resolve().parent
 SIZES = (CONTACT, FIELDS_10, FIELDS_100, FIELDS_1000)
 
-# Each timing lasts about this long, so that the clock's resolution and the loop don't count.
-MEASURE_SECONDS = 0.04
 # What toolnexus must show against each peer: peer time / toolnexus time, at least.
 RENDER_TARGET = 5.0
 READ_TARGET = 3.0
@@ -82,7 +78,6 @@ LIMITS = toolnexus.Limits(max_object_members=4_000)
 WRITING: dict[str, Any] = {"utc_offset": UTC_OFFSET}
 READING: dict[str, Any] = {"utc_offset": UTC_OFFSET, "limits": LIMITS}
 
-Route = Callable[[Any], object]
 
 
 # --- The host's side: a Jinja2 template and a pydantic model ------------------------------
@@ -366,30 +361,6 @@ def check_same_work(payload: Payload, request: toolnexus.Request, form: toolnexu
 # --- Timing ----------------------------------------------------------------------------
 
 
-def per_call_ns(route: Route, arg: object, calls: int) -> float:
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        start = time.perf_counter_ns()
-        for _ in repeat(None, calls):
-            route(arg)
-        elapsed = time.perf_counter_ns() - start
-    finally:
-        if collecting:
-            gc.enable()
-    return elapsed / calls
-
-
-def calls_per_measure(route: Route, arg: object) -> int:
-    """How many calls take about `MEASURE_SECONDS` (which also warms the route up)."""
-    calls = 4
-    while True:
-        ns = per_call_ns(route, arg, calls)
-        if ns * calls >= 10_000_000:
-            return max(1, round(MEASURE_SECONDS * 1e9 / ns))
-        calls *= 4
-
-
 def measure(routes: list[tuple[Route, object]], rounds: int) -> list[list[float]]:
     """Nanoseconds per call of each route, one entry per round; the routes take turns, in
     reversed order every other round."""
@@ -412,11 +383,7 @@ def ratio(ours: list[float], theirs: list[float]) -> float:
 
 
 def record(what: str, payload: str, measured: str, target: str, met: bool) -> None:
-    path = os.environ.get("TOOLNEXUS_BENCH_TARGETS")
-    if path:
-        verdict = "met" if met else "MISSED"
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(f"html\t{what}\t{payload}\t{measured}\t{target}\t{verdict}\n")
+    timing.record("html", what, payload, measured, target, met)
 
 
 # --- The run ---------------------------------------------------------------------------
