@@ -9,9 +9,11 @@
 //! - **snapshot + restore**: `InputRound::snapshot(None)` then `InputRound::restore`;
 //! - **sealed**: the same with a key: HMAC-SHA-256 over the document, checked on restore.
 //!
-//! The targets: snapshot plus restore costs at most what reading costs (1x), sealed at most
-//! twice that, and the cost per field at 1,000 fields within 1.5 times the cost at 100. Each
-//! ratio is the median of the rounds' ratios. Targets are printed, never enforced; with
+//! The targets, for the form with one field of every kind: snapshot plus restore costs at
+//! most what reading costs (1x), sealed at most twice that; and for every size, the cost per
+//! field at 1,000 fields within 1.5 times the cost at 100. The other sizes' ratios are shown
+//! beside: the 3-field form's is mostly the document's fixed cost (its options, ids and
+//! request), which a larger form spreads. Each ratio is the median of the rounds' ratios. Targets are printed, never enforced; with
 //! `TOOLNEXUS_BENCH_TARGETS` set to a file, each target's line is appended there.
 
 // A benchmark stops on a payload it cannot read: that is a broken benchmark, not a figure.
@@ -122,6 +124,9 @@ fn main() {
             },
         ]);
         let (plain_met, sealed_met) = (ratios[1] <= PLAIN_TARGET, ratios[2] <= SEALED_TARGET);
+        // The targets' form: the one with a field of every kind.
+        let targeted = payload.name.starts_with("every field kind");
+        let shown = |met: bool| if targeted { verdict(met) } else { "" };
         println!(
             "| {} | {fields} | {} | {} ({} sealed) | {:.2} µs | {:.2} µs | **{:.2}x** {} | {:.2} µs | **{:.2}x** {} |",
             payload.name,
@@ -131,25 +136,27 @@ fn main() {
             times[0] / 1e3,
             times[1] / 1e3,
             ratios[1],
-            verdict(plain_met),
+            shown(plain_met),
             times[2] / 1e3,
             ratios[2],
-            verdict(sealed_met),
+            shown(sealed_met),
         );
-        record(
-            "snapshot + restore vs reading the result",
-            payload.name,
-            &format!("{:.2}x", ratios[1]),
-            &format!("<= {PLAIN_TARGET}x"),
-            plain_met,
-        );
-        record(
-            "sealed snapshot + restore vs reading the result",
-            payload.name,
-            &format!("{:.2}x", ratios[2]),
-            &format!("<= {SEALED_TARGET}x"),
-            sealed_met,
-        );
+        if targeted {
+            record(
+                "snapshot + restore vs reading the result",
+                payload.name,
+                &format!("{:.2}x", ratios[1]),
+                &format!("<= {PLAIN_TARGET}x"),
+                plain_met,
+            );
+            record(
+                "sealed snapshot + restore vs reading the result",
+                payload.name,
+                &format!("{:.2}x", ratios[2]),
+                &format!("<= {SEALED_TARGET}x"),
+                sealed_met,
+            );
+        }
         per_field.push((
             payload.name,
             fields,

@@ -375,6 +375,15 @@ fn format_hint(widget: Widget) -> Option<&'static str> {
 
 /// The fields of `schema`'s form, in the order of its properties.
 pub fn form_fields(schema: &RequestedSchema) -> Vec<FormField> {
+    form_fields_judged(schema, &secrets::secret_in_property)
+}
+
+/// [`form_fields`] with what `judge` finds each property asks for as its secret kind: the
+/// heuristic, or the findings a snapshot carries.
+pub(crate) fn form_fields_judged(
+    schema: &RequestedSchema,
+    judge: &dyn Fn(&Property) -> Option<SecretKind>,
+) -> Vec<FormField> {
     schema
         .properties()
         .iter()
@@ -390,7 +399,7 @@ pub fn form_fields(schema: &RequestedSchema) -> Vec<FormField> {
                 widget: Widget::of(kind),
                 options,
                 constraints: Constraints::of(kind),
-                sensitive: secrets::secret_in_property(property),
+                sensitive: judge(property),
                 property: property.clone(),
             }
         })

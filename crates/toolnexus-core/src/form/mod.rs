@@ -79,6 +79,28 @@ impl Form {
         Ok(Form::from_parts(schema, problems))
     }
 
+    /// [`Form::from_map`] with the fields that ask for a secret given, not found: each field
+    /// named in `sensitive` has its kind, no other field is sensitive. What a restored
+    /// snapshot prepares its forms with, so that they warn as the forms written did.
+    pub(crate) fn from_map_carried(
+        schema: &Map,
+        sensitive: &[SensitiveField],
+    ) -> Result<Form, Error> {
+        let (schema, problems) = schema::read_map(schema)?;
+        let judge = |property: &schema::Property| {
+            sensitive
+                .iter()
+                .find(|s| s.name() == property.name())
+                .map(SensitiveField::kind)
+        };
+        let fields = field::form_fields_judged(&schema, &judge);
+        Ok(Form {
+            schema,
+            fields,
+            problems,
+        })
+    }
+
     fn from_parts(schema: RequestedSchema, problems: Vec<SchemaProblem>) -> Form {
         let fields = form_fields(&schema);
         Form {

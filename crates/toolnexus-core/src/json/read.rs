@@ -14,7 +14,7 @@ use crate::error::{Error, ErrorKind};
 use crate::json::Limits;
 use crate::json::pointer;
 use crate::json::value::{SCAN_LIMIT, first_repeated};
-use crate::json::write::is_special;
+use crate::json::write::plain_len;
 use crate::json::{Map, Number, Text, Value};
 
 /// Reads one JSON value from `input` within `limits`.
@@ -447,41 +447,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// How many bytes at the start of `bytes` are plain string text: up to the first quote,
-/// backslash or control character, or all of them.
-///
-/// Eight bytes are looked at at once, as one word: a byte is flagged where subtracting it
-/// from the sought value borrows (the classic test for a zero byte, applied to `b ^ '"'`,
-/// `b ^ '\\'` and `b - 0x20`). A borrow can flag bytes above a true one but never below it,
-/// so the lowest flag is exact.
-fn plain_len(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut at = 0;
-    for chunk in &mut chunks {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let word = u64::from_le_bytes(word);
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        let flags = (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (word.wrapping_sub(ONES * 0x20) & !word);
-        let flags = flags & HIGHS;
-        if flags != 0 {
-            return at + (flags.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    let rest = chunks.remainder();
-    at + rest
-        .iter()
-        .position(|&b| is_special(b))
-        .unwrap_or(rest.len())
-}
-
 /// The error for `key` read a second time in one object, at the second one.
 fn repeated_key(key: &str) -> Error {
     Error::new(
@@ -597,6 +562,7 @@ mod tests {
 
     #[test]
     fn plain_len_agrees_with_a_byte_by_byte_scan() {
+        use crate::json::write::is_special;
         for len in 0..=17 {
             for at in 0..len {
                 for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {

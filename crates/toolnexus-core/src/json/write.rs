@@ -120,10 +120,45 @@ pub(crate) fn is_special(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
 }
 
-/// Whether any byte of `text` is written escaped.
+/// How many bytes at the start of `bytes` are plain string text: up to the first quote,
+/// backslash or control character, or all of them.
+///
+/// Eight bytes are looked at at once, as one word: a byte is flagged where subtracting it
+/// from the sought value borrows (the classic test for a zero byte, applied to `b ^ '"'`,
+/// `b ^ '\\'` and `b - 0x20`). A borrow can flag bytes above a true one but never below it,
+/// so the lowest flag is exact.
+pub(crate) fn plain_len(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(word);
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        let flags = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(ONES * 0x20) & !word);
+        let flags = flags & HIGHS;
+        if flags != 0 {
+            return at + (flags.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    let rest = chunks.remainder();
+    at + rest
+        .iter()
+        .position(|&b| is_special(b))
+        .unwrap_or(rest.len())
+}
+
+/// Whether any byte of `text` is written escaped: [`plain_len`] stops short of its end.
 #[inline]
 fn has_special(text: &str) -> bool {
-    text.bytes().fold(false, |seen, b| seen | is_special(b))
+    plain_len(text.as_bytes()) < text.len()
 }
 
 /// For each byte, the letter of its escape after the backslash (`u` for `\u00xx`), or 0 for a

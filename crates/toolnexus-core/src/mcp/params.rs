@@ -7,6 +7,7 @@ use crate::json::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
 use crate::form::Form;
+use crate::form::secrets::SensitiveField;
 use crate::json;
 use crate::json::Limits;
 use crate::json::fields::{Fields, into_object, non_empty, take_object};
@@ -41,6 +42,16 @@ impl FormParams {
     /// point under `/requestedSchema`.
     pub fn form(&self) -> Result<Form, Error> {
         Form::from_map(&self.requested_schema).map_err(|e| e.within("/requestedSchema"))
+    }
+
+    /// [`FormParams::form`] with its sensitive fields given ([`Form::from_map_carried`]),
+    /// or found when `sensitive` is `None`.
+    pub(crate) fn form_carried(&self, sensitive: Option<&[SensitiveField]>) -> Result<Form, Error> {
+        match sensitive {
+            None => self.form(),
+            Some(sensitive) => Form::from_map_carried(&self.requested_schema, sensitive)
+                .map_err(|e| e.within("/requestedSchema")),
+        }
     }
 
     /// The `_meta` object, if any.

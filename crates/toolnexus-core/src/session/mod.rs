@@ -57,6 +57,7 @@ use crate::contract::Request;
 use crate::contract::{Answer, Reason};
 use crate::error::{Error, ErrorKind};
 use crate::form::Form;
+use crate::form::secrets::SensitiveField;
 use crate::mcp::ElicitRequestParams;
 use crate::mcp::ElicitResult;
 use crate::mcp::Modes;
@@ -247,27 +248,32 @@ impl Session {
         now_ms: u64,
     ) -> Result<Request, Error> {
         let expires_at_ms = self.options.ttl_ms.map(|ttl| now_ms.saturating_add(ttl));
-        self.begin_until(params, id, expires_at_ms).cloned()
+        self.begin_until(params, id, expires_at_ms, None).cloned()
     }
 
-    /// [`Session::begin`] without a copy of the request for the caller: what a restore, which
+    /// [`Session::begin`] without a copy of the request for the caller, a form's sensitive
+    /// fields given by a snapshot (`None`: found by the heuristic): what a restore, which
     /// hands no request out, begins its requests with.
     pub(crate) fn begin_kept(
         &mut self,
         params: &ElicitRequestParams,
         id: &str,
         now_ms: u64,
+        sensitive: Option<&[SensitiveField]>,
     ) -> Result<(), Error> {
         let expires_at_ms = self.options.ttl_ms.map(|ttl| now_ms.saturating_add(ttl));
-        self.begin_until(params, id, expires_at_ms).map(|_| ())
+        self.begin_until(params, id, expires_at_ms, sensitive)
+            .map(|_| ())
     }
 
-    /// [`Session::begin`] with the expiry given: the request as the session keeps it.
+    /// [`Session::begin`] with the expiry given, and a form's sensitive fields when a
+    /// snapshot carries them: the request as the session keeps it.
     fn begin_until(
         &mut self,
         params: &ElicitRequestParams,
         id: &str,
         expires_at_ms: Option<u64>,
+        sensitive: Option<&[SensitiveField]>,
     ) -> Result<&Request, Error> {
         let mode = params.mode();
         if !self.options.modes.supports(mode) {
@@ -300,7 +306,7 @@ impl Session {
         let pending = match params {
             ElicitRequestParams::Form(form) => {
                 // Errors reading the schema already point under `/requestedSchema`.
-                let prepared = form.form()?;
+                let prepared = form.form_carried(sensitive)?;
                 if self.options.reject_secrets {
                     prepared
                         .reject_secrets()

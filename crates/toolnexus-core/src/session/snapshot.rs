@@ -8,6 +8,12 @@
 //! confirmed, never what a person has typed and not yet sent. Given a key, it is sealed (see
 //! [`crate::seal`]) with its kind as the seal's context.
 //!
+//! It also carries, as `sensitive`, the fields of its forms that seem to ask for a secret
+//! ([`crate::form::secrets`]), by name with the kind of secret; absent when there are none. A
+//! restore prepares its forms with those findings and does not run the heuristic again, so a
+//! form restored on a build whose heuristic changed warns, masks and refuses as the one the
+//! person was shown.
+//!
 //! Reading one back is reading untrusted input: within [`Limits`], every member checked, a
 //! typed error for anything wrong, in this order: the seal (when keys are given, a snapshot
 //! must be sealed with one of them; without keys, a sealed one is refused, as it cannot be
@@ -20,10 +26,13 @@ use alloc::vec::Vec;
 
 use super::{Session, SessionOptions};
 use crate::contract::Request;
+use crate::error::quote;
 use crate::error::{Error, ErrorKind};
-use crate::json::fields::{Fields, into_object};
+use crate::form::Form;
+use crate::form::secrets::{SecretKind, SensitiveField};
+use crate::json::fields::{Fields, as_object, into_object};
 use crate::json::write::{write_str, write_value};
-use crate::json::{self, Limits, Map, Value};
+use crate::json::{self, Limits, Map, Value, pointer};
 use crate::mcp::{ElicitRequestParams, Mode, Modes};
 use crate::rfc3339;
 use crate::seal;
@@ -103,6 +112,69 @@ pub(crate) fn write_pairs<'a, T: 'a + ?Sized>(
         value(out, v);
     }
     out.push('}');
+}
+
+/// Appends the fields of a form that ask for a secret, as an object of each field's name and
+/// the kind of secret ([`SecretKind`] by its name).
+pub(crate) fn write_sensitive(out: &mut String, sensitive: &[SensitiveField]) {
+    out.push('{');
+    for (i, field) in sensitive.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, field.name());
+        out.push(':');
+        write_str(out, field.kind().as_str());
+    }
+    out.push('}');
+}
+
+/// The fields that ask for a secret in `value`, written by [`write_sensitive`] at `at`.
+pub(crate) fn read_sensitive(value: &Value, at: &str) -> Result<Vec<SensitiveField>, Error> {
+    let map = as_object(value, "the sensitive fields of a form").map_err(|e| e.within(at))?;
+    map.iter()
+        .map(|(name, kind)| {
+            let at = || format!("{at}{}", pointer::key(name));
+            let kind = kind.as_str().ok_or_else(|| {
+                Error::new(
+                    ErrorKind::WrongType,
+                    at(),
+                    format!(
+                        "the kind of secret a field asks for is a string, not {}",
+                        kind.type_name()
+                    ),
+                )
+            })?;
+            let kind = SecretKind::from_name(kind).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidValue,
+                    at(),
+                    format!("{} is not a kind of secret", quote(kind)),
+                )
+            })?;
+            Ok(SensitiveField::new(String::from(name), kind))
+        })
+        .collect()
+}
+
+/// Refuses carried findings that name a field the form does not have: `carried` against the
+/// form prepared with them, whose sensitive fields are exactly the carried ones it has.
+pub(crate) fn check_sensitive(
+    carried: &[SensitiveField],
+    prepared: &[SensitiveField],
+    at: &str,
+) -> Result<(), Error> {
+    match carried
+        .iter()
+        .find(|c| !prepared.iter().any(|p| p.name() == c.name()))
+    {
+        None => Ok(()),
+        Some(unknown) => Err(Error::new(
+            ErrorKind::UnknownField,
+            format!("{at}{}", pointer::key(unknown.name())),
+            format!("the form has no field named {}", quote(unknown.name())),
+        )),
+    }
 }
 
 /// The document's bytes: its JSON, sealed for `kind` when a key is given.
@@ -296,9 +368,9 @@ impl Session {
                 format!("no request with the id {id:?} is pending"),
             ));
         };
-        let elicitation_id = match &entry.pending {
-            super::Pending::Url { elicitation_id } => elicitation_id.as_deref(),
-            super::Pending::Form(_) => None,
+        let (elicitation_id, sensitive) = match &entry.pending {
+            super::Pending::Url { elicitation_id } => (elicitation_id.as_deref(), Vec::new()),
+            super::Pending::Form(form) => (None, form.sensitive_fields()),
         };
         let mut out = String::new();
         let mut doc = document_writer(&mut out, PENDING_REQUEST);
@@ -309,6 +381,9 @@ impl Session {
         doc.member("params", |out| {
             write_value(out, &params_value(&entry.request, elicitation_id));
         });
+        if !sensitive.is_empty() {
+            doc.member("sensitive", |out| write_sensitive(out, &sensitive));
+        }
         if let Some(at) = entry.expires_at_ms {
             doc.member("expiresAtMs", |out| write_u64(out, at));
         }
@@ -343,6 +418,7 @@ impl Session {
                 "options",
                 "id",
                 "params",
+                "sensitive",
                 "expiresAtMs",
             ],
             "a snapshot of a pending request",
@@ -351,12 +427,18 @@ impl Session {
         let id = String::from(fields.non_empty_str("id")?);
         fields.object("params")?;
         let expires_at_ms = fields.opt_u64("expiresAtMs")?;
+        let sensitive = match fields.get("sensitive") {
+            Some(value) => read_sensitive(value, "/sensitive")?,
+            None => Vec::new(),
+        };
         // The params move out of the document: nothing else reads them.
         let params = ElicitRequestParams::from_value(map.remove("params").unwrap_or_default())
             .map_err(|e| e.within("/params"))?;
         let mut session = Session::new(options);
+        // The findings written are the form's: the heuristic is not run again, so that the
+        // request warns as it did where it began, whatever this build's heuristic finds.
         session
-            .begin_until(&params, &id, expires_at_ms)
+            .begin_until(&params, &id, expires_at_ms, Some(&sensitive))
             .map(|_| ())
             .map_err(|e| match e.kind() {
                 // A session that may hold no request at all.
@@ -366,6 +448,11 @@ impl Session {
                 // The request's own errors point into its params.
                 _ => e.within("/params"),
             })?;
+        let prepared = session
+            .form(&id)
+            .map(Form::sensitive_fields)
+            .unwrap_or_default();
+        check_sensitive(&sensitive, &prepared, "/sensitive")?;
         Ok(session)
     }
 

@@ -193,3 +193,57 @@ fn a_snapshot_is_read_within_the_limits() {
     let error = Session::restore(&snapshot, &[], &small, 0).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::TooLarge);
 }
+
+/// The fields of the restored request `q1` that ask for a secret, and as what.
+fn sensitive_of(session: &Session) -> Vec<(String, &'static str)> {
+    session
+        .form("q1")
+        .unwrap()
+        .sensitive_fields()
+        .iter()
+        .map(|f| (String::from(f.name()), f.kind().as_str()))
+        .collect()
+}
+
+#[test]
+fn the_fields_that_ask_for_a_secret_are_carried_not_found_again() {
+    let mut session = Session::new(SessionOptions::DEFAULT);
+    let signup = params(
+        r#"{"message":"Sign up","requestedSchema":{"type":"object","properties":{"nickname":{"type":"string"},"pin":{"type":"string"}}}}"#,
+    );
+    session.begin(&signup, "q1", 1_000).unwrap();
+    let written = String::from_utf8(session.snapshot("q1", None).unwrap()).unwrap();
+    assert!(
+        written.contains(r#","sensitive":{"pin":"pin"}"#),
+        "{written}"
+    );
+    let restored = Session::restore(written.as_bytes(), &[], &Limits::DEFAULT, 2_000).unwrap();
+    assert_eq!(sensitive_of(&restored), [(String::from("pin"), "pin")]);
+
+    // What another build found is what the restored form warns of.
+    let other = written.replace(r#"{"pin":"pin"}"#, r#"{"nickname":"secret"}"#);
+    let restored = Session::restore(other.as_bytes(), &[], &Limits::DEFAULT, 2_000).unwrap();
+    assert_eq!(
+        sensitive_of(&restored),
+        [(String::from("nickname"), "secret")]
+    );
+
+    for (sensitive, kind, at) in [
+        (r#""pin""#, ErrorKind::WrongType, "/sensitive"),
+        (r#"{"pin":true}"#, ErrorKind::WrongType, "/sensitive/pin"),
+        (
+            r#"{"pin":"pins"}"#,
+            ErrorKind::InvalidValue,
+            "/sensitive/pin",
+        ),
+        (
+            r#"{"age":"pin"}"#,
+            ErrorKind::UnknownField,
+            "/sensitive/age",
+        ),
+    ] {
+        let text = written.replace(r#"{"pin":"pin"}"#, sensitive);
+        let error = Session::restore(text.as_bytes(), &[], &Limits::DEFAULT, 2_000).unwrap_err();
+        assert_eq!((error.kind(), error.pointer()), (kind, at), "{sensitive}");
+    }
+}

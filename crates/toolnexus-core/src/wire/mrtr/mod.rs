@@ -72,6 +72,7 @@ use core::cmp::Ordering;
 use crate::contract::Answer;
 use crate::contract::Request;
 use crate::error::{Error, ErrorKind};
+use crate::form::secrets::SensitiveField;
 use crate::id::format_id;
 use crate::json::decimal;
 use crate::json::{Map, Value};
@@ -116,11 +117,26 @@ pub struct InputRound {
     session: Session,
     request_ids: Vec<(String, String)>,
     responses: Vec<(String, Value)>,
+    /// For each form of the round with fields that seem to ask for a secret, its key and
+    /// those fields: what a snapshot carries, so that a restored form warns as this one does.
+    sensitive: Vec<(String, Vec<SensitiveField>)>,
     /// When the round began and the sequence of its first request id: what a snapshot needs
     /// to begin the same requests again.
     began_at_ms: u64,
     first_sequence: u64,
     next_sequence: u64,
+}
+
+/// Where a round's requests come from: the server, or a snapshot, which carries its forms'
+/// sensitive fields (see [`InputRound::restore`]).
+#[derive(Clone, Copy)]
+enum Origin<'a> {
+    /// A result of the server: each request handed to the host, each form's sensitive fields
+    /// found by the heuristic.
+    Server,
+    /// A snapshot: the requests kept for the host to ask for, each form's sensitive fields as
+    /// written (none for a key not listed).
+    Snapshot(&'a [(String, Vec<SensitiveField>)]),
 }
 
 impl InputRound {
@@ -150,7 +166,7 @@ impl InputRound {
             Session::new(options),
             1,
             now_ms,
-            true,
+            Origin::Server,
         )
     }
 
@@ -180,7 +196,7 @@ impl InputRound {
             Session::new(*self.session.options()),
             self.next_sequence,
             now_ms,
-            true,
+            Origin::Server,
         )
     }
 
@@ -229,7 +245,7 @@ impl InputRound {
             Session::new(options),
             first_sequence,
             now_ms,
-            true,
+            Origin::Server,
         )
     }
 
@@ -238,7 +254,7 @@ impl InputRound {
         self.next_sequence
     }
 
-    /// The round of `input`, each elicitation begun in `session`; with `hand_out`, a copy of
+    /// The round of `input`, each elicitation begun in `session`; from the server, a copy of
     /// each [`Request`] for the host (a restore hands none out).
     #[allow(clippy::too_many_arguments)]
     fn begin(
@@ -249,7 +265,7 @@ impl InputRound {
         mut session: Session,
         first_sequence: u64,
         now_ms: u64,
-        hand_out: bool,
+        origin: Origin<'_>,
     ) -> Result<(InputRound, Vec<(String, Request)>), Error> {
         if let Some(id) = input.response_id().filter(|id| !same_id(id, &answered_id)) {
             return Err(Error::new(
@@ -265,6 +281,7 @@ impl InputRound {
         let mut sequence = first_sequence;
         let mut request_ids = Vec::new();
         let mut begun = Vec::new();
+        let mut sensitive = Vec::new();
         for entry in input.input_requests() {
             let Some(params) = entry.elicitation() else {
                 continue;
@@ -273,13 +290,27 @@ impl InputRound {
             sequence = sequence.saturating_add(1);
             let within =
                 |e: Error| e.within(&format!("{}/params", input.entry_pointer(entry.key())));
-            if hand_out {
-                let host_request = session.begin(params, id.as_str(), now_ms).map_err(within)?;
-                begun.push((String::from(entry.key()), host_request));
-            } else {
-                session
-                    .begin_kept(params, id.as_str(), now_ms)
-                    .map_err(within)?;
+            match origin {
+                Origin::Server => {
+                    let host_request =
+                        session.begin(params, id.as_str(), now_ms).map_err(within)?;
+                    begun.push((String::from(entry.key()), host_request));
+                }
+                Origin::Snapshot(carried) => {
+                    let found = carried
+                        .iter()
+                        .find(|(key, _)| key == entry.key())
+                        .map_or(&[][..], |(_, fields)| fields.as_slice());
+                    session
+                        .begin_kept(params, id.as_str(), now_ms, Some(found))
+                        .map_err(within)?;
+                }
+            }
+            if let Some(form) = session.form(id.as_str()) {
+                let fields = form.sensitive_fields();
+                if !fields.is_empty() {
+                    sensitive.push((String::from(entry.key()), fields));
+                }
             }
             request_ids.push((String::from(entry.key()), String::from(id.as_str())));
         }
@@ -292,6 +323,7 @@ impl InputRound {
             session,
             request_ids,
             responses: Vec::new(),
+            sensitive,
             began_at_ms: now_ms,
             first_sequence,
             next_sequence: sequence,

@@ -13,14 +13,16 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{ClientRequest, InputRequired, InputRound};
-use crate::error::{Error, ErrorKind};
+use super::{ClientRequest, InputRequired, InputRound, Origin};
+use crate::error::{Error, ErrorKind, quote};
+use crate::form::secrets::SensitiveField;
 use crate::json::fields::{Fields, as_object, take_object};
 use crate::json::write::{write_map, write_str, write_value};
 use crate::json::{Limits, Map, Value, pointer};
 use crate::session::Session;
 use crate::session::snapshot::{
-    document_writer, options_value, read, read_options, write, write_list, write_pairs, write_u64,
+    check_sensitive, document_writer, options_value, read, read_options, read_sensitive, write,
+    write_list, write_pairs, write_sensitive, write_u64,
 };
 use crate::wire::rpc::{self, RpcId};
 
@@ -40,6 +42,7 @@ const MEMBERS: &[&str] = &[
     "lastRetryId",
     "input",
     "requestIds",
+    "sensitive",
     "responses",
     "awaiting",
     "expiresAtMs",
@@ -51,8 +54,9 @@ impl InputRound {
     ///
     /// It holds the request as first sent, the server's result, the session's options, the
     /// ids sent, the responses recorded so far and, while a request is pending with a time to
-    /// live, the earliest expiry (`expiresAtMs`). Nothing a person typed and did not send is
-    /// in it: a request answered with invalid content is still pending, with no content.
+    /// live, the earliest expiry (`expiresAtMs`), and the fields of its forms that seem to ask
+    /// for a secret (`sensitive`). Nothing a person typed and did not send is in it: a request
+    /// answered with invalid content is still pending, with no content.
     pub fn snapshot(&self, key: Option<&[u8]>) -> Vec<u8> {
         // Written straight into one string: nothing of the round is copied on the way.
         let mut out = String::new();
@@ -80,6 +84,13 @@ impl InputRound {
         doc.member("requestIds", |out| {
             write_pairs(out, self.request_ids.iter(), |out, id| write_str(out, id));
         });
+        if !self.sensitive.is_empty() {
+            doc.member("sensitive", |out| {
+                write_pairs(out, self.sensitive.iter(), |out, fields| {
+                    write_sensitive(out, fields);
+                });
+            });
+        }
         doc.member("responses", |out| {
             write_pairs(out, self.responses.iter(), write_value);
         });
@@ -115,8 +126,14 @@ impl InputRound {
     /// is past the earliest expiry of a pending request; then the errors of reading each
     /// member, at its pointer: a member of the wrong type, a request or result that does not
     /// read (under `/request` or `/input`), request ids that its input would not give
-    /// ([`ErrorKind::InvalidValue`] at `/requestIds`), a response for a key no input request
-    /// has ([`ErrorKind::UnknownField`] at `/responses/<key>`).
+    /// ([`ErrorKind::InvalidValue`] at `/requestIds`), sensitive fields for a key with no
+    /// form or a field its form does not have ([`ErrorKind::UnknownField`] at
+    /// `/sensitive/<key>[/<field>]`), a response for a key no input request has
+    /// ([`ErrorKind::UnknownField`] at `/responses/<key>`).
+    ///
+    /// The forms are prepared with the sensitive fields written, not found again by the
+    /// heuristic: a restored form warns, masks and refuses as the form the person was shown,
+    /// whatever the build restoring it finds.
     pub fn restore(
         snapshot: &[u8],
         keys: &[&[u8]],
@@ -137,6 +154,7 @@ impl InputRound {
             None => None,
         };
         fields.object("input")?;
+        let sensitive = read_carried(&fields)?;
         // The request and the result are taken out of the document, not copied.
         let request = match map.remove("request") {
             Some(message) if has_request => {
@@ -155,10 +173,11 @@ impl InputRound {
             Session::new(options),
             first_sequence,
             began_at_ms,
-            false,
+            Origin::Snapshot(&sensitive),
         )
         .map_err(|e| e.within("/input"))?;
         round.check_request_ids(fields.object("requestIds")?)?;
+        round.check_carried(&sensitive)?;
         fields.object("responses")?;
         // The responses move into the round: the document is not needed after.
         round.replay_responses(take_object(&mut map, "responses").unwrap_or_default())?;
@@ -186,6 +205,32 @@ impl InputRound {
                 "the request ids are not those the round's input begins again",
             ))
         }
+    }
+
+    /// Refuses sensitive fields written for a key that has no form, or for a field its form
+    /// does not have.
+    fn check_carried(&self, carried: &[(String, Vec<SensitiveField>)]) -> Result<(), Error> {
+        for (key, fields) in carried {
+            let at = format!("/sensitive{}", pointer::key(key));
+            let has_form = self
+                .request_ids
+                .iter()
+                .any(|(k, id)| k == key && self.session.form(id).is_some());
+            if !has_form && !fields.is_empty() {
+                return Err(Error::new(
+                    ErrorKind::UnknownField,
+                    at,
+                    format!("no form of the round has the key {}", quote(key)),
+                ));
+            }
+            let prepared = self
+                .sensitive
+                .iter()
+                .find(|(k, _)| k == key)
+                .map_or(&[][..], |(_, found)| found.as_slice());
+            check_sensitive(fields, prepared, &at)?;
+        }
+        Ok(())
     }
 
     /// Records each response written, in its order; an elicitation answered leaves the
@@ -236,6 +281,20 @@ impl InputRound {
         }
         Ok(())
     }
+}
+
+/// The sensitive fields written for each form (`sensitive`), by its key.
+fn read_carried(fields: &Fields<'_>) -> Result<Vec<(String, Vec<SensitiveField>)>, Error> {
+    let Some(written) = fields.opt_object("sensitive")? else {
+        return Ok(Vec::new());
+    };
+    written
+        .iter()
+        .map(|(key, value)| {
+            let at = format!("/sensitive{}", pointer::key(key));
+            Ok((String::from(key), read_sensitive(value, &at)?))
+        })
+        .collect()
 }
 
 /// The id in the member `name`.

@@ -356,3 +356,147 @@ fn a_bad_document_is_a_typed_error_at_its_member() {
         );
     }
 }
+
+/// A round whose form `signup` has a field the heuristic flags (`password`) and one it does
+/// not (`nickname`), beside a URL request `login`.
+const SECRET_RESULT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"signup":{"method":"elicitation/create","params":{"message":"Sign up","requestedSchema":{"type":"object","properties":{"nickname":{"type":"string"},"password":{"type":"string"}}}}},"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e-1"}}},"requestState":"s"}}"#;
+
+fn start_secret(options: SessionOptions) -> (InputRound, Vec<(String, Request)>) {
+    let call = ClientRequest::from_json(CALL.as_bytes(), &limits()).unwrap();
+    let input = InputRequired::from_json(SECRET_RESULT.as_bytes(), &limits()).unwrap();
+    InputRound::start(call, input, options, 1_000).unwrap()
+}
+
+/// Which fields of the form `key` of `round` are sensitive, and as what.
+fn sensitive_of(round: &InputRound, key: &str) -> Vec<(String, &'static str)> {
+    let (_, id) = round.request_ids.iter().find(|(k, _)| k == key).unwrap();
+    round
+        .session()
+        .form(id)
+        .unwrap()
+        .sensitive_fields()
+        .iter()
+        .map(|f| (String::from(f.name()), f.kind().as_str()))
+        .collect()
+}
+
+/// The unsealed document of a fresh round of [`SECRET_RESULT`], its `sensitive` member
+/// replaced by `sensitive` (removed for `None`).
+fn with_sensitive(sensitive: Option<&str>) -> Vec<u8> {
+    let (round, _) = start_secret(SessionOptions::DEFAULT);
+    let value = crate::json::parse(&round.snapshot(None), &limits()).unwrap();
+    let Value::Object(mut map) = value else {
+        panic!("an object")
+    };
+    map.remove("sensitive");
+    if let Some(text) = sensitive {
+        map.insert(
+            "sensitive",
+            crate::json::parse(text.as_bytes(), &limits()).unwrap(),
+        );
+    }
+    Value::Object(map).to_json().into_bytes()
+}
+
+#[test]
+fn a_snapshot_carries_the_fields_that_ask_for_a_secret() {
+    let (round, _) = start_secret(SessionOptions::DEFAULT);
+    let written = String::from_utf8(round.snapshot(None)).unwrap();
+    assert!(
+        written.contains(r#","sensitive":{"signup":{"password":"password"}},"#),
+        "{written}"
+    );
+    for key in [None, Some(KEY)] {
+        let restored = through_snapshot(&round, key);
+        assert_same(&round, &restored);
+        assert_eq!(
+            sensitive_of(&restored, "signup"),
+            [(String::from("password"), "password")]
+        );
+    }
+    // A round with no such field writes no member.
+    let (plain, _) = start(SessionOptions::DEFAULT);
+    assert!(
+        !String::from_utf8(plain.snapshot(None))
+            .unwrap()
+            .contains("sensitive")
+    );
+}
+
+#[test]
+fn a_restore_takes_the_findings_written_not_the_heuristic_s() {
+    // What a build with another heuristic wrote: the restored form warns as that one did.
+    let carried = with_sensitive(Some(r#"{"signup":{"nickname":"token"}}"#));
+    let restored = InputRound::restore(&carried, &[], &limits(), 2_000).unwrap();
+    assert_eq!(
+        sensitive_of(&restored, "signup"),
+        [(String::from("nickname"), "token")]
+    );
+    let none = with_sensitive(None);
+    let restored = InputRound::restore(&none, &[], &limits(), 2_000).unwrap();
+    assert_eq!(sensitive_of(&restored, "signup"), []);
+    // Written again, the findings are those carried.
+    let again = InputRound::restore(&carried, &[], &limits(), 2_000)
+        .unwrap()
+        .snapshot(None);
+    let again = String::from_utf8(again).unwrap();
+    assert!(
+        again.contains(r#","sensitive":{"signup":{"nickname":"token"}},"#),
+        "{again}"
+    );
+
+    // The reject-secrets policy refuses a restored form by the findings carried.
+    let (round, _) = start_secret(SessionOptions::DEFAULT);
+    let mut text = String::from_utf8(round.snapshot(None)).unwrap();
+    text = text.replace(r#""rejectSecrets":false"#, r#""rejectSecrets":true"#);
+    let error = InputRound::restore(text.as_bytes(), &[], &limits(), 2_000).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (
+            ErrorKind::SensitiveField,
+            "/input/inputRequests/signup/params/requestedSchema/properties/password"
+        )
+    );
+}
+
+#[test]
+fn bad_findings_are_typed_errors_at_their_member() {
+    let cases = [
+        (r#"[]"#, ErrorKind::WrongType, "/sensitive"),
+        (
+            r#"{"signup":[]}"#,
+            ErrorKind::WrongType,
+            "/sensitive/signup",
+        ),
+        (
+            r#"{"signup":{"password":1}}"#,
+            ErrorKind::WrongType,
+            "/sensitive/signup/password",
+        ),
+        (
+            r#"{"signup":{"password":"passcode"}}"#,
+            ErrorKind::InvalidValue,
+            "/sensitive/signup/password",
+        ),
+        (
+            r#"{"signup":{"pin":"pin"}}"#,
+            ErrorKind::UnknownField,
+            "/sensitive/signup/pin",
+        ),
+        (
+            r#"{"login":{"password":"password"}}"#,
+            ErrorKind::UnknownField,
+            "/sensitive/login",
+        ),
+        (
+            r#"{"nope":{"password":"password"}}"#,
+            ErrorKind::UnknownField,
+            "/sensitive/nope",
+        ),
+    ];
+    for (sensitive, kind, at) in cases {
+        let text = with_sensitive(Some(sensitive));
+        let error = InputRound::restore(&text, &[], &limits(), 0).unwrap_err();
+        assert_eq!((error.kind(), error.pointer()), (kind, at), "{sensitive}");
+    }
+}
