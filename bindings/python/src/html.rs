@@ -381,13 +381,69 @@ pub(crate) fn request_answer(
     data: &Bound<'_, PyAny>,
     args: &HtmlArgs<'_, '_>,
 ) -> PyResult<Answer> {
-    let read = || -> Result<_, Fault> { Ok((args.options(true)?, read_post(data, args.limits)?)) };
-    let (options, post) = read().or_raise(py)?;
+    let options = args.options(true).or_raise(py)?;
+    // A short post of plain pairs is read where its strings are, with the interpreter held
+    // throughout; any other is copied first, as it may be read with the interpreter released.
+    if let Some(owned) = plain_pairs(data) {
+        let mut borrowed: Vec<(&str, &str)> = Vec::with_capacity(owned.len());
+        for (name, value) in &owned {
+            match (name.to_str(), value.to_str()) {
+                (Ok(name), Ok(value)) => borrowed.push((name, value)),
+                _ => break,
+            }
+        }
+        if borrowed.len() == owned.len() {
+            let post = html::PostPairs::new(&borrowed, &args.limits).or_raise(py)?;
+            return match form {
+                Some(form) => html::answer_from_form_pairs(request, form, post, &options),
+                None => html::answer_from_pairs(request, post, &options),
+            }
+            .or_raise(py);
+        }
+    }
+    let post = read_post(data, args.limits).or_raise(py)?;
     let answer = || match form {
         Some(form) => html::answer_from_form_post(request, form, &post, &options),
         None => html::answer_from_post(request, &post, &options),
     };
     detached_if_large(py, post.pairs().len(), answer).or_raise(py)
+}
+
+/// The items of `data` when it is a list or tuple of fewer than [`DETACH_FROM_ITEMS`] pairs,
+/// each an exact `tuple` of two exact `str`s: held, so that their text can be borrowed. `None`
+/// for anything else, which [`read_post`] reads, or refuses with its errors.
+fn plain_pairs<'py>(
+    data: &Bound<'py, PyAny>,
+) -> Option<Vec<(Bound<'py, PyString>, Bound<'py, PyString>)>> {
+    let pair = |item: Bound<'py, PyAny>| {
+        let tuple = item.cast_into_exact::<PyTuple>().ok()?;
+        if tuple.len() != 2 {
+            return None;
+        }
+        let name = tuple.get_item(0).ok()?.cast_into_exact::<PyString>().ok()?;
+        let value = tuple.get_item(1).ok()?.cast_into_exact::<PyString>().ok()?;
+        Some((name, value))
+    };
+    let mut pairs = Vec::new();
+    if let Ok(list) = data.cast_exact::<PyList>() {
+        if list.len() >= DETACH_FROM_ITEMS {
+            return None;
+        }
+        pairs.reserve_exact(list.len());
+        for item in list.iter() {
+            pairs.push(pair(item)?);
+        }
+    } else {
+        let tuple = data.cast_exact::<PyTuple>().ok()?;
+        if tuple.len() >= DETACH_FROM_ITEMS {
+            return None;
+        }
+        pairs.reserve_exact(tuple.len());
+        for item in tuple.iter() {
+            pairs.push(pair(item)?);
+        }
+    }
+    Some(pairs)
 }
 
 /// The most pairs (or fields) read or written with the interpreter held: below this, releasing

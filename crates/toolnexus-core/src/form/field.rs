@@ -449,6 +449,15 @@ pub fn parse_field_input(field: &FormField, text: &str) -> Result<Option<Value>,
     })
 }
 
+/// `text` without the whitespace around it, as [`str::trim`] gives it: a text that starts and
+/// ends with a visible ASCII character, as most do, is given back without a look inside.
+pub(crate) fn trim(text: &str) -> &str {
+    match (text.as_bytes().first(), text.as_bytes().last()) {
+        (Some(first), Some(last)) if first.is_ascii_graphic() && last.is_ascii_graphic() => text,
+        _ => text.trim(),
+    }
+}
+
 /// [`parse_field_input`] with its refusal as the [`Violation`] content validation would give:
 /// `required` for blank text in a required field without a default, `type` for text the
 /// widget cannot read, else the first rule the value breaks.
@@ -456,7 +465,7 @@ pub(crate) fn read_field_input(field: &FormField, text: &str) -> Result<Option<V
     // Pointers are written only for a refusal: reading a valid value allocates none.
     let at = || pointer::key(field.name());
     let label = field.label();
-    let trimmed = text.trim();
+    let trimmed = trim(text);
     if trimmed.is_empty() {
         // A default fills a field left blank (see `validate::prepare_content`), so only a
         // required field without one is missing.
@@ -587,4 +596,32 @@ fn not_an_option(label: &str, options: &[FieldOption], text: &str) -> String {
         list.push_str(", …");
     }
     format!("{label}: {text:?} is not one of the options ({list})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trim;
+
+    #[test]
+    fn trim_is_str_trim() {
+        for text in [
+            "",
+            " ",
+            "a",
+            " a",
+            "a ",
+            "\ta\n",
+            "a b",
+            "\u{a0}a",
+            "a\u{2003}",
+            "é",
+            "aé",
+            "éa",
+            "\u{3000}x\u{3000}",
+            "~x!",
+            "x\u{85}",
+        ] {
+            assert_eq!(trim(text), text.trim(), "{text:?}");
+        }
+    }
 }

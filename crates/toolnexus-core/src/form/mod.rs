@@ -42,7 +42,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use field::{Constraints, FieldOption, FormField, Widget, form_fields, parse_field_input};
-pub(crate) use field::{range_hint, read_field_input};
+pub(crate) use field::{range_hint, read_field_input, trim};
 
 use crate::content::{self, ContentOptions};
 use crate::error::{Error, ErrorKind, SchemaProblem, Violation};

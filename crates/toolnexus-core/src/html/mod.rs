@@ -85,8 +85,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use post::{
-    FormData, Submission, answer_from_form_post, answer_from_post, read_consent_post,
-    read_form_post,
+    FormData, PostPairs, Submission, answer_from_form_pairs, answer_from_form_post,
+    answer_from_pairs, answer_from_post, read_consent_post, read_form_post,
 };
 pub use render::{consent_html, form_html, request_form_html, request_html, stylesheet};
 

@@ -393,7 +393,7 @@ enum Action {
 /// Reads the names of `post` against a form of `fields` fields (0 for a URL consent): every
 /// name is the button, the request id, a field, or one of the host's hidden fields.
 fn posted<'a>(
-    post: &'a FormData,
+    post: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
     fields: usize,
     multi: &dyn Fn(usize) -> bool,
     options: &HtmlOptions,
@@ -402,7 +402,7 @@ fn posted<'a>(
     let mut action = None;
     let mut request_seen = false;
     let mut indexed: Vec<(usize, &str)> = Vec::with_capacity(post.len());
-    for (name, value) in post.pairs() {
+    for (name, value) in post {
         let at = || pointer::key(name);
         // Most names are fields'; no hidden field's name starts as theirs do.
         if let Some(index) = field_index(name, fields) {
@@ -493,12 +493,12 @@ pub fn read_form_post(
     post: &FormData,
     options: &HtmlOptions,
 ) -> Result<Submission, Error> {
-    read_form(form, post, options, None)
+    read_form(form, post.pairs(), options, None)
 }
 
-fn read_form(
+fn read_form<'a>(
     form: &Form,
-    post: &FormData,
+    post: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
     options: &HtmlOptions,
     request_id: Option<&str>,
 ) -> Result<Submission, Error> {
@@ -628,7 +628,7 @@ fn read_field(
         },
         Widget::DateTime => {
             let text = values.first();
-            let trimmed = text.trim();
+            let trimmed = crate::form::trim(text);
             if trimmed.is_empty() {
                 return read_field_input(field, "").map_err(FieldError::Violation);
             }
@@ -672,12 +672,12 @@ pub fn read_consent_post(
     post: &FormData,
     options: &HtmlOptions,
 ) -> Result<Submission, Error> {
-    read_consent(url, post, options, None)
+    read_consent(url, post.pairs(), options, None)
 }
 
-fn read_consent(
+fn read_consent<'a>(
     url: &str,
-    post: &FormData,
+    post: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
     options: &HtmlOptions,
     request_id: Option<&str>,
 ) -> Result<Submission, Error> {
@@ -704,6 +704,15 @@ pub fn answer_from_post(
     post: &FormData,
     options: &HtmlOptions,
 ) -> Result<Answer, Error> {
+    answer_from(request, post.pairs(), options)
+}
+
+/// [`answer_from_post`] over any pairs.
+fn answer_from<'a>(
+    request: &Request,
+    post: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
+    options: &HtmlOptions,
+) -> Result<Answer, Error> {
     let id = request.id();
     let submission = match (request.schema(), request.url()) {
         (Some(schema), _) => {
@@ -725,7 +734,70 @@ pub fn answer_from_form_post(
     post: &FormData,
     options: &HtmlOptions,
 ) -> Result<Answer, Error> {
-    read_form(form, post, options, Some(request.id()))?.into_answer(request.id())
+    read_form(form, post.pairs(), options, Some(request.id()))?.into_answer(request.id())
+}
+
+/// A post's pairs as the caller holds them (the strings a binding borrows from its host's
+/// objects), read in place: [`FormData`] without its copy. Made within the limits
+/// [`FormData::push_pair`] applies, with the same errors.
+#[derive(Debug, Clone, Copy)]
+pub struct PostPairs<'a> {
+    pairs: &'a [(&'a str, &'a str)],
+}
+
+impl<'a> PostPairs<'a> {
+    /// `pairs`, in the order posted, refused as [`FormData::push_pair`] refuses the pair that
+    /// takes a post over `limits`: [`ErrorKind::TooManyMembers`] or [`ErrorKind::TooLarge`].
+    pub fn new(pairs: &'a [(&'a str, &'a str)], limits: &Limits) -> Result<PostPairs<'a>, Error> {
+        // Most posts are well within the limits: one sum tells. Over them, the pairs are
+        // counted again one by one, so that the error is the one the first pair over gives.
+        let text: usize = pairs.iter().fold(0, |sum, (n, v)| {
+            sum.saturating_add(n.len()).saturating_add(v.len())
+        });
+        let body = text
+            .saturating_add(pairs.len().saturating_mul(2))
+            .saturating_sub(1);
+        if pairs.len() <= limits.max_object_members() && body <= limits.max_input_bytes() {
+            return Ok(PostPairs { pairs });
+        }
+        let mut text = 0usize;
+        for (i, (name, value)) in pairs.iter().enumerate() {
+            if i >= limits.max_object_members() {
+                return Err(too_many(limits));
+            }
+            text = text.saturating_add(name.len()).saturating_add(value.len());
+            // As a body: n `=` and n - 1 `&` for n pairs.
+            let bytes = text.saturating_add(i.saturating_mul(2)).saturating_add(1);
+            if bytes > limits.max_input_bytes() {
+                return Err(too_large(bytes, limits));
+            }
+        }
+        Ok(PostPairs { pairs })
+    }
+
+    /// The pairs, in the order posted.
+    pub fn pairs(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + use<'a> {
+        self.pairs.iter().copied()
+    }
+}
+
+/// [`answer_from_post`] for pairs read in place.
+pub fn answer_from_pairs(
+    request: &Request,
+    post: PostPairs<'_>,
+    options: &HtmlOptions,
+) -> Result<Answer, Error> {
+    answer_from(request, post.pairs(), options)
+}
+
+/// [`answer_from_form_post`] for pairs read in place.
+pub fn answer_from_form_pairs(
+    request: &Request,
+    form: &Form,
+    post: PostPairs<'_>,
+    options: &HtmlOptions,
+) -> Result<Answer, Error> {
+    read_form(form, post.pairs(), options, Some(request.id()))?.into_answer(request.id())
 }
 
 pub(super) fn no_form() -> Error {

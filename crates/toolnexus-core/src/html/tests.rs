@@ -541,3 +541,70 @@ fn a_prepared_form_gives_the_same_page_and_answer_as_the_request_alone() {
         }
     }
 }
+
+#[test]
+fn pairs_read_in_place_answer_as_a_copied_post_does() {
+    let request = request(EVERY_KIND);
+    let prepared = form(EVERY_KIND);
+    let options = HtmlOptions::new()
+        .with_hidden("csrf", "t")
+        .unwrap()
+        .with_utc_offset("+01:00")
+        .unwrap();
+    let posts: [&[(&str, &str)]; 6] = [
+        // Valid, with a hidden field and a checkbox group.
+        &[
+            ("tn-request", "r1"),
+            ("csrf", "x"),
+            ("tn-0", "Ada"),
+            ("tn-1", "ada@example.com"),
+            ("tn-2", "https://example.com"),
+            ("tn-3", "2026-12-01"),
+            ("tn-4", "2026-12-01T17:30"),
+            ("tn-5", "0.50"),
+            ("tn-6", "18"),
+            ("tn-7", "true"),
+            ("tn-9", "1"),
+            ("tn-10", "2"),
+            ("tn-10", "0"),
+            ("tn-action", "accept"),
+        ],
+        // Invalid content, every violation.
+        &[("tn-0", "A"), ("tn-6", "17"), ("tn-action", "accept")],
+        &[("tn-0", "A"), ("tn-action", "decline")],
+        &[("tn-action", "cancel")],
+        // Refused: another request, a name the form never wrote.
+        &[("tn-request", "r2"), ("tn-action", "cancel")],
+        &[("tn-99", "x"), ("tn-action", "accept")],
+    ];
+    for post in posts {
+        let copied = FormData::from_pairs(post.iter().copied(), &Limits::DEFAULT).unwrap();
+        let in_place = PostPairs::new(post, &Limits::DEFAULT).unwrap();
+        assert_eq!(
+            answer_from_form_pairs(&request, &prepared, in_place, &options),
+            answer_from_form_post(&request, &prepared, &copied, &options),
+            "{post:?}"
+        );
+        assert_eq!(
+            answer_from_pairs(&request, in_place, &options),
+            answer_from_post(&request, &copied, &options),
+            "{post:?}"
+        );
+    }
+    // The limits refuse what FormData refuses, with the same errors.
+    let small = Limits::DEFAULT
+        .with_max_input_bytes(16)
+        .with_max_object_members(2);
+    for post in [
+        &[("a", "1"), ("b", "2"), ("c", "3")][..],
+        &[("a", "0123456789abcdef")][..],
+        &[("a", "0123456"), ("b", "012345")][..],
+        &[("a", "012345"), ("b", "01234")][..],
+    ] {
+        assert_eq!(
+            PostPairs::new(post, &small).map(|_| ()),
+            FormData::from_pairs(post.iter().copied(), &small).map(|_| ()),
+            "{post:?}"
+        );
+    }
+}

@@ -100,52 +100,58 @@ fn is_email_by_parts(text: &str) -> bool {
     }
 }
 
-/// [`is_email`] in one pass over the bytes of an ASCII address with a host name, which is what
-/// most addresses are; `None` for any other (a byte beyond ASCII, an address literal), which
-/// [`is_email_by_parts`] decides. A local part holds no `@`, so the first one splits.
+/// [`is_email`] over the bytes of an ASCII address with a host name, which is what most
+/// addresses are; `None` for any other (a byte beyond ASCII, an address literal), which
+/// [`is_email_by_parts`] decides. A local part holds no `@`, so the first one splits; each
+/// side is then one tight pass.
 fn ascii_email(bytes: &[u8]) -> Option<bool> {
-    let mut atom = 0usize;
-    let mut at = None;
-    // In the domain: the current label's length, whether it is all digits, its last byte.
-    let (mut label, mut digits, mut last) = (0usize, true, b'.');
-    for (i, &b) in bytes.iter().enumerate() {
-        if !b.is_ascii() {
+    let Some(at) = bytes.iter().position(|&b| b == b'@') else {
+        // No `@` at all: not an address, whatever the bytes are.
+        return Some(false);
+    };
+    let (Some(local), Some(domain)) = (bytes.get(..at), bytes.get(at + 1..)) else {
+        return Some(false);
+    };
+    if local.len() > MAX_LOCAL_PART {
+        return Some(false);
+    }
+    // A dot-atom: atoms of atext joined by single dots. Before the first byte, as after a
+    // dot, an atom must start.
+    let mut after_dot = true;
+    for &b in local {
+        if ascii_class(b) & ATEXT != 0 {
+            after_dot = false;
+        } else if b == b'.' && !after_dot {
+            after_dot = true;
+        } else if b.is_ascii() {
+            return Some(false);
+        } else {
             return None;
         }
-        if at.is_none() {
-            if b == b'@' {
-                if atom == 0 || i > MAX_LOCAL_PART {
-                    return Some(false);
-                }
-                if bytes.get(i + 1) == Some(&b'[') {
-                    return None;
-                }
-                at = Some(i);
-            } else if b == b'.' {
-                if atom == 0 {
-                    return Some(false);
-                }
-                atom = 0;
-            } else if is_ascii_atext(b) {
-                atom += 1;
-            } else {
-                return Some(false);
-            }
-        } else if b == b'.' {
-            if label == 0 || label > MAX_LABEL || last == b'-' {
-                return Some(false);
-            }
-            (label, digits) = (0, true);
-            last = b;
-        } else if ascii_class(b) & LABEL != 0 && (b != b'-' || label > 0) {
+    }
+    if after_dot {
+        return Some(false);
+    }
+    if domain.first() == Some(&b'[') {
+        return None;
+    }
+    // Labels of letters, digits and inner hyphens, joined by dots; the last not all digits.
+    let (mut label, mut digits, mut last) = (0usize, true, b'.');
+    for &b in domain {
+        let class = ascii_class(b);
+        if class & LABEL != 0 && (b != b'-' || label > 0) {
             label += 1;
-            digits &= ascii_class(b) & DIGIT != 0;
+            digits &= class & DIGIT != 0;
             last = b;
-        } else {
+        } else if b == b'.' && label > 0 && label <= MAX_LABEL && last != b'-' {
+            (label, digits, last) = (0, true, b);
+        } else if b.is_ascii() {
             return Some(false);
+        } else {
+            return None;
         }
     }
-    Some(at.is_some() && (1..=MAX_LABEL).contains(&label) && last != b'-' && !digits)
+    Some((1..=MAX_LABEL).contains(&label) && last != b'-' && !digits)
 }
 
 /// Whether `text` is an absolute URI: RFC 3986's `URI` production,
