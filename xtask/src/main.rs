@@ -266,7 +266,12 @@ fn nostd() -> bool {
 
 /// The crates `cargo xtask test package` packs and verifies, each built from the packed
 /// copies of the others.
-const PACKAGES: [&str; 3] = ["toolnexus-core", "toolnexus-conformance", "toolnexus-cli"];
+const PACKAGES: [&str; 4] = [
+    "toolnexus-core",
+    "toolnexus-conformance",
+    "toolnexus-auth",
+    "toolnexus-cli",
+];
 
 /// Packs the published crates and builds each from its tarball.
 ///

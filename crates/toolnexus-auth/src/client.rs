@@ -1,0 +1,477 @@
+//! The client's identity at one authorization server: a [`Client`] (pre-registered, a client
+//! metadata document URL, or registered dynamically, RFC 7591), and how it authenticates at
+//! the token endpoint ([`AuthMethod`]).
+
+use std::fmt;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use toolnexus_core::json::{Limits, Map, Value};
+
+use crate::document::Document;
+use crate::error::{AuthError, AuthErrorKind, quote};
+use crate::http::{HttpRequest, HttpResponse};
+
+/// How a client authenticates at the token endpoint (RFC 7591 §2,
+/// `token_endpoint_auth_method`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AuthMethod {
+    /// `none`: a public client, which sends its `client_id` in the body.
+    None,
+    /// `client_secret_basic`: HTTP Basic with the form-encoded id and secret.
+    ClientSecretBasic,
+    /// `client_secret_post`: `client_id` and `client_secret` in the body.
+    ClientSecretPost,
+}
+
+impl AuthMethod {
+    /// Every method, in declaration order.
+    pub const ALL: [AuthMethod; 3] = [
+        AuthMethod::None,
+        AuthMethod::ClientSecretBasic,
+        AuthMethod::ClientSecretPost,
+    ];
+
+    /// The method as RFC 7591 names it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AuthMethod::None => "none",
+            AuthMethod::ClientSecretBasic => "client_secret_basic",
+            AuthMethod::ClientSecretPost => "client_secret_post",
+        }
+    }
+
+    /// The method named `name`, if this crate implements it.
+    pub fn from_name(name: &str) -> Option<AuthMethod> {
+        AuthMethod::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    /// The method to use for a client with a secret or not (`has_secret`), registered with
+    /// `registered` if the server said, at a server listing `supported`
+    /// (`token_endpoint_auth_methods_supported`, `None` when it lists nothing).
+    ///
+    /// The registered method wins when this crate implements it, the client can use it and the
+    /// server lists it (or lists nothing: an absent or empty list). Otherwise a client with a
+    /// secret takes `client_secret_basic` if listed (or nothing is listed: RFC 8414's
+    /// default), then `client_secret_post`, then `none`; one without, `none`.
+    pub(crate) fn choose(
+        registered: Option<&str>,
+        has_secret: bool,
+        supported: Option<&[String]>,
+    ) -> AuthMethod {
+        let listed = |m: AuthMethod| {
+            supported.is_none_or(|l| l.is_empty() || l.iter().any(|s| s == m.as_str()))
+        };
+        let usable = |m: AuthMethod| has_secret || m == AuthMethod::None;
+        if let Some(method) = registered.and_then(AuthMethod::from_name)
+            && usable(method)
+            && listed(method)
+        {
+            return method;
+        }
+        if !has_secret {
+            return AuthMethod::None;
+        }
+        match supported {
+            None => AuthMethod::ClientSecretBasic,
+            Some(_) => [
+                AuthMethod::ClientSecretBasic,
+                AuthMethod::ClientSecretPost,
+                AuthMethod::None,
+            ]
+            .into_iter()
+            .find(|m| listed(*m))
+            .unwrap_or(AuthMethod::ClientSecretBasic),
+        }
+    }
+}
+
+impl fmt::Display for AuthMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A client registration at one authorization server: stored per issuer, and never used with
+/// another.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Client {
+    pub(crate) client_id: String,
+    pub(crate) client_secret: Option<String>,
+    pub(crate) auth_method: AuthMethod,
+    pub(crate) issuer: String,
+}
+
+impl Client {
+    /// The `client_id`: pre-registered, a client metadata document URL, or issued by
+    /// registration.
+    pub fn client_id(&self) -> &str {
+        &self.client_id
+    }
+
+    /// The `client_secret`, for a confidential client.
+    pub fn client_secret(&self) -> Option<&str> {
+        self.client_secret.as_deref()
+    }
+
+    /// How it authenticates at the token endpoint.
+    pub fn auth_method(&self) -> AuthMethod {
+        self.auth_method
+    }
+
+    /// The issuer of the authorization server it belongs to.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// Adds this client's authentication to a token request: its `form` fields or its
+    /// `headers` (RFC 6749 §2.3.1).
+    pub(crate) fn authenticate(
+        &self,
+        form: &mut Vec<(&'static str, String)>,
+        headers: &mut Vec<(String, String)>,
+    ) {
+        match (self.auth_method, &self.client_secret) {
+            (AuthMethod::ClientSecretBasic, Some(secret)) => {
+                let user = form_encode(&self.client_id);
+                let password = form_encode(secret);
+                let basic = STANDARD.encode(format!("{user}:{password}"));
+                headers.push(("authorization".into(), format!("Basic {basic}")));
+            }
+            (AuthMethod::ClientSecretPost, Some(secret)) => {
+                form.push(("client_id", self.client_id.clone()));
+                form.push(("client_secret", secret.clone()));
+            }
+            _ => form.push(("client_id", self.client_id.clone())),
+        }
+    }
+
+    /// The client as a JSON object, for storage.
+    pub(crate) fn to_map(&self) -> Map {
+        let mut map = Map::new();
+        map.insert("client_id", Value::from(self.client_id.as_str()));
+        if let Some(secret) = &self.client_secret {
+            map.insert("client_secret", Value::from(secret.as_str()));
+        }
+        map.insert("auth_method", Value::from(self.auth_method.as_str()));
+        map.insert("issuer", Value::from(self.issuer.as_str()));
+        map
+    }
+
+    /// The client stored as `doc` (see [`Client::to_map`]).
+    pub(crate) fn from_document(doc: &Document) -> Result<Client, AuthError> {
+        only_members(
+            doc,
+            &["client_id", "client_secret", "auth_method", "issuer"],
+        )?;
+        let method = doc.required_string("auth_method")?;
+        let auth_method = AuthMethod::from_name(method).ok_or_else(|| {
+            doc.error(
+                "auth_method",
+                format_args!("is {}, not a method this crate knows", quote(method)),
+            )
+        })?;
+        Ok(Client {
+            client_id: doc.required_string("client_id")?.to_owned(),
+            client_secret: doc.string("client_secret")?.map(str::to_owned),
+            auth_method,
+            issuer: doc.required_string("issuer")?.to_owned(),
+        })
+    }
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
+            .field("auth_method", &self.auth_method)
+            .field("issuer", &self.issuer)
+            .finish()
+    }
+}
+
+/// Refuses a member of `doc` not named in `known`.
+pub(crate) fn only_members(doc: &Document, known: &[&str]) -> Result<(), AuthError> {
+    match doc.keys().find(|k| !known.contains(k)) {
+        Some(key) => Err(doc.error(key, "is not a member this document has")),
+        None => Ok(()),
+    }
+}
+
+/// `text` form-urlencoded (`application/x-www-form-urlencoded`, as HTTP Basic in OAuth wants
+/// the id and secret).
+fn form_encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+/// The dynamic client registration request (RFC 7591 §3.1) to `endpoint`: a native public
+/// client named `client_name`, redirected to `redirect_uri`, that may refresh its tokens.
+pub(crate) fn registration_request(
+    endpoint: &str,
+    client_name: &str,
+    redirect_uri: &str,
+) -> HttpRequest {
+    let strings = |items: &[&str]| Value::Array(items.iter().map(|s| Value::from(*s)).collect());
+    let mut body = Map::new();
+    body.insert("client_name", Value::from(client_name));
+    body.insert("redirect_uris", strings(&[redirect_uri]));
+    body.insert(
+        "grant_types",
+        strings(&["authorization_code", "refresh_token"]),
+    );
+    body.insert("response_types", strings(&["code"]));
+    body.insert("token_endpoint_auth_method", Value::from("none"));
+    body.insert("application_type", Value::from("native"));
+    HttpRequest::post(
+        endpoint.to_owned(),
+        "application/json",
+        body.to_json().into_bytes(),
+    )
+}
+
+/// Reads the answer of the registration endpoint `url` of the server `issuer`, which lists
+/// `supported` token endpoint auth methods.
+pub(crate) fn read_registration(
+    response: &HttpResponse<'_>,
+    limits: &Limits,
+    url: &str,
+    issuer: &str,
+    supported: Option<&[String]>,
+) -> Result<Client, AuthError> {
+    let what = format!("the client registration response of {}", quote(url));
+    if !(200..300).contains(&response.status) {
+        let code = Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)
+            .ok()
+            .and_then(|doc| oauth_error(&doc));
+        return Err(AuthError::new(
+            AuthErrorKind::RegistrationFailed,
+            "",
+            format!(
+                "the registration endpoint {} answered {}{}",
+                quote(url),
+                response.status,
+                code.map(|c| format!(" with {c}")).unwrap_or_default()
+            ),
+        ));
+    }
+    let doc = Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)?;
+    let client_id = doc.required_string("client_id")?;
+    let client_secret = doc.string("client_secret")?.filter(|s| !s.is_empty());
+    let registered = doc.string("token_endpoint_auth_method")?;
+    Ok(Client {
+        client_id: client_id.to_owned(),
+        client_secret: client_secret.map(str::to_owned),
+        auth_method: AuthMethod::choose(registered, client_secret.is_some(), supported),
+        issuer: issuer.to_owned(),
+    })
+}
+
+/// The OAuth error of an error response (RFC 6749 §5.2), quoted for a message: `error` and,
+/// when given, `error_description`, each kept to the characters RFC 6749 allows them.
+pub(crate) fn oauth_error(doc: &Document) -> Option<String> {
+    let code = doc.string("error").ok().flatten()?;
+    let mut text = quote(&printable(code));
+    if let Some(description) = doc.string("error_description").ok().flatten() {
+        text.push_str(&format!(" ({})", quote(&printable(description))));
+    }
+    Some(text)
+}
+
+/// `text` with every character outside printable ASCII dropped.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars().filter(|c| (' '..='~').contains(c)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn method_choice() {
+        use AuthMethod::{ClientSecretBasic, ClientSecretPost};
+        const NONE: AuthMethod = AuthMethod::None;
+        let basic = list(&["client_secret_basic"]);
+        let post = list(&["client_secret_post"]);
+        let none = list(&["none"]);
+        let both = list(&["client_secret_post", "client_secret_basic"]);
+        let jwt = list(&["private_key_jwt"]);
+        type Case<'a> = (Option<&'a str>, bool, Option<&'a [String]>, AuthMethod);
+        let cases: [Case; 12] = [
+            (
+                Some("client_secret_basic"),
+                true,
+                Some(&basic),
+                ClientSecretBasic,
+            ),
+            (
+                Some("client_secret_post"),
+                true,
+                Some(&post),
+                ClientSecretPost,
+            ),
+            (Some("none"), false, Some(&none), NONE),
+            (None, true, Some(&none), NONE),
+            (None, true, Some(&basic), ClientSecretBasic),
+            (None, true, Some(&both), ClientSecretBasic),
+            (None, true, Some(&post), ClientSecretPost),
+            (None, true, None, ClientSecretBasic),
+            (None, false, Some(&basic), NONE),
+            (Some("client_secret_post"), false, Some(&post), NONE),
+            (
+                Some("client_secret_post"),
+                true,
+                Some(&basic),
+                ClientSecretBasic,
+            ),
+            (Some("private_key_jwt"), true, Some(&jwt), ClientSecretBasic),
+        ];
+        for (registered, secret, supported, expected) in cases {
+            assert_eq!(
+                AuthMethod::choose(registered, secret, supported),
+                expected,
+                "{registered:?} {secret} {supported:?}"
+            );
+        }
+        assert_eq!(
+            AuthMethod::choose(Some("none"), true, Some(&[] as &[String])),
+            NONE
+        );
+        for m in AuthMethod::ALL {
+            assert_eq!(AuthMethod::from_name(m.as_str()), Some(m));
+            assert_eq!(m.to_string(), m.as_str());
+        }
+    }
+
+    fn client(method: AuthMethod, secret: Option<&str>) -> Client {
+        Client {
+            client_id: "id:é/+".into(),
+            client_secret: secret.map(str::to_owned),
+            auth_method: method,
+            issuer: "https://as.example".into(),
+        }
+    }
+
+    #[test]
+    fn authentication_by_method() {
+        let mut form = Vec::new();
+        let mut headers = Vec::new();
+        client(AuthMethod::ClientSecretBasic, Some("s e:c")).authenticate(&mut form, &mut headers);
+        assert!(form.is_empty());
+        let (name, value) = &headers[0];
+        assert_eq!(name, "authorization");
+        let decoded = STANDARD
+            .decode(value.strip_prefix("Basic ").unwrap())
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(decoded).unwrap(),
+            "id%3A%C3%A9%2F%2B:s+e%3Ac"
+        );
+
+        let mut form = Vec::new();
+        let mut headers = Vec::new();
+        client(AuthMethod::ClientSecretPost, Some("sec")).authenticate(&mut form, &mut headers);
+        assert!(headers.is_empty());
+        assert_eq!(
+            form,
+            [
+                ("client_id", "id:é/+".to_owned()),
+                ("client_secret", "sec".to_owned())
+            ]
+        );
+
+        let mut form = Vec::new();
+        client(AuthMethod::None, Some("sec")).authenticate(&mut form, &mut headers);
+        assert_eq!(form, [("client_id", "id:é/+".to_owned())]);
+    }
+
+    #[test]
+    fn debug_hides_the_secret() {
+        let shown = format!(
+            "{:?}",
+            client(AuthMethod::ClientSecretPost, Some("hunter2"))
+        );
+        assert!(!shown.contains("hunter2"), "{shown}");
+    }
+
+    #[test]
+    fn the_registration_request() {
+        let request = registration_request(
+            "https://as.example/register",
+            "toolnexus",
+            "http://127.0.0.1:1/callback",
+        );
+        assert_eq!(request.url, "https://as.example/register");
+        assert_eq!(request.header("content-type"), Some("application/json"));
+        assert_eq!(
+            String::from_utf8(request.body).unwrap(),
+            r#"{"client_name":"toolnexus","redirect_uris":["http://127.0.0.1:1/callback"],"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none","application_type":"native"}"#
+        );
+    }
+
+    fn answer(status: u16, body: &str) -> Result<Client, AuthError> {
+        let headers = Vec::new();
+        let response = HttpResponse {
+            status,
+            headers: &headers,
+            body: body.as_bytes(),
+        };
+        read_registration(
+            &response,
+            &Limits::DEFAULT,
+            "https://as.example/register",
+            "https://as.example",
+            Some(&list(&["client_secret_basic"])),
+        )
+    }
+
+    #[test]
+    fn registration_responses() {
+        let c = answer(201, r#"{"client_id":"c1","client_secret":"s1","token_endpoint_auth_method":"client_secret_basic"}"#).unwrap();
+        assert_eq!(
+            (
+                c.client_id(),
+                c.client_secret(),
+                c.auth_method(),
+                c.issuer()
+            ),
+            (
+                "c1",
+                Some("s1"),
+                AuthMethod::ClientSecretBasic,
+                "https://as.example"
+            )
+        );
+        let c = answer(200, r#"{"client_id":"c2","client_secret":""}"#).unwrap();
+        assert_eq!(
+            (c.client_secret(), c.auth_method()),
+            (None, AuthMethod::None)
+        );
+        let e = answer(201, r#"{"client_secret":"s"}"#).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.pointer()),
+            (AuthErrorKind::InvalidResponse, "/client_id")
+        );
+        assert!(!e.message().contains("\"s\""));
+        let e = answer(201, r#"{"client_id":1}"#).unwrap_err();
+        assert_eq!(e.pointer(), "/client_id");
+        let e = answer(
+            400,
+            r#"{"error":"invalid_redirect_uri","error_description":"no\u0007"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), AuthErrorKind::RegistrationFailed);
+        assert!(
+            e.message().contains("invalid_redirect_uri") && e.message().contains("400"),
+            "{}",
+            e.message()
+        );
+        assert!(!e.message().contains('\u{7}'));
+        let e = answer(500, "<html>").unwrap_err();
+        assert_eq!(e.kind(), AuthErrorKind::RegistrationFailed);
+    }
+}

@@ -1,0 +1,70 @@
+//! toolnexus-auth: MCP authorization (OAuth 2.1, authorization code with PKCE) as a sans-I/O
+//! state machine.
+//!
+//! An MCP server that answers 401 (or 403 with `insufficient_scope`) wants a token. A [`Flow`]
+//! works out how to get one, as the MCP authorization specification (2025-11-25 and
+//! 2026-07-28, with the 2025-03-26 fallbacks) requires: it says which URL to fetch next, checks
+//! every document it is given, builds the PKCE pair, the authorization URL and the token
+//! requests, and reads the answers. It never does I/O, never reads a clock (the caller passes
+//! `now_ms`) and never draws randomness (the caller passes 64 random bytes). The caller sends
+//! the requests with any HTTP client, **without following redirects**, and has a person open
+//! the authorization URL.
+//!
+//! ```no_run
+//! use toolnexus_auth::{Config, Flow, HttpRequest, HttpResponse, Next, parse_challenge};
+//!
+//! # fn send(_: &HttpRequest) -> (u16, Vec<(String, String)>, Vec<u8>) { unimplemented!() }
+//! # fn open_and_wait_for_redirect(_: &str) -> String { unimplemented!() }
+//! # fn random_bytes() -> [u8; 64] { [0; 64] }
+//! # fn now_ms() -> u64 { 0 }
+//! # fn main() -> Result<(), toolnexus_auth::AuthError> {
+//! let server = "https://mcp.example.com/mcp";
+//! // The server answered 401 with this header:
+//! let challenge = parse_challenge(401, Some(r#"Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp""#));
+//! let config = Config::new("toolnexus", "http://127.0.0.1:53682/callback");
+//! let (mut flow, mut next) = Flow::start(server, &challenge, config, None, random_bytes())?;
+//! let grant = loop {
+//!     next = match next {
+//!         Next::Fetch(request) => {
+//!             let (status, headers, body) = send(&request);
+//!             flow.on_response(HttpResponse { status, headers: &headers, body: &body }, now_ms())?
+//!         }
+//!         Next::Authorize(authorization) => {
+//!             // Show authorization.url; the loopback listener at redirect_uri gets the query.
+//!             let query = open_and_wait_for_redirect(&authorization.url);
+//!             flow.on_redirect(&query)?
+//!         }
+//!         Next::Done(grant) => break grant,
+//!     };
+//! };
+//! // Send `Authorization: <grant.authorization()>`; store `grant.to_json()` as a secret.
+//! # let _ = grant;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Every error is an [`AuthError`] with a stable [`AuthErrorKind`], a JSON pointer into the
+//! document at fault and a message that never holds a token, a code, a secret or a verifier.
+//! Documents are read by the core's bounded JSON reader within [`Config::limits`].
+
+#![forbid(unsafe_code)]
+
+mod challenge;
+mod client;
+mod document;
+mod error;
+mod flow;
+mod grant;
+mod http;
+mod metadata;
+mod pkce;
+mod scope;
+mod urls;
+
+pub use challenge::{Challenge, parse_challenge};
+pub use client::{AuthMethod, Client};
+pub use error::{AuthError, AuthErrorKind};
+pub use flow::{Authorization, Config, Flow, Next};
+pub use grant::Grant;
+pub use http::{HttpRequest, HttpResponse, Method};
+pub use toolnexus_core::json::Limits;
