@@ -1,7 +1,8 @@
-//! `cargo xtask fuzz`: runs the fuzz targets of the core (`crates/toolnexus-core/fuzz`) and of
-//! the CLI (`crates/toolnexus-cli/fuzz`) with cargo-fuzz on nightly, seeded from the
-//! conformance cases, and prints per target the executions, their rate, the coverage and the
-//! findings. The `fuzz` test step replays every seed and the kept corpus instead.
+//! `cargo xtask fuzz`: runs the fuzz targets of the core (`crates/toolnexus-core/fuzz`), of
+//! the CLI (`crates/toolnexus-cli/fuzz`) and of the authorization flow
+//! (`crates/toolnexus-auth/fuzz`) with cargo-fuzz on nightly, seeded from the conformance cases
+//! (the flow from the canned flows in its `fuzz/flows`), and prints per target the executions,
+//! their rate, the coverage and the findings. The `fuzz` test step replays every seed and the kept corpus instead.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,9 @@ pub(crate) enum Target {
     Snapshot,
     /// the CLI's MCP client talking to a server that sends anything
     CliClient,
+    /// the authorization flow fed any challenge, metadata, registration, redirect and token
+    /// response: nothing insecure fetched or opened, no token in an error
+    AuthFlow,
 }
 
 impl Target {
@@ -61,6 +65,7 @@ impl Target {
     fn dir(self, root: &Path) -> PathBuf {
         match self {
             Target::CliClient => root.join("crates/toolnexus-cli/fuzz"),
+            Target::AuthFlow => root.join("crates/toolnexus-auth/fuzz"),
             _ => root.join("crates/toolnexus-core/fuzz"),
         }
     }
@@ -107,9 +112,23 @@ fn first_restored_snapshot(input: &[u8]) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// Writes the seeds of `target` from the conformance cases into `dir`; how many.
+/// Writes the seeds of `target` from the conformance cases into `dir` (the authorization
+/// flow's from its canned flows, which no case holds); how many.
 fn write_seeds(target: Target, dir: &Path) -> Result<usize, String> {
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if target == Target::AuthFlow {
+        // `dir` is `<fuzz crate>/seeds/auth_flow`; the flows are in `<fuzz crate>/flows`.
+        let fuzz_crate = dir.parent().and_then(Path::parent).unwrap_or(dir);
+        let flows = fuzz_crate.join("flows");
+        let mut written = 0;
+        for entry in fs::read_dir(&flows).map_err(|e| format!("{}: {e}", flows.display()))? {
+            let from = entry.map_err(|e| e.to_string())?.path();
+            let to = dir.join(from.file_name().unwrap_or_default());
+            fs::copy(&from, &to).map_err(|e| format!("{}: {e}", from.display()))?;
+            written += 1;
+        }
+        return Ok(written);
+    }
     let mut written = 0;
     for file in load_suite(&suite_dir())? {
         for case in &file.file.cases {
