@@ -1,6 +1,8 @@
 //! Who answers: a person at the terminal, or a script's list of answers. Both are an
 //! [`Asker`]; the elicit command does not know which.
 
+use std::sync::{Arc, Mutex, PoisonError};
+
 use toolnexus_core::form::Form;
 use toolnexus_core::{Error, ErrorKind, Map, Request, UrlReview, Value};
 
@@ -77,9 +79,66 @@ pub trait Asker: Send {
     /// `reject` is refused by the caller.
     fn url(&mut self, ask: &Ask<'_>, review: &UrlReview, refused: Option<&Error>) -> Option<Reply>;
 
+    /// Answers the consent to an authorization link (`kind: "authorization"`) that toolnexus
+    /// opens itself once consented to, to get a token for the server. It is a URL request
+    /// like any other, answered the same way unless the asker shows it otherwise.
+    fn authorization(
+        &mut self,
+        ask: &Ask<'_>,
+        review: &UrlReview,
+        refused: Option<&Error>,
+    ) -> Option<Reply> {
+        self.url(ask, review, refused)
+    }
+
     /// Whether a question came that nobody could be asked (and was cancelled for it).
     fn unasked(&self) -> bool {
         false
+    }
+}
+
+/// One asker answering for two: the conversation, and the authorization of a server reached
+/// over HTTP, which asks for consent to its link. Each ask has it in turn, so the answers of
+/// `--answers` are used in the order the questions come, whoever asks.
+#[derive(Clone)]
+pub struct Shared(Arc<Mutex<Box<dyn Asker>>>);
+
+impl Shared {
+    /// `asker`, to be shared.
+    pub fn new(asker: Box<dyn Asker>) -> Shared {
+        Shared(Arc::new(Mutex::new(asker)))
+    }
+
+    fn with<R>(&self, ask: impl FnOnce(&mut dyn Asker) -> R) -> R {
+        let mut asker = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        ask(asker.as_mut())
+    }
+}
+
+impl Asker for Shared {
+    fn interactive(&self) -> bool {
+        self.with(|a| a.interactive())
+    }
+
+    fn form(&mut self, ask: &Ask<'_>, form: &Form, refused: Option<&Error>) -> Option<Reply> {
+        self.with(|a| a.form(ask, form, refused))
+    }
+
+    fn url(&mut self, ask: &Ask<'_>, review: &UrlReview, refused: Option<&Error>) -> Option<Reply> {
+        self.with(|a| a.url(ask, review, refused))
+    }
+
+    fn authorization(
+        &mut self,
+        ask: &Ask<'_>,
+        review: &UrlReview,
+        refused: Option<&Error>,
+    ) -> Option<Reply> {
+        self.with(|a| a.authorization(ask, review, refused))
+    }
+
+    fn unasked(&self) -> bool {
+        self.with(|a| a.unasked())
     }
 }
 

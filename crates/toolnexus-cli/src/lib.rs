@@ -5,6 +5,10 @@
 #[doc(hidden)]
 pub mod ask;
 #[doc(hidden)]
+pub mod auth;
+#[doc(hidden)]
+pub mod auth_command;
+#[doc(hidden)]
 pub mod call;
 #[doc(hidden)]
 pub mod elicit;

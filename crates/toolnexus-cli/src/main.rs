@@ -8,22 +8,23 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use toolnexus_core::Limits;
 
-use toolnexus_cli::ask::{Asker, Nobody, Scripted};
+use toolnexus_cli::ask::{Asker, Nobody, Scripted, Shared};
 use toolnexus_cli::input::{Elicitation, Source};
 use toolnexus_cli::report::{Exit, Failure, Reporter};
 use toolnexus_cli::terminal::Terminal;
-use toolnexus_cli::{call, elicit, html, sample, tools};
+use toolnexus_cli::{auth, auth_command, call, elicit, html, sample, tools};
 
 const EXIT_CODES: &str = "\
 Exit codes:
   0  done
   1  the input was refused, or the verdict is negative (problems, violations, a URL to
-     reject, answers that ran out; for call, a tool result with isError)
+     reject, answers that ran out; for call, a tool result with isError; for call and
+     tools, an authorization the server needs declined)
   2  usage: a wrong command line, or a file that cannot be read
   3  call and tools: the server failed (could not start, closed, a protocol error, a
-     timeout, no mutual protocol version)
-  4  call: the server asked a person, but there was no terminal to ask on and no --answers
-     (the question was cancelled)
+     timeout, no mutual protocol version, an authorization that failed)
+  4  call and tools: the server asked a person (a form, or consent to an authorization),
+     but there was no terminal to ask on and no --answers (the question was cancelled)
 130  call: interrupted with Ctrl-C while the tool ran as a task; the task was cancelled
      (tasks/cancel)";
 
@@ -45,9 +46,84 @@ struct ServerArgs {
     /// Write the server's standard error to this file instead of ours.
     #[arg(long, value_name = "FILE")]
     server_log: Option<PathBuf>,
+    #[command(flatten)]
+    auth: AuthArgs,
     /// The server to start, after `--`: the command and its arguments, spoken to over stdio.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
+}
+
+/// How to get the authorization a server reached with `--url` asks for (a 401): the MCP
+/// authorization flow, with a browser sign-in the person consents to first.
+#[derive(clap::Args)]
+struct AuthArgs {
+    /// --url: the OAuth client id registered for toolnexus at the server's authorization
+    /// server (else a client id metadata document, else a registration).
+    #[arg(long, value_name = "ID")]
+    client_id: Option<String>,
+    /// --url: the secret of --client-id. Better given in TOOLNEXUS_CLIENT_SECRET: other users
+    /// can see a command line.
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "TOOLNEXUS_CLIENT_SECRET",
+        hide_env_values = true
+    )]
+    client_secret: Option<String>,
+    /// --url: the authorization server (its issuer) --client-id belongs to; the client id and
+    /// secret go to no other (default: whichever the server names).
+    #[arg(long, value_name = "URL")]
+    client_issuer: Option<String>,
+    /// --url: the https URL of toolnexus's client id metadata document, used as the client id
+    /// where the authorization server accepts one.
+    #[arg(long, value_name = "URL")]
+    client_metadata_url: Option<String>,
+    /// --url: open the authorization link with COMMAND (split into words as a shell would,
+    /// run without one, the link its last argument) instead of the system's opener.
+    #[arg(long, value_name = "COMMAND")]
+    browser: Option<String>,
+    /// --url: keep no authorization, and use none kept (they are kept in auth.json in
+    /// $TOOLNEXUS_CONFIG_DIR, else $XDG_CONFIG_HOME/toolnexus, else ~/.config/toolnexus).
+    #[arg(long)]
+    no_store: bool,
+}
+
+impl std::fmt::Debug for AuthArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthArgs")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
+            .field("client_issuer", &self.client_issuer)
+            .field("client_metadata_url", &self.client_metadata_url)
+            .field("browser", &self.browser)
+            .field("no_store", &self.no_store)
+            .finish()
+    }
+}
+
+impl AuthArgs {
+    /// The options of the authorizer.
+    fn options(&self) -> Result<auth::Options, Failure> {
+        if self.client_id.is_none() {
+            if self.client_issuer.is_some() {
+                return Err(Failure::usage("--client-issuer needs --client-id"));
+            }
+            if self.client_secret.is_some() {
+                return Err(Failure::usage(
+                    "a client secret (--client-secret or TOOLNEXUS_CLIENT_SECRET) needs \
+                     --client-id",
+                ));
+            }
+        }
+        Ok(auth::Options {
+            client_id: self.client_id.clone(),
+            client_secret: self.client_secret.clone(),
+            client_issuer: self.client_issuer.clone(),
+            client_metadata_url: self.client_metadata_url.clone(),
+            browser: auth::Browser::parse(self.browser.as_deref()).map_err(Failure::usage)?,
+            store: !self.no_store,
+        })
+    }
 }
 
 /// Answer an MCP server that needs a human in the loop, from a terminal.
@@ -119,8 +195,23 @@ enum Command {
         /// Print the tool definitions as JSON.
         #[arg(long)]
         json: bool,
+        /// Consent to the authorization the server asks for from a JSON array of answers
+        /// ({"ok":true} consents) instead of asking (see `elicit --help`). Listing answers
+        /// no other question.
+        #[arg(long, value_name = "FILE|-")]
+        answers: Option<String>,
         #[command(flatten)]
         server: ServerArgs,
+    },
+    /// The authorizations kept for servers reached with --url: list them, or forget them.
+    ///
+    /// A token a server's authorization server grants is kept for the next command, with
+    /// its scopes and the client registered there, in auth.json (readable by you alone) in
+    /// $TOOLNEXUS_CONFIG_DIR, else $XDG_CONFIG_HOME/toolnexus, else ~/.config/toolnexus.
+    #[command(after_help = EXIT_CODES)]
+    Auth {
+        #[command(subcommand)]
+        action: AuthAction,
     },
     /// Map ElicitRequestParams to a Request.
     #[command(after_help = EXIT_CODES)]
@@ -206,6 +297,19 @@ enum Command {
     },
 }
 
+/// What `toolnexus auth` does.
+#[derive(Debug, Subcommand)]
+enum AuthAction {
+    /// List the authorizations kept: server, authorization server, scope and expiry (never
+    /// a token).
+    List,
+    /// Forget the authorizations kept for the server at URL, or every one.
+    Logout {
+        /// The server's URL, as --url gave it.
+        url: Option<String>,
+    },
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -252,7 +356,18 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
             task,
             server,
         } => call(&tool, &args, answers, task, &server, reporter, &limits),
-        Command::Tools { json, server } => list_tools(&server, json),
+        Command::Tools {
+            json,
+            answers,
+            server,
+        } => list_tools(&server, json, answers, reporter, &limits),
+        Command::Auth { action } => {
+            let store = auth::Store::locate().map_err(Failure::usage)?;
+            match action {
+                AuthAction::List => auth_command::list(&store),
+                AuthAction::Logout { url } => auth_command::logout(&store, url.as_deref()),
+            }
+        }
         Command::Map { file, id } => tools::map(&source(file), id.as_deref(), &limits),
         Command::Answer { file } => tools::answer(&source(file), &limits),
         Command::CheckSchema { schema } => {
@@ -317,17 +432,23 @@ fn asker(
     }
 }
 
-/// Starts or reaches the server.
-fn connect(server: &ServerArgs) -> Result<Box<dyn call::transport::Transport>, Failure> {
+/// Starts or reaches the server; `asker` consents to the authorization a server reached over
+/// HTTP asks for.
+fn connect(
+    server: &ServerArgs,
+    asker: &Shared,
+) -> Result<Box<dyn call::transport::Transport>, Failure> {
     match (&server.url, server.command.split_first()) {
-        (Some(url), None) => Ok(Box::new(
-            call::http::HttpServer::new(
-                url,
-                &server.headers,
-                std::time::Duration::from_secs(server.timeout),
-            )
-            .map_err(Failure::usage)?,
-        )),
+        (Some(url), None) => {
+            let patience = std::time::Duration::from_secs(server.timeout);
+            let options = server.auth.options()?;
+            let authorizer = auth::Authorizer::new(url, options, asker.clone(), patience);
+            Ok(Box::new(
+                call::http::HttpServer::new(url, &server.headers, patience)
+                    .map_err(Failure::usage)?
+                    .authorized_by(authorizer),
+            ))
+        }
         (None, Some((program, args))) => {
             let log = match &server.server_log {
                 Some(path) => Some(std::fs::File::create(path).map_err(|e| {
@@ -366,10 +487,13 @@ fn call(
             )));
         }
     };
-    let mut asker = asker(answers.as_deref(), reporter, limits, false)?;
-    let transport = connect(server)?;
+    // One asker for the conversation's questions and the consent to an authorization, so
+    // that --answers are used in the order the questions come.
+    let asker = Shared::new(asker(answers.as_deref(), reporter, limits, false)?);
+    let transport = connect(server, &asker)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
-    let mut conversation = call::Conversation::new(transport, asker.as_mut(), timeout);
+    let mut conversing = asker.clone();
+    let mut conversation = call::Conversation::new(transport, &mut conversing, timeout);
     conversation.prefer_task(task);
     let outcome = conversation
         .connect(server.protocol.as_deref())
@@ -389,10 +513,18 @@ fn call(
     Ok((toolnexus_core::Value::Object(result).to_json(), exit))
 }
 
-fn list_tools(server: &ServerArgs, json: bool) -> tools::Printed {
-    // Listing asks nothing: a question that comes anyway is cancelled, and said.
+fn list_tools(
+    server: &ServerArgs,
+    json: bool,
+    answers: Option<String>,
+    reporter: &Reporter,
+    limits: &Limits,
+) -> tools::Printed {
+    // Listing asks nothing: a question that comes anyway is cancelled, and said. Consent to
+    // an authorization the server asks for is the one question asked.
     let mut nobody = Nobody::default();
-    let transport = connect(server)?;
+    let consent = Shared::new(asker(answers.as_deref(), reporter, limits, false)?);
+    let transport = connect(server, &consent)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversation = call::Conversation::new(transport, &mut nobody, timeout);
     let outcome = conversation

@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use toolnexus_auth::AuthError;
 use toolnexus_core::{Error, Map, Value};
 
 /// The exit codes, as `--help` and the README list them.
@@ -11,15 +12,16 @@ pub enum Exit {
     /// Done.
     Done = 0,
     /// The input was refused, or the verdict is negative (problems, violations, a URL to
-    /// reject, answers that ran out).
+    /// reject, answers that ran out, an authorization the server needs declined).
     Refused = 1,
     /// The command line is wrong, or a file cannot be read.
     Usage = 2,
     /// `call` and `tools`: the server failed (could not start, closed, a protocol error, a
-    /// timeout, no mutual protocol version).
+    /// timeout, no mutual protocol version, an authorization that failed).
     Server = 3,
     /// `call`: the server asked a person, and there was nobody to ask (no terminal, no
-    /// `--answers`); the question was cancelled.
+    /// `--answers`); the question was cancelled. `call` and `tools`: the server needs an
+    /// authorization, and there was nobody to consent to it.
     Unasked = 4,
     /// `call`: interrupted (Ctrl-C) while a task ran; the task was cancelled. 128 + SIGINT, as
     /// shells report a process Ctrl-C ended.
@@ -43,6 +45,12 @@ pub enum Failure {
     Server(String),
     /// The person interrupted (Ctrl-C): what was done about it.
     Interrupted(String),
+    /// The server needs an authorization, and nobody could be asked to consent to it: why.
+    Unasked(String),
+    /// The person declined (or cancelled) the authorization the server needs: what was said.
+    Declined(String),
+    /// The authorization the server needs failed: the flow's typed error.
+    Authorization(AuthError),
 }
 
 impl Failure {
@@ -68,7 +76,16 @@ impl Failure {
             Failure::Usage(_) => Exit::Usage,
             Failure::Server(_) => Exit::Server,
             Failure::Interrupted(_) => Exit::Interrupted,
+            Failure::Unasked(_) => Exit::Unasked,
+            Failure::Declined(_) => Exit::Refused,
+            Failure::Authorization(_) => Exit::Server,
         }
+    }
+}
+
+impl From<AuthError> for Failure {
+    fn from(error: AuthError) -> Failure {
+        Failure::Authorization(error)
     }
 }
 
@@ -97,6 +114,16 @@ impl Reporter {
             Failure::Usage(message) => self.line("usage", message),
             Failure::Server(message) => self.line("server", &format!("server failed: {message}")),
             Failure::Interrupted(message) => self.line("interrupted", message),
+            Failure::Unasked(message) => self.line("unasked", message),
+            Failure::Declined(message) => self.line("declined", message),
+            Failure::Authorization(error) => {
+                if self.json {
+                    let object = object(error.kind().as_str(), error.pointer(), error.message());
+                    eprintln!("{}", object.to_json());
+                } else {
+                    eprintln!("toolnexus: the authorization failed: {error}");
+                }
+            }
         }
     }
 

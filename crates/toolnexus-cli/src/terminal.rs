@@ -252,8 +252,36 @@ impl Asker for Terminal {
     }
 
     fn url(&mut self, ask: &Ask<'_>, review: &UrlReview, refused: Option<&Error>) -> Option<Reply> {
+        self.link(ask, review, refused, false)
+    }
+
+    fn authorization(
+        &mut self,
+        ask: &Ask<'_>,
+        review: &UrlReview,
+        refused: Option<&Error>,
+    ) -> Option<Reply> {
+        self.link(ask, review, refused, true)
+    }
+}
+
+impl Terminal {
+    /// The consent screen of a link: the URL, its host and the review's findings, then
+    /// consent, decline or cancel. `opened` says toolnexus opens it itself once consented to
+    /// (an authorization), rather than leaving it to the person.
+    fn link(
+        &self,
+        ask: &Ask<'_>,
+        review: &UrlReview,
+        refused: Option<&Error>,
+        opened: bool,
+    ) -> Option<Reply> {
         let s = &self.style;
-        self.header(ask, "asks you to open a link");
+        if opened {
+            self.header(ask, "needs you to sign in before toolnexus can use it");
+        } else {
+            self.header(ask, "asks you to open a link");
+        }
         self.refused(refused);
         eprintln!("  URL:  {}", review.url());
         match (review.host(), review.host_ascii()) {
@@ -270,11 +298,19 @@ impl Asker for Terminal {
                 _ => say("  ", &format!("⚠ {line}"), |l| s.warn(l)),
             }
         }
-        say(
-            "  ",
-            "toolnexus never opens or fetches the link: open it yourself if you agree.",
-            |l| s.dim(l),
-        );
+        let (note, consent) = if opened {
+            (
+                "If you agree, toolnexus opens the link in your browser; once you sign in \
+                 there, the browser comes back to toolnexus on this computer.",
+                "Open it and sign in (consent)",
+            )
+        } else {
+            (
+                "toolnexus never opens or fetches the link: open it yourself if you agree.",
+                "I will open it (consent)",
+            )
+        };
+        say("  ", note, |l| s.dim(l));
         let reject = review.verdict() == Verdict::Reject;
         let mut options = Vec::new();
         if reject {
@@ -284,7 +320,7 @@ impl Asker for Terminal {
                 |l| s.error(l),
             );
         } else {
-            options.push("I will open it (consent)");
+            options.push(consent);
         }
         options.push("Decline");
         options.push("Cancel");
@@ -292,7 +328,7 @@ impl Asker for Terminal {
             .without_filtering()
             .prompt();
         Some(match picked {
-            Ok("I will open it (consent)") => Reply::accept(None),
+            Ok(chosen) if chosen == consent => Reply::accept(None),
             Ok("Decline") => Reply::decline(),
             _ => Reply::cancel("cancelled"),
         })

@@ -8,8 +8,8 @@
 //! lines and nothing else. The suite's own summary ignores warnings, exit codes and time-outs,
 //! so each scenario's `checks.json` is read here: a scenario passes when it has a success and
 //! neither a failure nor a warning; one whose checks were all skipped proves nothing and fails.
-//! The scenarios in `tests/conformance/expected-failures.yml` (authorization only) must fail;
-//! every other one must pass.
+//! The scenarios in `tests/conformance/expected-failures.yml` (authorization extensions only)
+//! must fail; every other one must pass.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
@@ -162,14 +162,14 @@ fn results_of(out: &Path, scenario: &str) -> Option<PathBuf> {
 }
 
 #[test]
-fn every_client_scenario_but_authorization_passes_at_the_version_asked() {
+fn every_client_scenario_not_listed_passes_at_the_version_asked() {
     run_suite(true);
 }
 
 /// The same scenarios with no `--protocol`: the client finds each server's era itself
 /// (`server/discover`, then `initialize` where it is not understood).
 #[test]
-fn every_client_scenario_but_authorization_passes_when_the_era_is_found() {
+fn every_client_scenario_not_listed_passes_when_the_era_is_found() {
     run_suite(false);
 }
 
@@ -237,7 +237,7 @@ fn run_suite(pin: bool) {
         }
         report.push(format!(
             "--requirements {requirements} ({}): {} client scenarios, {passed} passed, \
-             {failed_as_expected} failed as expected (authorization)",
+             {failed_as_expected} failed as expected (listed)",
             if pin {
                 "--protocol as asked"
             } else {

@@ -14,6 +14,11 @@
 //!   not tied to a call; nothing more is sent until the server has answered that GET, so
 //!   nothing it sends there is lost. It is reopened, with `Last-Event-ID`, when it drops.
 //! - Every stream's messages go into one inbox, in the order they arrive.
+//! - With an [`Authorizer`], a request the server refuses for want of authorization (`401`, or
+//!   `403` with `insufficient_scope`) is handed to the inbox as a [`Challenge`]; once
+//!   [`Transport::authorize`] has the token, the request is sent again, and every request from
+//!   then on carries `Authorization` (unless a `--header` gives its own, which turns the
+//!   authorizer off).
 
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +32,9 @@ use toolnexus_core::wire::client::{INITIALIZED_METHOD, Outgoing, PROTOCOL_VERSIO
 use toolnexus_core::wire::rpc::{ErrorCode, ErrorResponse, RpcId};
 
 use super::sse::{Cursor, read_events};
-use super::transport::{Event, Inbox, Received, Transport, wait};
+use super::transport::{Challenge, Event, Inbox, Received, Transport, wait};
+use crate::auth::Authorizer;
+use crate::report::Failure;
 
 /// How long to wait before reconnecting a stream whose server named no `retry` delay.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
@@ -50,6 +57,8 @@ struct Shared {
     version: Mutex<Option<String>>,
     /// Set when the conversation ends: streams stop reconnecting.
     closing: AtomicBool,
+    /// The `Authorization` header every request carries, once the authorizer has one.
+    authorization: Mutex<Option<String>>,
 }
 
 impl Shared {
@@ -62,6 +71,13 @@ impl Shared {
 
     fn version(&self) -> Option<String> {
         self.version
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn authorization(&self) -> Option<String> {
+        self.authorization
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
@@ -95,6 +111,8 @@ struct Endpoint {
     tx: Sender<Received>,
     /// How long the server may take to take a notification or a response.
     patience: Duration,
+    /// Whether a refusal for want of authorization goes to the authorizer.
+    authorizes: bool,
 }
 
 /// A server at an HTTP(S) URL.
@@ -103,6 +121,8 @@ pub struct HttpServer {
     inbox: Receiver<Received>,
     /// Whether the server's own event stream was opened.
     listening: bool,
+    /// Gets the authorizations the server asks for, when set.
+    authorizer: Option<Authorizer>,
 }
 
 impl HttpServer {
@@ -132,10 +152,35 @@ impl HttpServer {
                 shared: Arc::default(),
                 tx,
                 patience,
+                authorizes: false,
             },
             inbox,
             listening: false,
+            authorizer: None,
         })
+    }
+
+    /// The same server, whose refusals for want of authorization `authorizer` answers; a
+    /// grant it holds already is sent from the first request on. Without effect when a
+    /// `--header` sets `Authorization`: the user's own credentials are sent as they are.
+    pub fn authorized_by(mut self, authorizer: Authorizer) -> HttpServer {
+        let own = self
+            .endpoint
+            .headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("authorization"));
+        if own {
+            return self;
+        }
+        *self
+            .endpoint
+            .shared
+            .authorization
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = authorizer.header().map(String::from);
+        self.endpoint.authorizes = true;
+        self.authorizer = Some(authorizer);
+        self
     }
 }
 
@@ -153,11 +198,16 @@ impl Transport for HttpServer {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner) = Some(version.clone());
         }
-        let request = endpoint.post(message);
+        let authorization = endpoint.shared.authorization();
+        let request = endpoint.post(message, authorization.as_deref());
         let body = String::from(message.text());
         if let Some(id) = message.id().cloned() {
             let endpoint = endpoint.clone();
-            thread::spawn(move || endpoint.exchange(request, body, &id));
+            let sent = Sent {
+                message: message.clone(),
+                authorization,
+            };
+            thread::spawn(move || endpoint.exchange(request, body, &id, sent));
             return Ok(());
         }
         endpoint.deliver(request, body)?;
@@ -200,6 +250,12 @@ impl Transport for HttpServer {
             if let Some(version) = shared.version() {
                 request = request.header(PROTOCOL_VERSION_HEADER, &version);
             }
+            if let Some(authorization) = shared.authorization() {
+                request = request.header("Authorization", &authorization);
+            }
+            for (name, value) in &self.endpoint.headers {
+                request = request.header(name, value);
+            }
             let _ = request.call();
         }
     }
@@ -207,11 +263,43 @@ impl Transport for HttpServer {
     fn mirrors_headers(&self) -> bool {
         true
     }
+
+    fn authorize(&mut self, challenge: Challenge) -> Result<(), Failure> {
+        let Some(authorizer) = &mut self.authorizer else {
+            return Err(Failure::server(format!(
+                "the server answered HTTP {}: it needs an authorization",
+                challenge.status
+            )));
+        };
+        let header = authorizer.authorize(
+            challenge.status,
+            challenge.www_authenticate.as_deref(),
+            challenge.authorization.as_deref(),
+        )?;
+        *self
+            .endpoint
+            .shared
+            .authorization
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(header);
+        self.send(&challenge.message).map_err(Failure::server)
+    }
+}
+
+/// A request as it was sent, to send again once authorized.
+struct Sent {
+    message: Outgoing,
+    /// The `Authorization` header it carried.
+    authorization: Option<String>,
 }
 
 impl Endpoint {
-    /// The POST of `message`, with every header it needs.
-    fn post(&self, message: &Outgoing) -> ureq::RequestBuilder<ureq::typestate::WithBody> {
+    /// The POST of `message`, with every header it needs, `authorization` among them.
+    fn post(
+        &self,
+        message: &Outgoing,
+        authorization: Option<&str>,
+    ) -> ureq::RequestBuilder<ureq::typestate::WithBody> {
         let mut request = self
             .agent
             .post(&self.url)
@@ -222,6 +310,9 @@ impl Endpoint {
         }
         if let Some(session) = self.shared.session() {
             request = request.header("Mcp-Session-Id", &session);
+        }
+        if let Some(authorization) = authorization {
+            request = request.header("Authorization", authorization);
         }
         for (name, value) in &self.headers {
             request = request.header(name, value);
@@ -243,6 +334,9 @@ impl Endpoint {
         }
         if let Some(id) = last_id {
             request = request.header("Last-Event-ID", id);
+        }
+        if let Some(authorization) = self.shared.authorization() {
+            request = request.header("Authorization", &authorization);
         }
         for (name, value) in &self.headers {
             request = request.header(name, value);
@@ -284,12 +378,14 @@ impl Endpoint {
     }
 
     /// Sends the request `id` and delivers what answers it: one JSON body, or the messages of
-    /// its event stream, resumed when it breaks.
+    /// its event stream, resumed when it breaks. A refusal for want of authorization goes to
+    /// the inbox as a [`Challenge`] with what was `sent`, when this endpoint authorizes.
     fn exchange(
         &self,
         request: ureq::RequestBuilder<ureq::typestate::WithBody>,
         body: String,
         id: &RpcId,
+        sent: Sent,
     ) {
         let response = match request.send(body) {
             Ok(response) => response,
@@ -302,6 +398,19 @@ impl Endpoint {
         };
         self.shared.note_session(&response);
         let status = response.status().as_u16();
+        if self.authorizes
+            && let Some(www_authenticate) = challenged(&response)
+        {
+            let _ = read_body(response);
+            let challenge = Challenge {
+                status,
+                www_authenticate,
+                message: sent.message,
+                authorization: sent.authorization,
+            };
+            let _ = self.tx.send(Received::Unauthorized(Box::new(challenge)));
+            return;
+        }
         if is_event_stream(&response) {
             self.follow(response.into_body().into_reader(), id);
             return;
@@ -441,6 +550,25 @@ impl Endpoint {
             thread::sleep(cursor.retry.unwrap_or(DEFAULT_RETRY));
         }
     }
+}
+
+/// The `WWW-Authenticate` header (its values joined) of a response that asks for an
+/// authorization: a `401`, or a `403` whose challenge is `insufficient_scope`.
+fn challenged(response: &ureq::http::Response<ureq::Body>) -> Option<Option<String>> {
+    let status = response.status().as_u16();
+    if status != 401 && status != 403 {
+        return None;
+    }
+    let values: Vec<&str> = response
+        .headers()
+        .get_all("www-authenticate")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let header = (!values.is_empty()).then(|| values.join(", "));
+    let asks = status == 401
+        || toolnexus_auth::parse_challenge(status, header.as_deref()).is_insufficient_scope();
+    asks.then_some(header)
 }
 
 fn is_event_stream(response: &ureq::http::Response<ureq::Body>) -> bool {

@@ -7,13 +7,17 @@ use std::time::{Duration, Instant};
 
 use toolnexus_core::wire::client::Outgoing;
 
-use super::transport::{Event, Received, Transport};
+use super::transport::{Challenge, Event, Received, Transport};
 use crate::report::Failure;
 
 /// The transport, with the events put aside and the server's time left.
 pub struct Inbox {
     transport: Box<dyn Transport>,
     backlog: VecDeque<Event>,
+    /// Authorizations asked for while a person answered, to get at the next wait.
+    challenges: VecDeque<Challenge>,
+    /// The time spent getting authorizations: neither the server's time nor a wait's.
+    paused: Duration,
     /// The server's time left: it runs only while the client waits for the server.
     budget: Duration,
     timeout: Duration,
@@ -25,6 +29,8 @@ impl Inbox {
         Inbox {
             transport,
             backlog: VecDeque::new(),
+            challenges: VecDeque::new(),
+            paused: Duration::ZERO,
             budget: timeout,
             timeout,
         }
@@ -66,12 +72,16 @@ impl Inbox {
     }
 
     /// The next event within `wait`, the backlog first; the time spent counts against the
-    /// server's when `counted`.
+    /// server's when `counted`. An authorization the server asks for is got on the way; the
+    /// time it takes (a person signs in) counts against neither the server nor `wait`.
     fn wait(&mut self, wait: Duration, counted: bool) -> Result<Option<Event>, Failure> {
+        let mut deadline = Instant::now() + wait;
+        while let Some(challenge) = self.challenges.pop_front() {
+            deadline += self.authorize(challenge)?;
+        }
         if let Some(event) = self.backlog.pop_front() {
             return Ok(Some(event));
         }
-        let deadline = Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let started = Instant::now();
@@ -82,6 +92,10 @@ impl Inbox {
             match received {
                 Received::Event(Event::Garbage(bytes)) => not_json_rpc(&bytes),
                 Received::Event(event) => return Ok(Some(event)),
+                Received::Unauthorized(challenge) => {
+                    deadline += self.authorize(*challenge)?;
+                    continue;
+                }
                 Received::Timeout => return Ok(None),
                 Received::Closed(why) => return Err(Failure::server(why)),
             }
@@ -89,6 +103,20 @@ impl Inbox {
                 return Ok(None);
             }
         }
+    }
+
+    /// Gets the authorization `challenge` asks for: the time it took.
+    fn authorize(&mut self, challenge: Challenge) -> Result<Duration, Failure> {
+        let started = Instant::now();
+        self.transport.authorize(challenge)?;
+        let spent = started.elapsed();
+        self.paused += spent;
+        Ok(spent)
+    }
+
+    /// The time spent getting authorizations so far, which no wait counts.
+    pub fn paused(&self) -> Duration {
+        self.paused
     }
 
     /// Whether the server's time is used up.
@@ -108,6 +136,8 @@ impl Inbox {
             match self.transport.receive(Duration::ZERO) {
                 Received::Event(Event::Garbage(bytes)) => not_json_rpc(&bytes),
                 Received::Event(event) => return Some(event),
+                // A person may be answering: the authorization is got at the next wait.
+                Received::Unauthorized(challenge) => self.challenges.push_back(*challenge),
                 Received::Timeout => return None,
                 Received::Closed(why) => {
                     eprintln!("toolnexus: {why}");

@@ -180,10 +180,13 @@ impl<'a> Conversation<'a> {
             return Ok(Probe::Handshake);
         };
         let wait = std::time::Instant::now() + PROBE_WAIT;
+        // Time spent getting an authorization the server asks for is not the probe's.
+        let paused = self.inbox.paused();
         // A handshake-era server may log or ask before it is initialized: what it says is put
         // back once the probe has its answer, not while it waits (it would be read again).
         let mut later = Vec::new();
         let probe = loop {
+            let wait = wait + self.inbox.paused().saturating_sub(paused);
             let left = wait.saturating_duration_since(std::time::Instant::now());
             match self.inbox.next_within(left) {
                 Ok(None) => break Ok(Probe::Handshake),

@@ -15,6 +15,8 @@ use toolnexus_core::Limits;
 use toolnexus_core::wire::client::{Outgoing, Reply};
 use toolnexus_core::wire::rpc::{Message, RpcId};
 
+use crate::report::Failure;
+
 /// One message from the server, read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
@@ -50,11 +52,39 @@ impl Event {
     }
 }
 
+/// A request the server refused for want of authorization (HTTP `401`, or `403` with
+/// `insufficient_scope`): what it said, and the request, to be sent again once authorized.
+#[derive(Clone)]
+pub struct Challenge {
+    /// The HTTP status: `401` or `403`.
+    pub status: u16,
+    /// The `WWW-Authenticate` header, its values joined with `, ` when there were several.
+    pub www_authenticate: Option<String>,
+    /// The request refused.
+    pub message: Outgoing,
+    /// The `Authorization` header it carried, if any. Never shown: `Debug` leaves it out.
+    pub authorization: Option<String>,
+}
+
+impl std::fmt::Debug for Challenge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Challenge")
+            .field("status", &self.status)
+            .field("www_authenticate", &self.www_authenticate)
+            .field("method", &self.message.method())
+            .field("authorized", &self.authorization.is_some())
+            .finish()
+    }
+}
+
 /// What the server did next.
 #[derive(Debug)]
 pub enum Received {
     /// One message.
     Event(Event),
+    /// The server needs an authorization before it answers a request (see
+    /// [`Transport::authorize`]).
+    Unauthorized(Box<Challenge>),
     /// Nothing within the time given.
     Timeout,
     /// The server is gone: the process ended or closed its output, or a request failed. Says
@@ -77,6 +107,18 @@ pub trait Transport {
     /// tool whose `x-mcp-header` annotations are invalid must be left out.
     fn mirrors_headers(&self) -> bool {
         false
+    }
+
+    /// Gets the authorization `challenge` asks for and sends its request again with it; what
+    /// answers that request arrives as usual. Only a transport that reports
+    /// [`Received::Unauthorized`] can.
+    fn authorize(&mut self, challenge: Challenge) -> Result<(), Failure> {
+        Err(Failure::server(format!(
+            "the server answered HTTP {} to {}: it needs an authorization this client was not \
+             set to get",
+            challenge.status,
+            challenge.message.method().unwrap_or("a request")
+        )))
     }
 }
 

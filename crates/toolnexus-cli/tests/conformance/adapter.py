@@ -7,12 +7,24 @@ MCP_CONFORMANCE_CONTEXT (JSON) set. This script only runs `toolnexus` command li
 named by $TOOLNEXUS): `toolnexus tools` to see what the server offers, then `toolnexus call` for
 each tool the scenario expects to be called, with `--answers` standing in for the person. It
 decides nothing about the protocol; every message on the wire is the CLI's.
+
+Authorization is configured as a person would: `--browser` names browser.py (which opens the
+authorization link and follows its redirects back to the CLI's loopback listener),
+`--client-metadata-url` the client's metadata document, and `--client-id`, `--client-issuer`
+and TOOLNEXUS_CLIENT_SECRET the client pre-registered at an authorization server when the
+context gives one. In the authorization scenarios `--answers` consents to each sign-in. Each
+run keeps its authorizations in a configuration folder of its own (TOOLNEXUS_CONFIG_DIR),
+shared by its commands and removed at its end: the suite runs scenarios at once, and a token
+kept from another run would skip the flow the scenario checks.
 """
 
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 
 TOOLNEXUS = os.environ["TOOLNEXUS"]
 URL = sys.argv[-1]
@@ -22,26 +34,49 @@ CONTEXT = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
 # TOOLNEXUS_PIN=0 lets the CLI find the version itself (its probe); by default the adapter
 # pins the version the suite runs the scenario at, as the suite asks of clients.
 PIN = os.environ.get("TOOLNEXUS_PIN", "1") != "0"
+# The person's browser, for the authorization links the CLI opens.
+BROWSER = shlex.join([sys.executable, os.path.join(os.path.dirname(__file__), "browser.py")])
+# The client's metadata document: the suite expects this URL as the client id where the
+# authorization server accepts one.
+CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+# The person consents to each sign-in a command asks for (a first one and step-ups).
+CONSENT = [{"ok": True}] * 3
+AUTHORIZATION = SCENARIO.startswith("auth/")
 
 
-def toolnexus(*args, stdin=None):
+def toolnexus(*args, stdin=None, env=None):
     """Runs one command line; its standard output. Its standard error goes to ours."""
     line = [TOOLNEXUS, *args, "--url", URL, "--timeout", "20"]
     if PIN and VERSION:
         line += ["--protocol", VERSION]
+    line += ["--browser", BROWSER, "--client-metadata-url", CLIENT_METADATA_URL]
+    environment = dict(env or os.environ)
+    if CONTEXT.get("client_id"):
+        line += ["--client-id", CONTEXT["client_id"]]
+        if CONTEXT.get("issuer"):
+            line += ["--client-issuer", CONTEXT["issuer"]]
+        if CONTEXT.get("client_secret"):
+            environment["TOOLNEXUS_CLIENT_SECRET"] = CONTEXT["client_secret"]
     print("$ toolnexus " + " ".join(args), file=sys.stderr, flush=True)
-    done = subprocess.run(line, input=stdin, stdout=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        line, input=stdin, stdout=subprocess.PIPE, text=True, env=environment
+    )
     print(f"  exit {done.returncode}", file=sys.stderr, flush=True)
     return done
 
 
 def tools():
     """The tool list, as `toolnexus tools --json` prints it."""
-    listed = toolnexus("tools", "--json")
+    if AUTHORIZATION:
+        listed = toolnexus("tools", "--json", "--answers", "-", stdin=json.dumps(CONSENT))
+    else:
+        listed = toolnexus("tools", "--json")
     return json.loads(listed.stdout) if listed.returncode == 0 else []
 
 
 def call(name, arguments=None, answers=None):
+    if answers is None and AUTHORIZATION:
+        answers = CONSENT
     args = ["call", name, "--args", json.dumps(arguments or {})]
     if answers is not None:
         args += ["--answers", "-"]
@@ -82,11 +117,16 @@ def main():
     else:
         # Any other scenario: list the tools and call each one listed, with no arguments
         # (http-standard-headers, http-invalid-tool-headers, request-metadata, and the
-        # authorization scenarios, which stop at the first request).
+        # authorization scenarios, whose commands sign in first).
         for tool in tools():
             call(tool["name"])
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    CONFIG = tempfile.mkdtemp(prefix="toolnexus-conformance-config-")
+    os.environ["TOOLNEXUS_CONFIG_DIR"] = CONFIG
+    try:
+        sys.exit(main())
+    finally:
+        shutil.rmtree(CONFIG, ignore_errors=True)

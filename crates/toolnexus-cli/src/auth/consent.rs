@@ -1,0 +1,111 @@
+//! The person's consent to an authorization link, before it is opened: the link becomes a
+//! `kind: "authorization"` [`Request`], reviewed by the core like every URL and answered by the
+//! asker (the terminal's consent screen, or the next of `--answers`). A link the review
+//! rejects is never offered: an accept of it is refused and asked again, as for a URL-mode
+//! elicitation.
+
+use toolnexus_core::{Answer, Error, Request, id};
+
+use crate::ask::{Ask, Asker};
+use crate::elicit::answer_with;
+
+/// What the person said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Consent {
+    /// Open the link.
+    Given,
+    /// Not now: `declined` or `cancelled`, or why else.
+    Refused(String),
+    /// Nobody could be asked (no terminal and no `--answers`, or the answers ran out).
+    Unasked,
+}
+
+/// Asks `asker` to consent to opening `url`, the authorization link for the MCP server at
+/// `server`, which comes back to `redirect_uri`.
+pub fn ask_consent(
+    asker: &mut dyn Asker,
+    server: &str,
+    url: &str,
+    redirect_uri: &str,
+) -> Result<Consent, Error> {
+    let prompt = format!(
+        "Sign in at the authorization server's page to let toolnexus use {server}; the browser \
+         then comes back to {redirect_uri}."
+    );
+    let request = Request::new(id::next_id(), Request::KIND_AUTHORIZATION, prompt)?.with_url(url);
+    let ask = Ask {
+        request: &request,
+        who: Some(server),
+        key: None,
+        position: (1, 1),
+    };
+    let (answer, ran_out) = answer_with(
+        &request,
+        |review, refused| {
+            let review = review?;
+            asker.authorization(&ask, review, refused)
+        },
+        |answer: &Answer| Ok(answer.clone()),
+    )?;
+    Ok(if ran_out || asker.unasked() {
+        Consent::Unasked
+    } else if answer.ok() {
+        Consent::Given
+    } else {
+        Consent::Refused(String::from(
+            answer.reason().map_or("cancelled", |r| r.as_str()),
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use toolnexus_core::{Limits, json};
+
+    use super::*;
+    use crate::ask::{Nobody, Scripted};
+
+    fn answers(text: &str) -> Scripted {
+        Scripted::from_value(json::parse_str(text, &Limits::DEFAULT).unwrap()).unwrap()
+    }
+
+    const SERVER: &str = "http://localhost:3000/mcp";
+    const CALLBACK: &str = "http://127.0.0.1:4000/callback";
+
+    #[test]
+    fn the_answers_consent_decline_or_run_out() {
+        let url = "https://as.example/authorize?state=s";
+        let mut asker = answers(r#"[{"ok":true},{"ok":false,"reason":"declined"}]"#);
+        assert_eq!(
+            ask_consent(&mut asker, SERVER, url, CALLBACK).unwrap(),
+            Consent::Given
+        );
+        assert_eq!(
+            ask_consent(&mut asker, SERVER, url, CALLBACK).unwrap(),
+            Consent::Refused(String::from("declined"))
+        );
+        assert_eq!(
+            ask_consent(&mut asker, SERVER, url, CALLBACK).unwrap(),
+            Consent::Unasked
+        );
+    }
+
+    #[test]
+    fn nobody_to_ask_is_unasked() {
+        let mut nobody = Nobody::default();
+        assert_eq!(
+            ask_consent(&mut nobody, SERVER, "https://as.example/a", CALLBACK).unwrap(),
+            Consent::Unasked
+        );
+    }
+
+    #[test]
+    fn a_link_the_review_rejects_is_never_consented_to() {
+        // The accept is refused, and the next answer (a decline) is what counts.
+        let mut asker = answers(r#"[{"ok":true},{"ok":false,"reason":"declined"}]"#);
+        assert_eq!(
+            ask_consent(&mut asker, SERVER, "javascript:alert(1)", CALLBACK).unwrap(),
+            Consent::Refused(String::from("declined"))
+        );
+    }
+}

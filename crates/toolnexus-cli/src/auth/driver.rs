@@ -1,0 +1,325 @@
+//! The [`Authorizer`]: what a server reached over HTTP gets when it asks for authorization.
+//!
+//! - A grant kept for the server (and not expired) is sent from the first request on.
+//! - A `401` to a request that carried the token held: a refresh, once per grant, when the
+//!   grant has a refresh token; else (or when the refresh fails) the whole flow again, the
+//!   grant held passed along so that its client is reused at the same authorization server.
+//! - A `403` with `insufficient_scope`: the flow again, the scopes held kept in the request.
+//! - A request sent before the authorization now held: sent again with it, nothing asked.
+//!
+//! One command starts at most [`MAX_AUTHORIZATIONS`] flows. Each new grant is kept in the
+//! [`Store`] unless `--no-store`. The time all this takes is the person's: the call's timeout
+//! does not run meanwhile (see `call::inbox`), and each request of the flow has the call's
+//! timeout of its own.
+
+use std::time::Duration;
+
+use toolnexus_auth::{Authorization, Config, Flow, Grant, HttpResponse, Next, parse_challenge};
+use toolnexus_core::id::now_ms;
+
+use super::Options;
+use super::consent::{Consent, ask_consent};
+use super::fetch::Fetcher;
+use super::listener::Listener;
+use super::store::Store;
+use crate::ask::Shared;
+use crate::report::Failure;
+
+/// The most authorization flows one command starts, step-ups included.
+pub const MAX_AUTHORIZATIONS: u32 = 3;
+
+/// How long the person has to sign in once the link is opened.
+const SIGN_IN_WAIT: Duration = Duration::from_secs(10 * 60);
+
+/// The `client_name` of a registration.
+const CLIENT_NAME: &str = "toolnexus";
+
+/// The redirect URI of a configuration that redirects nowhere (a refresh).
+const NO_REDIRECT: &str = "http://127.0.0.1/callback";
+
+/// Gets and keeps the authorization of one MCP server.
+pub struct Authorizer {
+    /// The MCP server's URL, as the command line gave it.
+    server: String,
+    options: Options,
+    /// Who consents to opening the link.
+    asker: Shared,
+    /// Where grants are kept, unless `--no-store`.
+    store: Option<Store>,
+    /// The grant held: kept from an earlier command, or got by this one.
+    grant: Option<Grant>,
+    /// The `Authorization` header requests carry now.
+    header: Option<String>,
+    fetcher: Fetcher,
+    /// The flows started so far.
+    started: u32,
+    /// Whether the grant held was refreshed already.
+    refreshed: bool,
+    /// The scope the last step-up was for, while no other authorization came since.
+    stepped_up_for: Option<String>,
+}
+
+impl Authorizer {
+    /// The authorizer of the server at `server`, asking `asker` for consent; each request of
+    /// a flow may take `patience`. The grant kept for the server is loaded (a store that
+    /// cannot be read is said and left unused).
+    pub fn new(server: &str, options: Options, asker: Shared, patience: Duration) -> Authorizer {
+        let store = if options.store {
+            Store::locate()
+                .map_err(|why| eprintln!("toolnexus: {why}"))
+                .ok()
+        } else {
+            None
+        };
+        let grant = store.as_ref().and_then(|store| {
+            store
+                .grant_for(server)
+                .map_err(|why| {
+                    eprintln!("toolnexus: {why}: the authorizations kept there are not used");
+                })
+                .ok()
+                .flatten()
+        });
+        let header = grant
+            .as_ref()
+            .filter(|g| !g.is_expired(now_ms()))
+            .map(Grant::authorization);
+        let max_body = Config::DEFAULT_LIMITS.max_input_bytes();
+        Authorizer {
+            server: String::from(server),
+            options,
+            asker,
+            store,
+            grant,
+            header,
+            fetcher: Fetcher::new(patience, max_body),
+            started: 0,
+            refreshed: false,
+            stepped_up_for: None,
+        }
+    }
+
+    /// The `Authorization` header value requests carry now, if any.
+    pub fn header(&self) -> Option<&str> {
+        self.header.as_deref()
+    }
+
+    /// Answers the server's refusal of a request that carried `sent` (its `Authorization`
+    /// header, if any) with `status` and `www_authenticate`: the header to send it again with.
+    pub fn authorize(
+        &mut self,
+        status: u16,
+        www_authenticate: Option<&str>,
+        sent: Option<&str>,
+    ) -> Result<String, Failure> {
+        if let Some(held) = &self.header
+            && sent != Some(held.as_str())
+        {
+            return Ok(held.clone());
+        }
+        let challenge = parse_challenge(status, www_authenticate);
+        if status == 401
+            && !self.refreshed
+            && let Some(grant) = self.grant.clone().filter(|g| g.refresh_token().is_some())
+        {
+            self.refreshed = true;
+            match self.refresh(&grant) {
+                Ok(grant) => {
+                    eprintln!("toolnexus: the token was refreshed");
+                    return Ok(self.hold(grant));
+                }
+                Err(why) => eprintln!(
+                    "toolnexus: the token could not be refreshed ({}); authorizing again",
+                    shown(&why)
+                ),
+            }
+        }
+        let step_up = challenge.is_insufficient_scope();
+        if step_up && self.stepped_up_for.is_some() && self.stepped_up_for == challenge.scope {
+            return Err(Failure::server(format!(
+                "the server still answers HTTP 403 (insufficient_scope) for the scope {:?}, which \
+                 the last authorization asked for: authorizing again would not help",
+                challenge.scope.as_deref().unwrap_or("")
+            )));
+        }
+        if self.started >= MAX_AUTHORIZATIONS {
+            return Err(Failure::server(format!(
+                "the server still refuses after {MAX_AUTHORIZATIONS} authorizations (HTTP \
+                 {status})"
+            )));
+        }
+        self.started += 1;
+        if step_up {
+            eprintln!(
+                "toolnexus: the server asks for more scope ({}): authorizing again",
+                challenge.scope.as_deref().unwrap_or("none named")
+            );
+        } else if sent.is_some() {
+            eprintln!("toolnexus: the server refused the token (HTTP {status}): authorizing again");
+        } else {
+            eprintln!(
+                "toolnexus: the server asks for an authorization (HTTP {status}): finding its \
+                 authorization server"
+            );
+        }
+        let grant = self.run(&challenge)?;
+        self.stepped_up_for = if step_up {
+            challenge.scope.clone()
+        } else {
+            None
+        };
+        let scope = grant
+            .scope()
+            .map(|s| format!(" for the scope {s:?}"))
+            .unwrap_or_default();
+        eprintln!("toolnexus: authorized by {}{scope}", grant.issuer());
+        Ok(self.hold(grant))
+    }
+
+    /// Runs a whole flow for `challenge`.
+    fn run(&mut self, challenge: &toolnexus_auth::Challenge) -> Result<Grant, Failure> {
+        let listener = Listener::bind().map_err(|e| {
+            Failure::server(format!(
+                "cannot listen on 127.0.0.1 for the authorization to come back: {e}"
+            ))
+        })?;
+        let config = self.config(listener.redirect_uri());
+        let (mut flow, mut next) = Flow::start(
+            &self.server,
+            challenge,
+            config,
+            self.grant.as_ref(),
+            entropy()?,
+        )?;
+        let mut listener = Some(listener);
+        loop {
+            next = match next {
+                Next::Fetch(request) => {
+                    let fetched = self.fetcher.send(&request).map_err(Failure::server)?;
+                    let response = HttpResponse {
+                        status: fetched.status,
+                        headers: &fetched.headers,
+                        body: &fetched.body,
+                    };
+                    flow.on_response(response, now_ms())?
+                }
+                Next::Authorize(authorization) => {
+                    let Some(listener) = listener.take() else {
+                        return Err(Failure::server(
+                            "the authorization flow asked for a second sign-in",
+                        ));
+                    };
+                    let query = self.sign_in(&authorization, listener)?;
+                    flow.on_redirect(&query)?
+                }
+                Next::Done(grant) => return Ok(grant),
+            };
+        }
+    }
+
+    /// Refreshes `grant`: the new grant, or why not.
+    fn refresh(&self, grant: &Grant) -> Result<Grant, Failure> {
+        let (mut flow, mut next) = Flow::refresh(&self.server, grant, self.config(NO_REDIRECT))?;
+        loop {
+            next = match next {
+                Next::Fetch(request) => {
+                    let fetched = self.fetcher.send(&request).map_err(Failure::server)?;
+                    let response = HttpResponse {
+                        status: fetched.status,
+                        headers: &fetched.headers,
+                        body: &fetched.body,
+                    };
+                    flow.on_response(response, now_ms())?
+                }
+                Next::Authorize(_) => {
+                    return Err(Failure::server("a refresh asked for a sign-in"));
+                }
+                Next::Done(grant) => return Ok(grant),
+            };
+        }
+    }
+
+    /// Has the person consent to `authorization`'s link, opens it and waits for the browser
+    /// to come back to `listener`: the redirect's query.
+    fn sign_in(
+        &mut self,
+        authorization: &Authorization,
+        listener: Listener,
+    ) -> Result<String, Failure> {
+        let consent = ask_consent(
+            &mut self.asker,
+            &self.server,
+            &authorization.url,
+            &authorization.redirect_uri,
+        )?;
+        match consent {
+            Consent::Given => {}
+            Consent::Refused(reason) => {
+                return Err(Failure::Declined(format!(
+                    "the server needs an authorization, and its link was {reason}"
+                )));
+            }
+            Consent::Unasked => {
+                return Err(Failure::Unasked(String::from(
+                    "the server needs an authorization, but there is no terminal to ask for \
+                     consent on and no --answers: run it in a terminal, or consent with \
+                     --answers",
+                )));
+            }
+        }
+        let mut opened = self
+            .options
+            .browser
+            .open(&authorization.url)
+            .map_err(Failure::usage)?;
+        listener
+            .wait(SIGN_IN_WAIT, || opened.check())
+            .map_err(Failure::server)
+    }
+
+    /// Holds `grant` from now on, and keeps it: the header it is sent with.
+    fn hold(&mut self, grant: Grant) -> String {
+        let header = grant.authorization();
+        if let Some(store) = &self.store
+            && let Err(why) = store.keep(&self.server, &grant)
+        {
+            eprintln!("toolnexus: the authorization is not kept: {why}");
+        }
+        self.grant = Some(grant);
+        self.header = Some(header.clone());
+        self.refreshed = false;
+        header
+    }
+
+    /// The flow's configuration, redirected to `redirect_uri`.
+    fn config(&self, redirect_uri: &str) -> Config {
+        Config {
+            client_id: self.options.client_id.clone(),
+            client_secret: self.options.client_secret.clone(),
+            client_issuer: self.options.client_issuer.clone(),
+            client_metadata_url: self.options.client_metadata_url.clone(),
+            ..Config::new(CLIENT_NAME, redirect_uri)
+        }
+    }
+}
+
+/// 64 random bytes: the PKCE verifier and the state of one flow.
+fn entropy() -> Result<[u8; 64], Failure> {
+    let mut bytes = [0_u8; 64];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| Failure::server(format!("no randomness for the authorization: {e}")))?;
+    Ok(bytes)
+}
+
+/// A failure in a few words, for a line that goes on.
+fn shown(failure: &Failure) -> String {
+    match failure {
+        Failure::Authorization(error) => error.to_string(),
+        Failure::Refused(error) => error.to_string(),
+        Failure::Usage(message)
+        | Failure::Server(message)
+        | Failure::Interrupted(message)
+        | Failure::Unasked(message)
+        | Failure::Declined(message) => message.clone(),
+    }
+}

@@ -1,0 +1,62 @@
+//! Authorization for a server reached over HTTP (`call --url`, `tools --url`): when the server
+//! answers a request with `401` (or `403` with `insufficient_scope`), the [`Authorizer`] gets a
+//! token and the request is sent again with it.
+//!
+//! The flow is `toolnexus_auth`'s ([`toolnexus_auth::Flow`]: discovery, registration, PKCE,
+//! the checks of every answer); this module owns its I/O, one concern a file:
+//!
+//! - [`fetch`]: the flow's HTTP requests, redirects never followed;
+//! - [`consent`]: the authorization link shown to the person as a `kind: "authorization"`
+//!   request, reviewed by the core, consented to at the terminal or by `--answers`;
+//! - [`browser`]: the link opened once consented to (`--browser COMMAND`, or the system's
+//!   opener);
+//! - [`listener`]: the loopback listener the browser comes back to;
+//! - [`store`]: the grants kept between commands, readable by the user alone;
+//! - [`driver`]: the [`Authorizer`] that runs the flow with them, refreshes or starts again on a
+//!   later `401`, steps up on `insufficient_scope`.
+//!
+//! No token, authorization code, verifier or secret is ever written to standard output, to
+//! standard error or into an error message.
+
+pub mod browser;
+pub mod consent;
+pub mod driver;
+pub mod fetch;
+pub mod listener;
+pub mod store;
+
+use std::fmt;
+
+pub use browser::Browser;
+pub use driver::Authorizer;
+pub use store::Store;
+
+/// What the command line says about authorization.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Options {
+    /// A client id registered for toolnexus (`--client-id`).
+    pub client_id: Option<String>,
+    /// Its secret (`--client-secret`, `TOOLNEXUS_CLIENT_SECRET`).
+    pub client_secret: Option<String>,
+    /// The authorization server (its issuer) the client id belongs to (`--client-issuer`).
+    pub client_issuer: Option<String>,
+    /// The URL of toolnexus's client id metadata document (`--client-metadata-url`).
+    pub client_metadata_url: Option<String>,
+    /// How the authorization link is opened (`--browser`).
+    pub browser: Browser,
+    /// Whether grants are kept between commands (not with `--no-store`).
+    pub store: bool,
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
+            .field("client_issuer", &self.client_issuer)
+            .field("client_metadata_url", &self.client_metadata_url)
+            .field("browser", &self.browser)
+            .field("store", &self.store)
+            .finish()
+    }
+}

@@ -1,0 +1,94 @@
+//! `toolnexus auth`: the authorizations kept between commands, listed (`auth list`: server,
+//! authorization server, scope, expiry; never a token) or forgotten (`auth logout [URL]`).
+
+use toolnexus_core::id::now_ms;
+use toolnexus_core::rfc3339::format_unix_ms;
+
+use crate::auth::Store;
+use crate::report::{Exit, Failure};
+use crate::tools::Printed;
+
+/// `auth list`: one block per authorization kept, oldest first.
+pub fn list(store: &Store) -> Printed {
+    let kept = store.list().map_err(Failure::usage)?;
+    if kept.is_empty() {
+        eprintln!(
+            "toolnexus: no authorization is kept (in {})",
+            store.path().display()
+        );
+        return Ok((String::new(), Exit::Done));
+    }
+    let now = now_ms();
+    let blocks: Vec<String> = kept
+        .iter()
+        .map(|kept| {
+            let grant = &kept.grant;
+            let expiry = match grant.expires_at_ms() {
+                Some(at) if grant.is_expired(now) => format!("{} (expired)", format_unix_ms(at)),
+                Some(at) => format_unix_ms(at),
+                None => String::from("not said"),
+            };
+            let mut lines = vec![
+                kept.server.clone(),
+                format!("  authorization server  {}", grant.issuer()),
+                format!(
+                    "  scope                 {}",
+                    grant.scope().unwrap_or("(none)")
+                ),
+                format!("  expires               {expiry}"),
+            ];
+            if grant.refresh_token().is_some() {
+                lines.push(String::from("  refreshable           yes"));
+            }
+            lines.join("\n")
+        })
+        .collect();
+    Ok((blocks.join("\n"), Exit::Done))
+}
+
+/// `auth logout [URL]`: forgets what is kept for the server at `server`, or everything.
+pub fn logout(store: &Store, server: Option<&str>) -> Printed {
+    let forgotten = store.forget(server).map_err(Failure::usage)?;
+    let whose = server.map_or_else(String::new, |s| format!(" for {s}"));
+    match forgotten {
+        0 => eprintln!("toolnexus: no authorization is kept{whose}"),
+        1 => eprintln!("toolnexus: 1 authorization forgotten{whose}"),
+        n => eprintln!("toolnexus: {n} authorizations forgotten{whose}"),
+    }
+    Ok((String::new(), Exit::Done))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::auth::store::tests::{folder, grant};
+
+    #[test]
+    fn the_list_names_servers_issuers_scopes_and_expiry_but_no_secret() {
+        let dir = folder("list");
+        let store = Store::at(&dir);
+        assert_eq!(list(&store).unwrap(), (String::new(), Exit::Done));
+        store
+            .keep(
+                "http://localhost:3000/mcp",
+                &grant("http://localhost:4000", "test-token-SECRET"),
+            )
+            .unwrap();
+        let (text, exit) = list(&store).unwrap();
+        assert_eq!(exit, Exit::Done);
+        assert!(text.starts_with("http://localhost:3000/mcp\n"), "{text}");
+        assert!(text.contains("authorization server  http://localhost:4000"));
+        assert!(text.contains("scope                 mcp:basic mcp:write"));
+        assert!(
+            text.contains("expires               2100-01-01T00:00:00"),
+            "{text}"
+        );
+        assert!(!text.contains("SECRET"), "{text}");
+        let (_, exit) = logout(&store, Some("http://localhost:3000/mcp")).unwrap();
+        assert_eq!(exit, Exit::Done);
+        assert!(store.list().unwrap().is_empty());
+        fs::remove_dir_all(&dir).ok();
+    }
+}

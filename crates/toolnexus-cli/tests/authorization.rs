@@ -1,0 +1,407 @@
+//! `toolnexus call --url` and `tools --url` against a server that asks for authorization: a
+//! scripted MCP server and authorization server on 127.0.0.1, signed in through
+//! `tests/conformance/browser.py` as `--browser`. The token is got, sent, kept (`0600` in a
+//! `0700` folder) and used by the next command; `--no-store` keeps nothing; `auth list` and
+//! `auth logout` manage what is kept; and no token, code, verifier or secret is ever printed.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::{env, fs, thread};
+
+const ACCESS_TOKEN: &str = "access-token-7f3a";
+const REFRESH_TOKEN: &str = "refresh-token-9c1d";
+const CODE: &str = "authorization-code-2b8e";
+const CLIENT_SECRET: &str = "client-secret-5e0f";
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+struct Seen {
+    verb: String,
+    path: String,
+    query: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Seen {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The value of `name` in the query.
+    fn param(&self, name: &str) -> Option<String> {
+        self.query.split('&').find_map(|pair| {
+            let (n, v) = pair.split_once('=')?;
+            (n == name).then(|| decode(v))
+        })
+    }
+
+    fn id(&self) -> String {
+        let start = self.body.find("\"id\":").map(|i| i + 5).unwrap_or(0);
+        self.body[start..]
+            .chars()
+            .take_while(|c| *c != ',' && *c != '}')
+            .collect()
+    }
+}
+
+/// Percent-decoding, enough for the values the client sends.
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
+                out.push(u8::from_str_radix(hex, 16).unwrap());
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The MCP server and its authorization server, on one origin.
+struct Server {
+    origin: String,
+    log: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let log: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let (shared, at) = (Arc::clone(&log), origin.clone());
+        thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (log, origin) = (Arc::clone(&shared), at.clone());
+                thread::spawn(move || serve(stream, &origin, &log));
+            }
+        });
+        Server { origin, log }
+    }
+
+    fn url(&self) -> String {
+        format!("{}/mcp", self.origin)
+    }
+
+    fn log(&self) -> Vec<Seen> {
+        self.log.lock().unwrap().clone()
+    }
+
+    fn count(&self, verb: &str, path: &str) -> usize {
+        self.log()
+            .iter()
+            .filter(|s| s.verb == verb && s.path == path)
+            .count()
+    }
+}
+
+fn serve(stream: TcpStream, origin: &str, log: &Mutex<Vec<Seen>>) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    let mut parts = line.split(' ');
+    let verb = parts.next().unwrap_or("").to_owned();
+    let target = parts.next().unwrap_or("").to_owned();
+    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+    let mut headers = Vec::new();
+    loop {
+        let mut header = String::new();
+        reader.read_line(&mut header).unwrap();
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        let (name, value) = header.split_once(':').unwrap();
+        headers.push((name.trim().to_owned(), value.trim().to_owned()));
+    }
+    let length: usize = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .map_or(0, |(_, v)| v.parse().unwrap());
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    let seen = Seen {
+        verb,
+        path: path.to_owned(),
+        query: query.to_owned(),
+        headers,
+        body: String::from_utf8(body).unwrap(),
+    };
+    log.lock().unwrap().push(seen.clone());
+    let (status, extra, body) = answer(&seen, origin);
+    let mut stream = stream;
+    let head = format!(
+        "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(body.as_bytes());
+    let _ = stream.flush();
+}
+
+/// Status, extra header lines and body for `seen`.
+fn answer(seen: &Seen, origin: &str) -> (u16, String, String) {
+    let json = |status: u16, body: String| (status, String::new(), body);
+    match (seen.verb.as_str(), seen.path.as_str()) {
+        ("POST", "/mcp") => {
+            if seen.header("authorization") != Some(&format!("Bearer {ACCESS_TOKEN}")) {
+                let challenge = format!(
+                    "WWW-Authenticate: Bearer error=\"invalid_token\", resource_metadata=\"{origin}/.well-known/oauth-protected-resource/mcp\"\r\n"
+                );
+                return (401, challenge, String::from(r#"{"error":"invalid_token"}"#));
+            }
+            let result = if seen.body.contains("\"initialize\"") {
+                r#"{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"guarded","version":"1"}}"#
+            } else if seen.body.contains("\"tools/list\"") {
+                r#"{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}"#
+            } else if seen.body.contains("\"tools/call\"") {
+                r#"{"content":[{"type":"text","text":"inside"}]}"#
+            } else {
+                return json(202, String::new());
+            };
+            json(
+                200,
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+                    seen.id()
+                ),
+            )
+        }
+        ("GET", "/.well-known/oauth-protected-resource/mcp") => json(
+            200,
+            format!(r#"{{"resource":"{origin}/mcp","authorization_servers":["{origin}"]}}"#),
+        ),
+        ("GET", "/.well-known/oauth-authorization-server") => json(
+            200,
+            format!(
+                r#"{{"issuer":"{origin}","authorization_endpoint":"{origin}/authorize","token_endpoint":"{origin}/token","registration_endpoint":"{origin}/register","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"token_endpoint_auth_methods_supported":["client_secret_post"],"authorization_response_iss_parameter_supported":true}}"#
+            ),
+        ),
+        ("POST", "/register") => json(
+            201,
+            format!(
+                r#"{{"client_id":"registered-client","client_secret":"{CLIENT_SECRET}","token_endpoint_auth_method":"client_secret_post"}}"#
+            ),
+        ),
+        ("GET", "/authorize") => {
+            let redirect = seen.param("redirect_uri").unwrap();
+            let state = seen.param("state").unwrap();
+            let iss = origin.replace(':', "%3A").replace('/', "%2F");
+            let location = format!("Location: {redirect}?code={CODE}&state={state}&iss={iss}\r\n");
+            (302, location, String::new())
+        }
+        ("POST", "/token") => json(
+            200,
+            format!(
+                r#"{{"access_token":"{ACCESS_TOKEN}","token_type":"Bearer","expires_in":3600,"refresh_token":"{REFRESH_TOKEN}","scope":"mcp"}}"#
+            ),
+        ),
+        _ => json(404, String::from(r#"{"error":"not_found"}"#)),
+    }
+}
+
+/// The browser of these tests: `tests/conformance/browser.py`, run by python3.
+fn browser() -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/browser.py");
+    format!("python3 '{}'", script.display())
+}
+
+/// A configuration folder of its own, not created yet (toolnexus creates it).
+fn config_dir(name: &str) -> PathBuf {
+    let dir = env::temp_dir().join(format!(
+        "toolnexus-authorization-{name}-{}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    dir.join("toolnexus")
+}
+
+/// Runs toolnexus with `args`, the configuration in `config`, `stdin` as its input.
+fn toolnexus(config: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolnexus"))
+        .args(args)
+        .env("TOOLNEXUS_CONFIG_DIR", config)
+        .env_remove("TOOLNEXUS_CLIENT_SECRET")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Everything a command printed.
+fn printed(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Fails if `text` holds any secret of the flow: the tokens, the code, the client secret, or
+/// the verifier the client sent.
+fn holds_no_secret(text: &str, server: &Server) {
+    let verifiers: Vec<String> = server
+        .log()
+        .iter()
+        .filter(|s| s.path == "/token")
+        .filter_map(|s| {
+            s.body
+                .split('&')
+                .find_map(|p| p.strip_prefix("code_verifier=").map(decode))
+        })
+        .collect();
+    assert!(!verifiers.is_empty(), "no verifier was sent");
+    for secret in [ACCESS_TOKEN, REFRESH_TOKEN, CODE, CLIENT_SECRET]
+        .into_iter()
+        .chain(verifiers.iter().map(String::as_str))
+    {
+        assert!(!text.contains(secret), "{secret:?} was printed:\n{text}");
+    }
+}
+
+fn mode(path: &Path) -> u32 {
+    fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn a_token_is_got_once_kept_for_the_user_alone_and_never_shown() {
+    let server = Server::start();
+    let config = config_dir("kept");
+    let url = server.url();
+    let browser = browser();
+    let call = [
+        "call",
+        "t",
+        "--url",
+        &url,
+        "--protocol",
+        "2025-11-25",
+        "--browser",
+        &browser,
+        "--answers",
+        "-",
+    ];
+    let out = toolnexus(&config, &call, r#"[{"ok":true}]"#);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("inside"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("answered accept"),
+        "the consent is said: {stderr}"
+    );
+    assert_eq!(server.count("GET", "/authorize"), 1);
+    assert_eq!(server.count("POST", "/token"), 1);
+    let token = server
+        .log()
+        .into_iter()
+        .find(|s| s.path == "/token")
+        .unwrap();
+    assert!(token.body.contains("client_secret="), "{}", token.body);
+    holds_no_secret(&printed(&out), &server);
+
+    // Kept: the folder and the file are the user's alone.
+    let file = config.join("auth.json");
+    assert_eq!(mode(&config), 0o700);
+    assert_eq!(mode(&file), 0o600);
+    assert!(fs::read_to_string(&file).unwrap().contains(ACCESS_TOKEN));
+
+    // The next command sends the kept token: nothing is asked, nobody signs in.
+    let tools = ["tools", "--url", &url, "--protocol", "2025-11-25"];
+    let out = toolnexus(&config, &tools, "");
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(server.count("GET", "/authorize"), 1);
+    holds_no_secret(&printed(&out), &server);
+
+    // `auth list` names it without its secrets; `auth logout` forgets it.
+    let out = toolnexus(&config, &["auth", "list"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.starts_with(&url), "{listed}");
+    assert!(listed.contains(&server.origin), "{listed}");
+    assert!(listed.contains("scope                 mcp"), "{listed}");
+    holds_no_secret(&printed(&out), &server);
+    let out = toolnexus(&config, &["auth", "logout", &url], "");
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert!(!file.exists());
+
+    // With nothing kept and nobody to consent, the command ends unasked (exit 4).
+    let out = toolnexus(&config, &tools, "");
+    assert_eq!(out.status.code(), Some(4), "{}", printed(&out));
+    assert_eq!(
+        server.count("GET", "/authorize"),
+        1,
+        "nothing opened unconsented"
+    );
+    holds_no_secret(&printed(&out), &server);
+    fs::remove_dir_all(config.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn no_store_keeps_nothing_and_a_decline_ends_the_command() {
+    let server = Server::start();
+    let config = config_dir("no-store");
+    let url = server.url();
+    let browser = browser();
+    let mut tools = vec![
+        "tools",
+        "--url",
+        &url,
+        "--protocol",
+        "2025-11-25",
+        "--browser",
+        &browser,
+        "--answers",
+        "-",
+    ];
+    let out = toolnexus(&config, &tools, r#"[{"ok":false,"reason":"declined"}]"#);
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert_eq!(
+        server.count("GET", "/authorize"),
+        0,
+        "a declined link is not opened"
+    );
+
+    tools.push("--no-store");
+    let out = toolnexus(&config, &tools, r#"[{"ok":true}]"#);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(server.count("GET", "/authorize"), 1);
+    holds_no_secret(&printed(&out), &server);
+    assert!(!config.exists(), "--no-store writes nothing");
+    let _ = fs::remove_dir_all(config.parent().unwrap());
+}
