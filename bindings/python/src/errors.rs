@@ -79,6 +79,24 @@ fn build<'py>(py: Python<'py>, error: &Error) -> PyResult<Bound<'py, PyAny>> {
     ))
 }
 
+/// `toolnexus._errors._auth_from_native(kind, pointer, message)`, which builds the
+/// `toolnexus.AuthError` of an authorization flow.
+static AUTH_FROM_NATIVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// An error of the authorization flow as `toolnexus.AuthError`, with `kind` (the auth
+/// crate's snake_case name), `pointer` and `message` set.
+pub(crate) fn auth_py_err(py: Python<'_>, error: &toolnexus_auth::AuthError) -> PyErr {
+    let built = AUTH_FROM_NATIVE
+        .import(py, "toolnexus._errors", "_auth_from_native")
+        .and_then(|from_native| {
+            from_native.call1((error.kind().as_str(), error.pointer(), error.message()))
+        });
+    match built {
+        Ok(exception) => PyErr::from_value(exception),
+        Err(broken) => broken,
+    }
+}
+
 /// Extension for core results: the error becomes the Python exception of its kind.
 pub(crate) trait OrRaise<T> {
     /// The value, or the error raised as a `toolnexus.Error`.

@@ -15,6 +15,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod auth;
 mod classes;
 mod content;
 mod contract;
@@ -46,6 +47,7 @@ use pyo3::prelude::*;
 mod native {
     use pyo3::prelude::*;
     use pyo3::types::PyTuple;
+    use toolnexus_auth::AuthErrorKind;
     use toolnexus_core::ErrorKind;
 
     #[pymodule_export]
@@ -85,6 +87,12 @@ mod native {
     use crate::reverse::{PyIncoming, PyReverseBridge, refusal_code};
     #[pymodule_export]
     use crate::session::PySession;
+    // Authorization, driven by the host's HTTP client.
+    #[pymodule_export]
+    use crate::auth::{
+        PyAuthConfig, PyAuthFlow, PyAuthorize, PyChallenge, PyDone, PyFetch, PyGrant,
+        parse_challenge,
+    };
     #[pymodule_export]
     use crate::task::{PyTask, PyTaskCall, PyTaskDriver, PyTaskEvent};
 
@@ -93,6 +101,8 @@ mod native {
         module.add("__version__", env!("CARGO_PKG_VERSION"))?;
         let kinds = ErrorKind::ALL.map(ErrorKind::as_str);
         module.add("ERROR_KINDS", PyTuple::new(module.py(), kinds)?)?;
+        let auth_kinds = AuthErrorKind::ALL.map(AuthErrorKind::as_str);
+        module.add("AUTH_ERROR_KINDS", PyTuple::new(module.py(), auth_kinds)?)?;
         Ok(())
     }
 }

@@ -68,6 +68,16 @@ from ._native import (
     with_client_capabilities,
 )
 from ._native import TaskCall, TaskDriver, TaskEvent, TaskInfo
+from ._native import (
+    AuthConfig,
+    AuthFlow,
+    Authorize,
+    Challenge,
+    Done,
+    Fetch,
+    Grant,
+    parse_challenge,
+)
 from ._literals import SecretKind, Severity, TaskStatus, Verdict, Widget
 from ._number import Number
 
@@ -129,5 +139,14 @@ __all__ = [
     "TaskStatus",
     "TaskEvent",
     "TaskCall",
+    # Authorization (OAuth 2.1 with PKCE), driven by the host's HTTP client.
+    "parse_challenge",
+    "Challenge",
+    "AuthConfig",
+    "AuthFlow",
+    "Fetch",
+    "Authorize",
+    "Done",
+    "Grant",
 ]
 __all__ += _errors.__all__  # Errors: the base class, then one per kind.

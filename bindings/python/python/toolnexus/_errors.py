@@ -4,7 +4,8 @@ Every error is a ``toolnexus.Error`` (a ``ValueError``) with ``kind`` (the core'
 snake_case name), ``pointer`` (an RFC 6901 JSON pointer into the input; ``""`` is the whole
 input), ``message`` (for people; it may change) and ``violations`` (for ``invalid_content``,
 every way the content breaks its schema; empty otherwise). Catch ``toolnexus.Error`` for all of
-them, or one subclass for one kind.
+them, or one subclass for one kind. An authorization flow raises ``AuthError``, one class for
+all of its kinds.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = [
     "MissingResponsesError",
     "InvalidSealError",
     "ExpiredError",
+    "AuthError",
 ]
 
 
@@ -220,9 +222,23 @@ class ExpiredError(Error):
     KIND = "expired"
 
 
+class AuthError(Error):
+    """An authorization flow (``AuthFlow``, ``Grant.from_json``) refused what it was given or
+    cannot go on: one class for every kind of the authorization crate, named in ``kind``
+    (``"resource_mismatch"``, ``"issuer_mismatch"``, ``"insecure_endpoint"``… see
+    ``toolnexus._native.AUTH_ERROR_KINDS``), with ``pointer`` into the document at fault. Its
+    message never holds a token, a code, a verifier or a secret.
+    """
+
+
 _BY_KIND: dict[str, type[Error]] = {
     cls.KIND: cls for cls in Error.__subclasses__() if cls.KIND is not None
 }
+
+
+def _auth_from_native(kind: str, pointer: str, message: str) -> AuthError:
+    """The exception for an error of an authorization flow (called by ``toolnexus._native``)."""
+    return AuthError(message, kind=kind, pointer=pointer)
 
 
 def _restore(cls: type[Error], message: str, kind: str) -> Error:

@@ -59,11 +59,23 @@ __all__ = [
     "TaskCall",
     "TaskDriver",
     "TaskEvent",
+    # Authorization.
+    "AUTH_ERROR_KINDS",
+    "AuthConfig",
+    "AuthFlow",
+    "Authorize",
+    "Challenge",
+    "Done",
+    "Fetch",
+    "Grant",
+    "parse_challenge",
 ]
 
 __version__: Final[str]
 ERROR_KINDS: Final[tuple[str, ...]]
 """The snake_case name of every kind of error the core reports, in its order."""
+AUTH_ERROR_KINDS: Final[tuple[str, ...]]
+"""The ``kind`` of every ``AuthError`` an authorization flow raises, in its order."""
 
 _JsonObject: TypeAlias = dict[str, Any]
 """A JSON object as Python holds it: ``str`` keys, values ``None``, ``bool``, ``int``,
@@ -899,3 +911,167 @@ class TaskDriver:
     def update(self, *, partial: bool = False) -> TaskCall | None: ...
     def shown(self) -> list[str]: ...
     def sent(self) -> list[str]: ...
+
+# Authorization (OAuth 2.1 with PKCE), driven by the host's HTTP client.
+
+@final
+class Challenge:
+    """What a resource server's 401 or 403 asked for, read from its ``WWW-Authenticate``."""
+
+    @property
+    def status(self) -> int: ...
+    @property
+    def scheme(self) -> str: ...
+    @property
+    def resource_metadata(self) -> str | None: ...
+    @property
+    def scope(self) -> str | None: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def is_insufficient_scope(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def parse_challenge(status: int, www_authenticate: str | None) -> Challenge:
+    """The challenge of a response of ``status`` with this ``WWW-Authenticate`` header."""
+
+@final
+class AuthConfig:
+    """The client's identity, its redirect URI and the bounds of every flow."""
+
+    def __new__(
+        cls,
+        client_name: str,
+        redirect_uri: str,
+        *,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        client_issuer: str | None = None,
+        client_metadata_url: str | None = None,
+        limits: Limits | None = None,
+        max_authorizations: int = 3,
+    ) -> AuthConfig: ...
+    @property
+    def client_name(self) -> str: ...
+    @property
+    def redirect_uri(self) -> str: ...
+    @property
+    def client_id(self) -> str | None: ...
+    @property
+    def has_client_secret(self) -> bool: ...
+    @property
+    def client_issuer(self) -> str | None: ...
+    @property
+    def client_metadata_url(self) -> str | None: ...
+    @property
+    def limits(self) -> Limits: ...
+    @property
+    def max_authorizations(self) -> int: ...
+
+@final
+class Grant(_Unhashable):
+    """What a flow got: the token, its expiry, and what a refresh needs."""
+
+    @property
+    def access_token(self) -> str: ...
+    @property
+    def token_type(self) -> str: ...
+    @property
+    def authorization(self) -> str: ...
+    @property
+    def refresh_token(self) -> str | None: ...
+    @property
+    def has_refresh_token(self) -> bool: ...
+    @property
+    def expires_at_ms(self) -> int | None: ...
+    @property
+    def scope(self) -> str | None: ...
+    @property
+    def issuer(self) -> str: ...
+    @property
+    def resource(self) -> str | None: ...
+    @property
+    def token_endpoint(self) -> str: ...
+    @property
+    def client_id(self) -> str: ...
+    @property
+    def authorizations(self) -> int: ...
+    def is_expired(self, now_ms: int | None = None) -> bool: ...
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(text: str | bytes | bytearray, *, limits: Limits | None = None) -> Grant: ...
+
+@final
+class Fetch(_Unhashable):
+    """An HTTP request to send without following redirects; its response goes to
+    ``AuthFlow.on_response``."""
+
+    @property
+    def method(self) -> Literal["GET", "POST"]: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def headers(self) -> list[tuple[str, str]]: ...
+    @property
+    def body(self) -> bytes: ...
+    def header(self, name: str) -> str | None: ...
+
+@final
+class Authorize(_Unhashable):
+    """A URL for a person to open; the redirect's query goes to ``AuthFlow.on_redirect``."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def redirect_uri(self) -> str: ...
+
+@final
+class Done:
+    """The flow is over: ``grant`` is what it got."""
+
+    @property
+    def grant(self) -> Grant: ...
+
+_Next: TypeAlias = Fetch | Authorize | Done
+"""What the host does next."""
+
+@final
+class AuthFlow:
+    """One authorization of one MCP server, driven by the host's HTTP client; safe to share
+    between threads."""
+
+    @staticmethod
+    def start(
+        resource_url: str,
+        challenge: Challenge,
+        config: AuthConfig,
+        *,
+        previous: Grant | None = None,
+        entropy: bytes | bytearray | None = None,
+    ) -> tuple[AuthFlow, _Next]: ...
+    @staticmethod
+    def refresh(
+        resource_url: str, grant: Grant, config: AuthConfig
+    ) -> tuple[AuthFlow, _Next]: ...
+    def on_response(
+        self,
+        status: int,
+        headers: Mapping[str, str] | Iterable[tuple[str, str]],
+        body: bytes | bytearray,
+        *,
+        now_ms: int | None = None,
+    ) -> _Next: ...
+    def on_redirect(self, query: str) -> _Next: ...
+    @property
+    def issuer(self) -> str | None: ...
+    @property
+    def resource(self) -> str | None: ...
+    @property
+    def client_id(self) -> str | None: ...
+    @property
+    def scope(self) -> str | None: ...
+    @property
+    def authorizations(self) -> int: ...

@@ -1,0 +1,729 @@
+//! MCP authorization (`toolnexus_auth`) for a Python host that sends the requests itself:
+//! `parse_challenge`, `Challenge`, `AuthConfig`, `AuthFlow`, the three things a flow asks for
+//! next (`Fetch`, `Authorize`, `Done`) and the `Grant` it ends with.
+//!
+//! Every decision is the auth crate's: this module reads the Python arguments (headers, body,
+//! entropy, the time), hands them over and wraps what comes back. The flow does no I/O and
+//! draws no randomness of its own: `entropy` defaults to `os.urandom(64)` and `now_ms` to
+//! `time.time()`, both asked of the interpreter. No `repr` shows a token, a code, a verifier or
+//! a secret: a `Fetch` shows its body's length and hides its `authorization` header, a `Grant`
+//! says whether it holds a refresh token.
+
+use std::hash::{Hash, Hasher};
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyInt, PyMapping, PyString, PyTuple};
+use toolnexus_auth::{AuthError, Challenge, Config, Flow, Grant, HttpRequest, HttpResponse, Next};
+use toolnexus_core::{Error, ErrorKind};
+
+use crate::errors::{OrRaise, to_py_err};
+use crate::limits::PyLimits;
+use crate::repr::Repr;
+use crate::text::str_of;
+use crate::wire::Shared;
+
+/// How many random bytes a flow begins with (the PKCE verifier and the `state`).
+const ENTROPY_BYTES: usize = 64;
+
+/// What a resource server's 401 or 403 asked for, read from its `WWW-Authenticate` header:
+/// plain data, equal and hashed by value.
+#[pyclass(frozen, eq, hash, module = "toolnexus", name = "Challenge")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PyChallenge(Challenge);
+
+impl Hash for PyChallenge {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let c = &self.0;
+        (
+            c.status,
+            &c.scheme,
+            &c.resource_metadata,
+            &c.scope,
+            &c.error,
+        )
+            .hash(state);
+    }
+}
+
+#[pymethods]
+impl PyChallenge {
+    /// The response's status code.
+    #[getter]
+    fn status(&self) -> u16 {
+        self.0.status
+    }
+
+    /// The scheme of the challenge read, as the server spelt it (`"Bearer"`); `""` when there
+    /// was no readable challenge.
+    #[getter]
+    fn scheme(&self) -> &str {
+        &self.0.scheme
+    }
+
+    /// `resource_metadata`: where the protected resource metadata is (RFC 9728 §5.1).
+    #[getter]
+    fn resource_metadata(&self) -> Option<&str> {
+        self.0.resource_metadata.as_deref()
+    }
+
+    /// `scope`: the scopes the request needs, space-separated.
+    #[getter]
+    fn scope(&self) -> Option<&str> {
+        self.0.scope.as_deref()
+    }
+
+    /// `error`: `"invalid_token"`, `"insufficient_scope"`, …
+    #[getter]
+    fn error(&self) -> Option<&str> {
+        self.0.error.as_deref()
+    }
+
+    /// Whether this is a step-up challenge: a 403 with `error="insufficient_scope"`.
+    #[getter]
+    fn is_insufficient_scope(&self) -> bool {
+        self.0.is_insufficient_scope()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("Challenge")
+            .field("status", self.0.status, py)?
+            .field("scheme", &self.0.scheme, py)?
+            .field("resource_metadata", &self.0.resource_metadata, py)?
+            .field("scope", &self.0.scope, py)?
+            .field("error", &self.0.error, py)?
+            .finish())
+    }
+}
+
+/// Reads the challenge of a response of status `status` whose `WWW-Authenticate` header is
+/// `www_authenticate` (its values joined with `", "` when there were several; `None` when it
+/// had none). Nothing here fails: what cannot be read is left out.
+#[pyfunction]
+#[pyo3(signature = (status, www_authenticate))]
+pub(crate) fn parse_challenge(status: u16, www_authenticate: Option<&str>) -> PyChallenge {
+    PyChallenge(toolnexus_auth::parse_challenge(status, www_authenticate))
+}
+
+/// What a host configures for its authorizations: the client's identity (a pre-registered
+/// `client_id` and secret, only at `client_issuer` when given; a client metadata document URL;
+/// else dynamic registration as `client_name`), where the browser returns (`redirect_uri`),
+/// the bounds on every document read (`limits`; default 256 KiB, 16 levels deep) and the
+/// most authorizations one step-up chain may take (`max_authorizations`). The configuration
+/// is checked when a flow starts (`AuthError` of kind `invalid_config`).
+#[pyclass(frozen, module = "toolnexus", name = "AuthConfig")]
+pub(crate) struct PyAuthConfig(Config);
+
+// The constructor's default is written out so that Python's signature shows it.
+const _: () = assert!(Config::DEFAULT_MAX_AUTHORIZATIONS == 3);
+
+#[pymethods]
+impl PyAuthConfig {
+    #[new]
+    #[pyo3(signature = (
+        client_name,
+        redirect_uri,
+        *,
+        client_id = None,
+        client_secret = None,
+        client_issuer = None,
+        client_metadata_url = None,
+        limits = None,
+        max_authorizations = 3,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        client_name: String,
+        redirect_uri: String,
+        client_id: Option<String>,
+        client_secret: Option<String>,
+        client_issuer: Option<String>,
+        client_metadata_url: Option<String>,
+        limits: Option<&Bound<'_, PyLimits>>,
+        max_authorizations: u32,
+    ) -> PyAuthConfig {
+        let mut config = Config::new(client_name, redirect_uri);
+        config.client_id = client_id;
+        config.client_secret = client_secret;
+        config.client_issuer = client_issuer;
+        config.client_metadata_url = client_metadata_url;
+        config.limits = limits.map_or(Config::DEFAULT_LIMITS, |l| l.get().0);
+        config.max_authorizations = max_authorizations;
+        PyAuthConfig(config)
+    }
+
+    /// The `client_name` of a dynamic registration.
+    #[getter]
+    fn client_name(&self) -> &str {
+        &self.0.client_name
+    }
+
+    /// Where the browser returns, with the authorization response in its query.
+    #[getter]
+    fn redirect_uri(&self) -> &str {
+        &self.0.redirect_uri
+    }
+
+    /// The pre-registered `client_id`, if any.
+    #[getter]
+    fn client_id(&self) -> Option<&str> {
+        self.0.client_id.as_deref()
+    }
+
+    /// Whether a client secret is configured (the secret itself is not shown again).
+    #[getter]
+    fn has_client_secret(&self) -> bool {
+        self.0.client_secret.is_some()
+    }
+
+    /// The issuer the pre-registered client belongs to; `None`: any.
+    #[getter]
+    fn client_issuer(&self) -> Option<&str> {
+        self.0.client_issuer.as_deref()
+    }
+
+    /// The URL of this client's Client ID Metadata Document, if any.
+    #[getter]
+    fn client_metadata_url(&self) -> Option<&str> {
+        self.0.client_metadata_url.as_deref()
+    }
+
+    /// The bounds on every document read.
+    #[getter]
+    fn limits(&self) -> PyLimits {
+        PyLimits(self.0.limits)
+    }
+
+    /// The most authorizations one step-up chain may take, the first included.
+    #[getter]
+    fn max_authorizations(&self) -> u32 {
+        self.0.max_authorizations
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let mut repr = Repr::new("AuthConfig")
+            .field("client_name", &self.0.client_name, py)?
+            .field("redirect_uri", &self.0.redirect_uri, py)?;
+        if let Some(id) = &self.0.client_id {
+            repr = repr.field("client_id", id, py)?;
+        }
+        if self.0.client_secret.is_some() {
+            repr = repr.field("client_secret", "…", py)?;
+        }
+        if let Some(issuer) = &self.0.client_issuer {
+            repr = repr.field("client_issuer", issuer, py)?;
+        }
+        if let Some(url) = &self.0.client_metadata_url {
+            repr = repr.field("client_metadata_url", url, py)?;
+        }
+        Ok(repr
+            .field("max_authorizations", self.0.max_authorizations, py)?
+            .finish())
+    }
+}
+
+/// What a flow has got: the token to send (`authorization` is the whole header value), when
+/// it expires, and what a refresh needs. `to_json` writes it down to store (as a secret: it
+/// holds the tokens and any client secret); `Grant.from_json` reads it back. Its `repr` shows
+/// no token.
+#[pyclass(frozen, eq, module = "toolnexus", name = "Grant")]
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct PyGrant(Grant);
+
+#[pymethods]
+impl PyGrant {
+    /// The access token.
+    #[getter]
+    fn access_token(&self) -> &str {
+        self.0.access_token()
+    }
+
+    /// The token type, as the server spelt it (`"Bearer"`).
+    #[getter]
+    fn token_type(&self) -> &str {
+        self.0.token_type()
+    }
+
+    /// The `Authorization` header value to send: `"Bearer <token>"`.
+    #[getter]
+    fn authorization(&self) -> String {
+        self.0.authorization()
+    }
+
+    /// The refresh token, if the server issued one.
+    #[getter]
+    fn refresh_token(&self) -> Option<&str> {
+        self.0.refresh_token()
+    }
+
+    /// Whether the grant holds a refresh token (`AuthFlow.refresh` needs one).
+    #[getter]
+    fn has_refresh_token(&self) -> bool {
+        self.0.refresh_token().is_some()
+    }
+
+    /// When the access token expires, in milliseconds since 1970, if the server said.
+    #[getter]
+    fn expires_at_ms(&self) -> Option<u64> {
+        self.0.expires_at_ms()
+    }
+
+    /// The scopes granted, space-separated, if known.
+    #[getter]
+    fn scope(&self) -> Option<&str> {
+        self.0.scope()
+    }
+
+    /// The issuer of the authorization server that issued it.
+    #[getter]
+    fn issuer(&self) -> &str {
+        self.0.issuer()
+    }
+
+    /// The resource the token is for (`None` for a 2025-03-26 server).
+    #[getter]
+    fn resource(&self) -> Option<&str> {
+        self.0.resource()
+    }
+
+    /// The token endpoint a refresh goes to.
+    #[getter]
+    fn token_endpoint(&self) -> &str {
+        self.0.token_endpoint()
+    }
+
+    /// The `client_id` the grant was issued to.
+    #[getter]
+    fn client_id(&self) -> &str {
+        self.0.client().client_id()
+    }
+
+    /// How many authorizations its step-up chain took (1 for a grant read back).
+    #[getter]
+    fn authorizations(&self) -> u32 {
+        self.0.authorizations()
+    }
+
+    /// Whether the access token has expired at `now_ms` (default: now).
+    #[pyo3(signature = (now_ms = None))]
+    fn is_expired(&self, py: Python<'_>, now_ms: Option<u64>) -> PyResult<bool> {
+        Ok(self.0.is_expired(now_or_clock(py, now_ms)?))
+    }
+
+    /// The grant as compact JSON, to store as a secret.
+    fn to_json(&self) -> String {
+        self.0.to_json()
+    }
+
+    /// Reads a grant `to_json` wrote (`str` or `bytes`), within `limits` (default: 256 KiB,
+    /// 16 levels deep). Raises `AuthError`: `invalid_json`, `too_large`, `too_deep`, or
+    /// `invalid_grant` at the member at fault.
+    #[staticmethod]
+    #[pyo3(signature = (text, *, limits = None))]
+    fn from_json(
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyLimits>>,
+    ) -> PyResult<PyGrant> {
+        let bytes = text_bytes(text, "text")?;
+        let limits = limits.map_or(Config::DEFAULT_LIMITS, |l| l.get().0);
+        Grant::from_json(&bytes, &limits).map(PyGrant).or_raise(py)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("Grant")
+            .field("token_type", self.0.token_type(), py)?
+            .field("issuer", self.0.issuer(), py)?
+            .field("resource", self.0.resource(), py)?
+            .field("scope", self.0.scope(), py)?
+            .field("expires_at_ms", self.0.expires_at_ms(), py)?
+            .field("has_refresh_token", self.0.refresh_token().is_some(), py)?
+            .finish())
+    }
+}
+
+/// The flow asks for an HTTP request: send it **without following redirects** and hand the
+/// response to `AuthFlow.on_response`. Header names are lowercase. The body may hold a code,
+/// a verifier, a refresh token or a client secret, and the `authorization` header a client's
+/// credentials: the `repr` shows neither.
+#[pyclass(frozen, eq, module = "toolnexus", name = "Fetch")]
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct PyFetch(HttpRequest);
+
+#[pymethods]
+impl PyFetch {
+    /// `"GET"` or `"POST"`.
+    #[getter]
+    fn method(&self) -> &'static str {
+        self.0.method.as_str()
+    }
+
+    /// The absolute URL to send it to.
+    #[getter]
+    fn url(&self) -> &str {
+        &self.0.url
+    }
+
+    /// Header names (lowercase) and values, in order (a new list on each access).
+    #[getter]
+    fn headers(&self) -> Vec<(String, String)> {
+        self.0.headers.clone()
+    }
+
+    /// The body: empty for `GET`, JSON or a form for `POST` (as `content-type` says).
+    #[getter]
+    fn body<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.0.body)
+    }
+
+    /// The value of the header `name` (lowercase), if it is set.
+    fn header(&self, name: &str) -> Option<&str> {
+        self.0.header(name)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let headers: Vec<(&str, &str)> = self
+            .0
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                let shown = if n == "authorization" {
+                    "…"
+                } else {
+                    v.as_str()
+                };
+                (n.as_str(), shown)
+            })
+            .collect();
+        Ok(Repr::new("Fetch")
+            .field("method", self.0.method.as_str(), py)?
+            .field("url", &self.0.url, py)?
+            .field("headers", headers, py)?
+            .field("body_bytes", self.0.body.len(), py)?
+            .finish())
+    }
+}
+
+/// The flow asks a person to authorize: have them open `url` (or `GET` it without following
+/// the redirect), then hand the query of the request the browser makes to `redirect_uri` to
+/// `AuthFlow.on_redirect`.
+#[pyclass(frozen, eq, get_all, module = "toolnexus", name = "Authorize")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PyAuthorize {
+    /// The authorization endpoint with the request's query.
+    url: String,
+    /// The `state` the redirect must carry back.
+    state: String,
+    /// Where the browser returns, with the response in its query.
+    redirect_uri: String,
+}
+
+#[pymethods]
+impl PyAuthorize {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("Authorize")
+            .field("url", &self.url, py)?
+            .field("redirect_uri", &self.redirect_uri, py)?
+            .finish())
+    }
+}
+
+/// The flow is over: use `grant` (send `grant.authorization`) and store it.
+#[pyclass(frozen, get_all, module = "toolnexus", name = "Done")]
+pub(crate) struct PyDone {
+    /// What the flow got.
+    grant: Py<PyGrant>,
+}
+
+#[pymethods]
+impl PyDone {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("Done").field("grant", &self.grant, py)?.finish())
+    }
+}
+
+/// What the caller does next, as the Python object of its kind.
+fn next_object(py: Python<'_>, next: Next) -> PyResult<Bound<'_, PyAny>> {
+    Ok(match next {
+        Next::Fetch(request) => Bound::new(py, PyFetch(request))?.into_any(),
+        Next::Authorize(authorization) => Bound::new(
+            py,
+            PyAuthorize {
+                url: authorization.url,
+                state: authorization.state,
+                redirect_uri: authorization.redirect_uri,
+            },
+        )?
+        .into_any(),
+        Next::Done(grant) => {
+            let grant = Py::new(py, PyGrant(grant))?;
+            Bound::new(py, PyDone { grant })?.into_any()
+        }
+    })
+}
+
+/// One authorization of one MCP server, from its challenge to a `Grant`, driven by the
+/// host's HTTP client: begin with `AuthFlow.start` (or `AuthFlow.refresh`), then answer each
+/// `Fetch` with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+/// `AuthError` the flow is over; every later call raises `out_of_order`. Safe to share between
+/// threads, as a `Session` is.
+#[pyclass(frozen, module = "toolnexus", name = "AuthFlow")]
+pub(crate) struct PyAuthFlow {
+    inner: Shared<Flow>,
+}
+
+impl PyAuthFlow {
+    /// The flow and its first step, as a `(AuthFlow, Next)` tuple.
+    fn begun<'py>(py: Python<'py>, (flow, next): (Flow, Next)) -> PyResult<Bound<'py, PyTuple>> {
+        let flow = Bound::new(
+            py,
+            PyAuthFlow {
+                inner: Shared::new(flow),
+            },
+        )?;
+        PyTuple::new(py, [flow.into_any(), next_object(py, next)?])
+    }
+}
+
+#[pymethods]
+impl PyAuthFlow {
+    /// Begins authorizing the MCP server at `resource_url`, which answered with `challenge`
+    /// (a 401, or a 403 with `insufficient_scope`): the flow and the first `Fetch`.
+    ///
+    /// `previous` is the grant stored for this server, if any (a step-up keeps its scopes and
+    /// counts its chain; its client is reused at the same issuer only). `entropy` is 64 random
+    /// bytes (default: `os.urandom(64)`). Raises `AuthError` (`invalid_config`,
+    /// `not_challenged`, `too_many_authorizations`, `invalid_challenge`, `insecure_endpoint`)
+    /// and `InvalidValueError` for entropy that is not 64 bytes.
+    #[staticmethod]
+    #[pyo3(signature = (resource_url, challenge, config, *, previous = None, entropy = None))]
+    fn start<'py>(
+        py: Python<'py>,
+        resource_url: &str,
+        challenge: &Bound<'py, PyChallenge>,
+        config: &Bound<'py, PyAuthConfig>,
+        previous: Option<&Bound<'py, PyGrant>>,
+        entropy: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let entropy = read_entropy(py, entropy)?;
+        let config = config.get().0.clone();
+        let previous = previous.map(|g| &g.get().0);
+        let begun = Flow::start(resource_url, &challenge.get().0, config, previous, entropy)
+            .or_raise(py)?;
+        PyAuthFlow::begun(py, begun)
+    }
+
+    /// Begins refreshing `grant` for the MCP server at `resource_url`: the flow and the token
+    /// request to send. Raises `AuthError`: `no_refresh_token`, `resource_mismatch`,
+    /// `invalid_grant`, `invalid_config`.
+    #[staticmethod]
+    fn refresh<'py>(
+        py: Python<'py>,
+        resource_url: &str,
+        grant: &Bound<'py, PyGrant>,
+        config: &Bound<'py, PyAuthConfig>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let config = config.get().0.clone();
+        let begun = Flow::refresh(resource_url, &grant.get().0, config).or_raise(py)?;
+        PyAuthFlow::begun(py, begun)
+    }
+
+    /// Reads the response to the last `Fetch` (its status, its headers as a mapping or as
+    /// `(name, value)` pairs, names in any case, its body as `bytes`), received at `now_ms`
+    /// (default: now): the next step. Raises `AuthError` for a response the flow refuses.
+    #[pyo3(signature = (status, headers, body, *, now_ms = None))]
+    fn on_response<'py>(
+        &self,
+        py: Python<'py>,
+        status: u16,
+        headers: &Bound<'py, PyAny>,
+        body: &Bound<'py, PyAny>,
+        now_ms: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let headers = read_headers(headers)?;
+        let body = body_bytes(body)?;
+        let now_ms = now_or_clock(py, now_ms)?;
+        let response = HttpResponse {
+            status,
+            headers: &headers,
+            body: &body,
+        };
+        let next = self
+            .inner
+            .with(py, |flow| flow.on_response(response, now_ms))
+            .or_raise(py)?;
+        next_object(py, next)
+    }
+
+    /// Reads the redirect: `query` is the query string of the request the browser made to
+    /// the redirect URI (with or without its `?`). The next step: the token request. Raises
+    /// `AuthError`: `invalid_redirect`, `state_mismatch`, `iss_mismatch`, `iss_missing`,
+    /// `authorization_denied`.
+    fn on_redirect<'py>(&self, py: Python<'py>, query: &str) -> PyResult<Bound<'py, PyAny>> {
+        let next = self
+            .inner
+            .with(py, |flow| flow.on_redirect(query))
+            .or_raise(py)?;
+        next_object(py, next)
+    }
+
+    /// The authorization server's issuer, once known.
+    #[getter]
+    fn issuer(&self, py: Python<'_>) -> Option<String> {
+        self.inner.with(py, |flow| flow.issuer().map(str::to_owned))
+    }
+
+    /// The resource the token is asked for, once known.
+    #[getter]
+    fn resource(&self, py: Python<'_>) -> Option<String> {
+        self.inner
+            .with(py, |flow| flow.resource().map(str::to_owned))
+    }
+
+    /// The `client_id` in use, once chosen.
+    #[getter]
+    fn client_id(&self, py: Python<'_>) -> Option<String> {
+        self.inner
+            .with(py, |flow| flow.client().map(|c| c.client_id().to_owned()))
+    }
+
+    /// The scopes requested, once chosen.
+    #[getter]
+    fn scope(&self, py: Python<'_>) -> Option<String> {
+        self.inner.with(py, |flow| flow.scope().map(str::to_owned))
+    }
+
+    /// The authorizations in this step-up chain, this one included.
+    #[getter]
+    fn authorizations(&self, py: Python<'_>) -> u32 {
+        self.inner.with(py, |flow| flow.authorizations())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let (issuer, authorizations) = self.inner.with(py, |flow| {
+            (flow.issuer().map(str::to_owned), flow.authorizations())
+        });
+        Ok(Repr::new("AuthFlow")
+            .field("issuer", issuer, py)?
+            .field("authorizations", authorizations, py)?
+            .finish())
+    }
+}
+
+/// The `entropy` argument as 64 bytes, or 64 bytes of `os.urandom`.
+fn read_entropy(
+    py: Python<'_>,
+    entropy: Option<&Bound<'_, PyAny>>,
+) -> PyResult<[u8; ENTROPY_BYTES]> {
+    let bytes = match entropy {
+        Some(value) => body_bytes(value).map_err(|_| {
+            let type_name = value
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+            PyTypeError::new_err(format!("entropy must be bytes, not {type_name}"))
+        })?,
+        None => py
+            .import("os")?
+            .getattr("urandom")?
+            .call1((ENTROPY_BYTES,))?
+            .cast_into::<PyBytes>()?
+            .as_bytes()
+            .to_vec(),
+    };
+    <[u8; ENTROPY_BYTES]>::try_from(bytes.as_slice()).map_err(|_| {
+        let message = format!(
+            "entropy must be {ENTROPY_BYTES} random bytes, not {}",
+            bytes.len()
+        );
+        to_py_err(py, &Error::new(ErrorKind::InvalidValue, "", message))
+    })
+}
+
+/// A response body: `bytes` or `bytearray` (copied, as it can change).
+fn body_bytes(body: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(bytes) = body.cast::<PyBytes>() {
+        return Ok(bytes.as_bytes().to_vec());
+    }
+    if let Ok(bytes) = body.cast::<PyByteArray>() {
+        return Ok(bytes.to_vec());
+    }
+    Err(PyTypeError::new_err(format!(
+        "body must be bytes, not {}",
+        body.get_type().name()?
+    )))
+}
+
+/// Stored grant text: `str` (its UTF-8), `bytes` or `bytearray`.
+fn text_bytes(text: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    if let Ok(text) = text.cast::<PyString>() {
+        return Ok(str_of(text.as_any(), what)
+            .or_raise(text.py())?
+            .as_bytes()
+            .to_vec());
+    }
+    body_bytes(text).map_err(|_| match text.get_type().name() {
+        Ok(name) => PyTypeError::new_err(format!("{what} must be str or bytes, not {name}")),
+        Err(error) => error,
+    })
+}
+
+/// Response headers: a mapping (its `items()`) or an iterable of `(str, str)` pairs; names
+/// lowercased.
+fn read_headers(headers: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
+    let py = headers.py();
+    let not_headers = || -> PyResult<PyErr> {
+        Ok(PyTypeError::new_err(format!(
+            "headers must be a mapping of str to str or an iterable of (str, str) pairs, not {}",
+            headers.get_type().name()?
+        )))
+    };
+    if headers.is_instance_of::<PyString>()
+        || headers.is_instance_of::<PyBytes>()
+        || headers.is_instance_of::<PyByteArray>()
+    {
+        return Err(not_headers()?);
+    }
+    let items = match headers.cast::<PyMapping>() {
+        Ok(mapping) => mapping.items()?.into_any(),
+        Err(_) => headers.clone(),
+    };
+    let Ok(iterator) = items.try_iter() else {
+        return Err(not_headers()?);
+    };
+    let mut read = Vec::new();
+    for item in iterator {
+        let item = item?;
+        let pair = match item.cast::<PyTuple>() {
+            Ok(pair) if pair.len() == 2 => pair,
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "each header must be a (str, str) pair, not {}",
+                    item.get_type().name()?
+                )));
+            }
+        };
+        let name = pair.get_item(0)?;
+        let value = pair.get_item(1)?;
+        let name = str_of(&name, "a header name").or_raise(py)?;
+        let value = str_of(&value, "a header value").or_raise(py)?;
+        read.push((name.to_ascii_lowercase(), value.to_owned()));
+    }
+    Ok(read)
+}
+
+/// `now_ms`, or the interpreter's `time.time()` in whole milliseconds.
+fn now_or_clock(py: Python<'_>, now_ms: Option<u64>) -> PyResult<u64> {
+    if let Some(now) = now_ms {
+        return Ok(now);
+    }
+    let seconds = py.import("time")?.getattr("time")?.call0()?;
+    let millis = seconds.mul(1000)?;
+    py.get_type::<PyInt>().call1((millis,))?.extract()
+}
+
+impl<T> OrRaise<T> for Result<T, AuthError> {
+    fn or_raise(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|error| crate::errors::auth_py_err(py, &error))
+    }
+}
