@@ -5,9 +5,11 @@
 //! the pinned `playwright-core` and `axe-core` with `npm ci` into
 //! `examples/web-host/node_modules`, and into `target/python-venv` the pinned tools of the
 //! `python` step, the host's pinned web framework and Redis client and the `toolnexus` wheel
-//! built from this checkout. Then it runs the browser tests with `node --test`: each test file
+//! built from this checkout, and it builds the `toolnexus` binary (`cargo build -p
+//! toolnexus-cli`). Then it runs the browser tests with `node --test`: each test file
 //! starts the host (which starts the example MCP server), or two workers of it behind a proxy
-//! with Redis, SQLite and the server over HTTP, and drives `/usr/bin/chromium` through
+//! with Redis, SQLite and the server over HTTP, or the SDK's authorization and MCP servers
+//! (`auth_servers.py`) that the binary signs in to, and drives `/usr/bin/chromium` through
 //! playwright-core. Anything that cannot run fails the step with a message saying what to do;
 //! nothing is skipped.
 
@@ -15,7 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{apt, python, run, run_parts};
+use super::{apt, cargo, python, run, run_parts};
 
 /// The host's web framework and Redis client, pinned: what `examples/web-host/app.py` runs on
 /// (`mcp` and `toolnexus` come from the `python` step's pins and this checkout).
@@ -31,12 +33,16 @@ const REDIS_CLI: &str = "/usr/bin/redis-cli";
 const NODE_MAJOR: u32 = 20;
 /// Written into `node_modules` with the lock file's text once `npm ci` has installed it.
 const NPM_STAMP: &str = ".toolnexus-package-lock.json";
+/// The `toolnexus` binary the authorization test runs, as `cargo build -p toolnexus-cli`
+/// writes it (relative to the checkout).
+const CLI_BINARY: &str = "target/debug/toolnexus";
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn web(root: &Path) -> bool {
     let example = root.join("examples/web-host");
     let venv = root.join("target/python-venv");
-    let parts: [(&str, &dyn Fn() -> bool); 8] = [
+    let cli = root.join(CLI_BINARY);
+    let parts: [(&str, &dyn Fn() -> bool); 9] = [
         ("chromium", &ensure_chromium),
         ("redis", &ensure_redis),
         ("node", &ensure_node),
@@ -53,7 +59,10 @@ pub(crate) fn web(root: &Path) -> bool {
                 &root.join("target/python-wheels"),
             )
         }),
-        ("browser tests", &|| browser_tests(&example, &venv)),
+        ("cli binary", &|| {
+            run(cargo().args(["build", "--quiet", "-p", "toolnexus-cli"])) && cli.is_file()
+        }),
+        ("browser tests", &|| browser_tests(&example, &venv, &cli)),
     ];
     run_parts("web", &parts)
 }
@@ -155,8 +164,9 @@ fn ensure_npm_packages(example: &Path) -> bool {
     }
 }
 
-/// `node --test` on every `tests/*.test.mjs`, the host run by the environment's Python.
-fn browser_tests(example: &Path, venv: &Path) -> bool {
+/// `node --test` on every `tests/*.test.mjs`, the host run by the environment's Python, the
+/// authorization test running the `toolnexus` binary `cli`.
+fn browser_tests(example: &Path, venv: &Path, cli: &Path) -> bool {
     let tests = test_files(&example.join("tests"));
     if tests.is_empty() {
         eprintln!(
@@ -170,6 +180,7 @@ fn browser_tests(example: &Path, venv: &Path) -> bool {
         .args(["--test", "--test-reporter=spec", "--test-concurrency=2"])
         .args(&tests)
         .env("TOOLNEXUS_PYTHON", venv.join("bin/python"))
+        .env("TOOLNEXUS", cli)
         .env("TOOLNEXUS_CHROMIUM", CHROMIUM)
         .env("TOOLNEXUS_REDIS_SERVER", REDIS_SERVER)
         .env("TOOLNEXUS_REDIS_CLI", REDIS_CLI)
