@@ -88,7 +88,8 @@ kinds! {
         /// A registration or token response has a member that is missing, of the wrong type
         /// or of an unusable value.
         InvalidResponse => "invalid_response",
-        /// The token response issued a token type other than `Bearer`.
+        /// The token response issued a token type other than `Bearer` (or `DPoP`, to a
+        /// request proved with DPoP).
         UnsupportedTokenType => "unsupported_token_type",
         /// The redirect's query cannot be read: no `code`, or a parameter given twice.
         InvalidRedirect => "invalid_redirect",
@@ -117,6 +118,9 @@ kinds! {
         /// The flow was called in a way its state does not expect: a response while it waits
         /// for the redirect, or anything after it ended.
         OutOfOrder => "out_of_order",
+        /// A DPoP (RFC 9449) key, proof input or server nonce cannot be used: bytes that are
+        /// not a P-256 key, a nonce that is huge or not printable.
+        InvalidDpop => "invalid_dpop",
     }
 }
 

@@ -17,6 +17,8 @@ use url::Url;
 
 use crate::challenge::Challenge;
 use crate::client::{AuthMethod, Client, printable, read_registration, registration_request};
+use crate::document::Document;
+use crate::dpop::{DPOP_ALG, DpopKey, check_nonce, derive, derived_jti};
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant::{Grant, TokenRequestContext, read_token_response, redirected};
 use crate::http::{HttpRequest, HttpResponse};
@@ -53,6 +55,21 @@ pub struct Config {
     pub limits: Limits,
     /// The most authorizations one step-up chain may take, the first included.
     pub max_authorizations: u32,
+    /// When token requests are proved with DPoP (RFC 9449).
+    pub dpop: DpopUse,
+}
+
+/// When a flow proves its token requests with DPoP (RFC 9449), which binds the token to a key
+/// the flow makes from its entropy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DpopUse {
+    /// When the authorization server lists `ES256` in `dpop_signing_alg_values_supported`.
+    #[default]
+    WhenOffered,
+    /// Always, whatever the server's metadata says.
+    Always,
+    /// Never: tokens are asked for as `Bearer` tokens.
+    Never,
 }
 
 impl Config {
@@ -78,6 +95,7 @@ impl Config {
             redirect_uri: redirect_uri.into(),
             limits: Config::DEFAULT_LIMITS,
             max_authorizations: Config::DEFAULT_MAX_AUTHORIZATIONS,
+            dpop: DpopUse::WhenOffered,
         }
     }
 
@@ -133,6 +151,7 @@ impl fmt::Debug for Config {
             .field("redirect_uri", &self.redirect_uri)
             .field("limits", &self.limits)
             .field("max_authorizations", &self.max_authorizations)
+            .field("dpop", &self.dpop)
             .finish()
     }
 }
@@ -242,6 +261,20 @@ pub struct Flow {
     /// The refresh token sent, for a refresh.
     refresh_token: Option<String>,
     token: Option<TokenTarget>,
+    /// The DPoP key this flow would prove its token requests with, made from its entropy.
+    dpop_candidate: Option<DpopKey>,
+    /// The DPoP key the token requests are proved with, once chosen.
+    dpop: Option<DpopKey>,
+    /// The seed of the proofs' `jti`s, made from the flow's entropy.
+    jti_seed: [u8; 32],
+    /// Proofs made so far: each `jti` is made of the seed and this count.
+    proofs: u64,
+    /// Whether the token request was sent again with the server's `DPoP-Nonce` already.
+    nonce_retried: bool,
+    /// The last token request, to send again with a nonce.
+    token_request: Option<HttpRequest>,
+    /// The latest time the caller gave, in milliseconds since the Unix epoch.
+    now_ms: u64,
 }
 
 impl Flow {
@@ -346,6 +379,12 @@ impl Flow {
             None => (resource_metadata_candidates(&server), false),
         };
         let first = candidates.first().cloned().unwrap_or_default();
+        let dpop_candidate = match config.dpop {
+            DpopUse::Never => None,
+            DpopUse::WhenOffered | DpopUse::Always => {
+                Some(DpopKey::from_bytes(&derive(&entropy, "key"))?)
+            }
+        };
         let flow = Flow {
             server,
             config,
@@ -366,6 +405,13 @@ impl Flow {
             code: None,
             refresh_token: None,
             token: None,
+            dpop_candidate,
+            dpop: None,
+            jti_seed: derive(&entropy, "jti"),
+            proofs: 0,
+            nonce_retried: false,
+            token_request: None,
+            now_ms: 0,
         };
         Ok((flow, Next::Fetch(HttpRequest::get_json(first))))
     }
@@ -377,10 +423,33 @@ impl Flow {
     /// Refused: a grant without a refresh token ([`AuthErrorKind::NoRefreshToken`]), one for
     /// another resource ([`AuthErrorKind::ResourceMismatch`]), a token endpoint that is not
     /// `https` or loopback `http`.
+    ///
+    /// A grant bound to a DPoP key needs a proof, and so the time and fresh randomness: it is
+    /// refreshed with [`Flow::refresh_at`] ([`AuthErrorKind::InvalidDpop`] here).
     pub fn refresh(
         resource_url: &str,
         grant: &Grant,
         config: Config,
+    ) -> Result<(Flow, Next), AuthError> {
+        if grant.dpop_key.is_some() {
+            return Err(AuthError::new(
+                AuthErrorKind::InvalidDpop,
+                "/dpop_key",
+                "a DPoP grant is refreshed with a proof: use Flow::refresh_at",
+            ));
+        }
+        Flow::refresh_at(resource_url, grant, config, 0, [0; 32])
+    }
+
+    /// Begins refreshing `grant`, as [`Flow::refresh`] does, at `now_ms`: a grant bound to a
+    /// DPoP key proves the refresh with that key, each proof's `jti` made from `entropy` (32
+    /// random bytes).
+    pub fn refresh_at(
+        resource_url: &str,
+        grant: &Grant,
+        config: Config,
+        now_ms: u64,
+        entropy: [u8; 32],
     ) -> Result<(Flow, Next), AuthError> {
         let server = server_url(resource_url)?;
         secure(&server, "", "the server")?;
@@ -418,7 +487,7 @@ impl Flow {
             form.push(("resource", resource.clone()));
         }
         let request = token_request(&grant.token_endpoint, form, &grant.client);
-        let flow = Flow {
+        let mut flow = Flow {
             server,
             config,
             stage: Stage::Token,
@@ -438,7 +507,15 @@ impl Flow {
                 issuer: grant.issuer.clone(),
                 resource: grant.resource.clone(),
             }),
+            dpop_candidate: None,
+            dpop: grant.dpop_key.clone(),
+            jti_seed: derive(&entropy, "jti"),
+            proofs: 0,
+            nonce_retried: false,
+            token_request: None,
+            now_ms,
         };
+        let request = flow.prove(request, None)?;
         Ok((flow, Next::Fetch(request)))
     }
 
@@ -455,6 +532,7 @@ impl Flow {
         ) {
             return Err(self.out_of_order("an HTTP response"));
         }
+        self.now_ms = self.now_ms.max(now_ms);
         let stage = std::mem::replace(&mut self.stage, Stage::Failed);
         match stage {
             Stage::ResourceMetadata {
@@ -484,7 +562,17 @@ impl Flow {
     /// when present and be present when the server advertises it
     /// ([`AuthErrorKind::IssMismatch`], [`AuthErrorKind::IssMissing`]); `error`
     /// ([`AuthErrorKind::AuthorizationDenied`]); `code`. Then the token request.
+    ///
+    /// A token request proved with DPoP is dated with the latest time given to
+    /// [`Flow::on_response`]: [`Flow::on_redirect_at`] dates it with the time of the redirect.
     pub fn on_redirect(&mut self, query: &str) -> Result<Next, AuthError> {
+        self.on_redirect_at(query, self.now_ms)
+    }
+
+    /// Reads the redirect as [`Flow::on_redirect`] does, received at `now_ms` (milliseconds
+    /// since the Unix epoch): the time a DPoP proof of the token request carries.
+    pub fn on_redirect_at(&mut self, query: &str, now_ms: u64) -> Result<Next, AuthError> {
+        self.now_ms = self.now_ms.max(now_ms);
         if self.stage != Stage::Authorization {
             return Err(self.out_of_order("the redirect"));
         }
@@ -580,12 +668,19 @@ impl Flow {
             form.push(("resource", resource.clone()));
         }
         let request = token_request(&metadata.token_endpoint, form, client);
+        let offered = metadata.dpop_algs.iter().any(|alg| alg == DPOP_ALG);
         self.token = Some(TokenTarget {
             endpoint: metadata.token_endpoint.clone(),
             issuer: metadata.issuer.clone(),
             resource,
         });
         self.code = Some(code);
+        self.dpop = match self.config.dpop {
+            DpopUse::Always => self.dpop_candidate.take(),
+            DpopUse::WhenOffered if offered => self.dpop_candidate.take(),
+            DpopUse::WhenOffered | DpopUse::Never => None,
+        };
+        let request = self.prove(request, None)?;
         self.stage = Stage::Token;
         Ok(Next::Fetch(request))
     }
@@ -873,7 +968,65 @@ impl Flow {
         Ok(Next::Authorize(authorization))
     }
 
+    /// `request` with a fresh DPoP proof (and `nonce`, when the server asked for one), when
+    /// the flow proves its token requests; kept to be sent again with a nonce.
+    fn prove(
+        &mut self,
+        mut request: HttpRequest,
+        nonce: Option<&str>,
+    ) -> Result<HttpRequest, AuthError> {
+        if let Some(key) = &self.dpop {
+            let jti = derived_jti(&self.jti_seed, self.proofs);
+            self.proofs = self.proofs.saturating_add(1);
+            let proof = key.proof(
+                request.method.as_str(),
+                &request.url,
+                self.now_ms,
+                &jti,
+                None,
+                nonce,
+            )?;
+            request.headers.retain(|(name, _)| name != "dpop");
+            request.headers.push(("dpop".into(), proof));
+        }
+        self.token_request = Some(request.clone());
+        Ok(request)
+    }
+
+    /// The `DPoP-Nonce` a `400` with `error=use_dpop_nonce` asks for (RFC 9449 §8), when the
+    /// token request was proved and not yet sent again with one.
+    fn asked_nonce(&self, response: &HttpResponse<'_>) -> Result<Option<String>, AuthError> {
+        if self.dpop.is_none() || self.nonce_retried || response.status != 400 {
+            return Ok(None);
+        }
+        let Some(nonce) = response.header("dpop-nonce") else {
+            return Ok(None);
+        };
+        let asked = Document::read(
+            response.body,
+            &self.config.limits,
+            String::from("the token error response"),
+            AuthErrorKind::InvalidResponse,
+        )
+        .ok()
+        .is_some_and(|doc| doc.string("error").ok().flatten() == Some("use_dpop_nonce"));
+        if !asked {
+            return Ok(None);
+        }
+        check_nonce(nonce)?;
+        Ok(Some(nonce.to_owned()))
+    }
+
     fn on_token(&mut self, response: &HttpResponse<'_>, now_ms: u64) -> Result<Next, AuthError> {
+        if let Some(nonce) = self.asked_nonce(response)? {
+            let Some(request) = self.token_request.clone() else {
+                return Err(self.out_of_order("a token response"));
+            };
+            self.nonce_retried = true;
+            let request = self.prove(request, Some(&nonce))?;
+            self.stage = Stage::Token;
+            return Ok(Next::Fetch(request));
+        }
         let (Some(target), Some(client)) = (&self.token, &self.client) else {
             return Err(self.out_of_order("a token response"));
         };
@@ -891,6 +1044,7 @@ impl Flow {
             refresh_token: self.refresh_token.as_deref(),
             authorizations: self.authorizations,
             secrets: &secrets,
+            dpop_key: self.dpop.as_ref(),
         };
         let grant = read_token_response(response, &self.config.limits, now_ms, &context)?;
         self.stage = Stage::Done;

@@ -7,6 +7,7 @@ use toolnexus_core::json::{Limits, Map, Value};
 
 use crate::client::{Client, oauth_error, only_members};
 use crate::document::Document;
+use crate::dpop::DpopKey;
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::http::HttpResponse;
 
@@ -28,6 +29,8 @@ pub struct Grant {
     pub(crate) resource: Option<String>,
     pub(crate) token_endpoint: String,
     pub(crate) client: Client,
+    /// The key a `DPoP` token is bound to (RFC 9449); `None` for a `Bearer` token.
+    pub(crate) dpop_key: Option<DpopKey>,
     /// Authorizations in the step-up chain that led here (1 for a first authorization); held
     /// in memory only.
     pub(crate) authorizations: u32,
@@ -39,14 +42,59 @@ impl Grant {
         &self.access_token
     }
 
-    /// The token type as the server wrote it (`Bearer`, in any case).
+    /// The token type as the server wrote it (`Bearer` or `DPoP`, in any case).
     pub fn token_type(&self) -> &str {
         &self.token_type
     }
 
-    /// The value of the `Authorization` header that carries the token: `Bearer <token>`.
+    /// The value of the `Authorization` header that carries the token: `Bearer <token>`, or
+    /// `DPoP <token>` for a token bound to a DPoP key.
     pub fn authorization(&self) -> String {
-        format!("Bearer {}", self.access_token)
+        if self.dpop_key.is_some() {
+            format!("DPoP {}", self.access_token)
+        } else {
+            format!("Bearer {}", self.access_token)
+        }
+    }
+
+    /// The DPoP key the token is bound to, for a `DPoP` token.
+    pub fn dpop_key(&self) -> Option<&DpopKey> {
+        self.dpop_key.as_ref()
+    }
+
+    /// Whether the token is a `DPoP` token: each request carrying it needs a fresh
+    /// [`proof`](Grant::proof).
+    pub fn is_dpop(&self) -> bool {
+        self.dpop_key.is_some()
+    }
+
+    /// The value of the `DPoP` header for a `method` request to `url` that carries the
+    /// token, at `now_ms`, its `jti` made of `jti_bytes` (16 to 64 fresh random bytes), with
+    /// the `nonce` the server last asked for: `None` for a `Bearer` token.
+    ///
+    /// Refused ([`AuthErrorKind::InvalidDpop`]): what [`DpopKey::proof`] refuses, a nonce
+    /// that is huge or not printable among them.
+    pub fn proof(
+        &self,
+        method: &str,
+        url: &str,
+        now_ms: u64,
+        jti_bytes: &[u8],
+        nonce: Option<&str>,
+    ) -> Result<Option<String>, AuthError> {
+        self.dpop_key
+            .as_ref()
+            .map(|key| {
+                key.proof(
+                    method,
+                    url,
+                    now_ms,
+                    jti_bytes,
+                    Some(&self.access_token),
+                    nonce,
+                )
+            })
+            .transpose()
     }
 
     /// The refresh token, if one was issued.
@@ -99,8 +147,8 @@ impl Grant {
         self.authorizations
     }
 
-    /// The grant as compact JSON, to store (it holds the tokens and the client secret: store
-    /// it as a secret). [`Grant::from_json`] reads it back.
+    /// The grant as compact JSON, to store (it holds the tokens, the client secret and the
+    /// private DPoP key: store it as a secret). [`Grant::from_json`] reads it back.
     pub fn to_json(&self) -> String {
         let mut map = Map::new();
         map.insert("version", Value::from(STORED_VERSION));
@@ -121,6 +169,9 @@ impl Grant {
         }
         map.insert("token_endpoint", Value::from(self.token_endpoint.as_str()));
         map.insert("client", Value::Object(self.client.to_map()));
+        if let Some(key) = &self.dpop_key {
+            map.insert("dpop_key", Value::from(key.to_secret()));
+        }
         map.to_json()
     }
 
@@ -149,6 +200,7 @@ impl Grant {
                 "resource",
                 "token_endpoint",
                 "client",
+                "dpop_key",
             ],
         )?;
         match doc.count("version")? {
@@ -166,9 +218,22 @@ impl Grant {
         let client = Client::from_document(&client).map_err(|e| {
             AuthError::new(e.kind(), format!("/client{}", e.pointer()), e.message())
         })?;
+        let token_type = doc.required_string("token_type")?;
+        let dpop_key = match doc.string("dpop_key")? {
+            None => None,
+            Some(secret) => Some(DpopKey::from_secret(secret).map_err(|e| {
+                AuthError::new(AuthErrorKind::InvalidGrant, "/dpop_key", e.message())
+            })?),
+        };
+        if dpop_key.is_some() != token_type.eq_ignore_ascii_case("dpop") {
+            return Err(doc.error(
+                "dpop_key",
+                "must be present for a DPoP token and only for one",
+            ));
+        }
         Ok(Grant {
             access_token: doc.required_string("access_token")?.to_owned(),
-            token_type: doc.required_string("token_type")?.to_owned(),
+            token_type: token_type.to_owned(),
             refresh_token: doc.string("refresh_token")?.map(str::to_owned),
             expires_at_ms: doc.count("expires_at_ms")?,
             scope: doc.string("scope")?.map(str::to_owned),
@@ -176,6 +241,7 @@ impl Grant {
             resource: doc.string("resource")?.map(str::to_owned),
             token_endpoint: doc.required_string("token_endpoint")?.to_owned(),
             client,
+            dpop_key,
             authorizations: 1,
         })
     }
@@ -193,6 +259,7 @@ impl fmt::Debug for Grant {
             .field("resource", &self.resource)
             .field("token_endpoint", &self.token_endpoint)
             .field("client", &self.client)
+            .field("dpop_key", &self.dpop_key)
             .field("authorizations", &self.authorizations)
             .finish()
     }
@@ -216,6 +283,9 @@ pub(crate) struct TokenRequestContext<'a> {
     pub(crate) authorizations: u32,
     /// Values no message may show (the code, the verifier, the secret, the refresh token).
     pub(crate) secrets: &'a [&'a str],
+    /// The DPoP key the request was proved with, if it was: a `DPoP` token is accepted then
+    /// only, and bound to it.
+    pub(crate) dpop_key: Option<&'a DpopKey>,
 }
 
 /// Reads the token endpoint's answer at `now_ms` into a [`Grant`].
@@ -254,13 +324,21 @@ pub(crate) fn read_token_response(
     let doc = Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)?;
     let access_token = doc.required_string("access_token")?;
     let token_type = doc.required_string("token_type")?;
-    if !token_type.eq_ignore_ascii_case("bearer") {
-        return Err(doc.error_of(
-            AuthErrorKind::UnsupportedTokenType,
-            "token_type",
-            format_args!("is {}; only Bearer tokens are supported", quote(token_type)),
-        ));
-    }
+    let dpop_key = match request.dpop_key {
+        Some(key) if token_type.eq_ignore_ascii_case("dpop") => Some(key.clone()),
+        _ if token_type.eq_ignore_ascii_case("bearer") => None,
+        _ => {
+            return Err(doc.error_of(
+                AuthErrorKind::UnsupportedTokenType,
+                "token_type",
+                format_args!(
+                    "is {}; only Bearer tokens (and DPoP tokens, to a request proved with \
+                     DPoP) are supported",
+                    quote(token_type)
+                ),
+            ));
+        }
+    };
     let expires_at_ms = doc
         .count("expires_in")?
         .map(|seconds| now_ms.saturating_add(seconds.saturating_mul(1000)));
@@ -282,6 +360,7 @@ pub(crate) fn read_token_response(
         resource: request.resource.map(str::to_owned),
         token_endpoint: request.token_endpoint.to_owned(),
         client: request.client.clone(),
+        dpop_key,
         authorizations: request.authorizations,
     })
 }
@@ -337,6 +416,7 @@ mod tests {
             refresh_token: refresh,
             authorizations: 2,
             secrets: &["the-code-123", "csecret"],
+            dpop_key: None,
         };
         let headers = vec![("location".to_owned(), "https://elsewhere".to_owned())];
         let response = HttpResponse {

@@ -43,6 +43,13 @@
 //! # }
 //! ```
 //!
+//! When the authorization server lists `ES256` in `dpop_signing_alg_values_supported` (or
+//! [`Config::dpop`] says [`DpopUse::Always`]), the token requests carry a DPoP proof (RFC
+//! 9449) made with a [`DpopKey`] drawn from the flow's entropy, a `400 use_dpop_nonce` is
+//! answered once with the server's nonce, and a `DPoP` token is kept in the [`Grant`] with its
+//! key: each request to the MCP server then carries `Authorization: DPoP <token>` and a
+//! fresh [`Grant::proof`] in its `DPoP` header.
+//!
 //! Every error is an [`AuthError`] with a stable [`AuthErrorKind`], a JSON pointer into the
 //! document at fault and a message that never holds a token, a code, a secret or a verifier.
 //! Documents are read by the core's bounded JSON reader within [`Config::limits`].
@@ -52,6 +59,7 @@
 mod challenge;
 mod client;
 mod document;
+mod dpop;
 mod error;
 mod flow;
 mod grant;
@@ -63,8 +71,9 @@ mod urls;
 
 pub use challenge::{Challenge, parse_challenge};
 pub use client::{AuthMethod, Client};
+pub use dpop::{DPOP_ALG, DpopKey, MAX_NONCE_BYTES, ath, check_nonce};
 pub use error::{AuthError, AuthErrorKind};
-pub use flow::{Authorization, Config, Flow, Next};
+pub use flow::{Authorization, Config, DpopUse, Flow, Next};
 pub use grant::Grant;
 pub use http::{HttpRequest, HttpResponse, Method};
 pub use toolnexus_core::json::Limits;

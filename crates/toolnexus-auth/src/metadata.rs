@@ -119,6 +119,8 @@ pub(crate) struct ServerMetadata {
     pub(crate) scopes_supported: Vec<String>,
     /// `client_id_metadata_document_supported`, `false` when absent.
     pub(crate) client_metadata_supported: bool,
+    /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1), empty when absent.
+    pub(crate) dpop_algs: Vec<String>,
 }
 
 /// Reads the authorization server metadata fetched from `url`, whose issuer must be
@@ -209,6 +211,9 @@ pub(crate) fn read_server_metadata(
         client_metadata_supported: doc
             .boolean("client_id_metadata_document_supported")?
             .unwrap_or(false),
+        dpop_algs: doc
+            .strings("dpop_signing_alg_values_supported")?
+            .unwrap_or_default(),
     })
 }
 
@@ -224,6 +229,7 @@ pub(crate) fn fallback_server(origin: &str) -> ServerMetadata {
         auth_methods: None,
         scopes_supported: Vec::new(),
         client_metadata_supported: false,
+        dpop_algs: Vec::new(),
     }
 }
 

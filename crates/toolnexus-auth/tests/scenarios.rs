@@ -11,10 +11,12 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use p256::ecdsa::signature::Verifier;
+use p256::ecdsa::{Signature, VerifyingKey};
 use sha2::{Digest, Sha256};
 use toolnexus_auth::{
-    AuthError, AuthErrorKind, AuthMethod, Config, Flow, Grant, HttpRequest, HttpResponse, Limits,
-    Method, Next, parse_challenge,
+    AuthError, AuthErrorKind, AuthMethod, Config, DpopUse, Flow, Grant, HttpRequest, HttpResponse,
+    Limits, Method, Next, ath, parse_challenge,
 };
 use toolnexus_core::json::{Value, parse_str};
 
@@ -1956,4 +1958,473 @@ fn randomness_comes_from_the_caller() {
     let (a, b) = (start([1; 64]), start([2; 64]));
     assert_ne!(a.state, b.state);
     assert_ne!(a.url, b.url);
+}
+
+// ---- DPoP (RFC 9449): auth/dpop and auth/dpop-nonce --------------------------------------
+
+/// The 401 of the DPoP scenarios: the scheme is `DPoP`.
+fn dpop_401() -> String {
+    format!(r#"DPoP resource_metadata="{}""#, prm_url())
+}
+
+/// The authorization server of the DPoP scenarios: the default, offering ES256.
+fn dpop_as_doc() -> String {
+    as_doc(
+        A,
+        A,
+        &[("dpop_signing_alg_values_supported", Some(r#"["ES256"]"#))],
+    )
+}
+
+const DPOP_TOKEN: &str = r#"{"access_token":"dpop-token-1","token_type":"DPoP","expires_in":3600,"refresh_token":"rt-d"}"#;
+
+/// What a proof says, once its header and signature are checked as a server checks them
+/// (with the key its `jwk` header carries).
+#[derive(Debug)]
+struct Proof {
+    /// The public JWK of the header, as JSON.
+    jwk: String,
+    /// The claims, as JSON, with the `jti` replaced by `<jti>`.
+    claims: String,
+    jti: String,
+}
+
+fn decode(part: &str) -> Vec<u8> {
+    URL_SAFE_NO_PAD.decode(part).unwrap()
+}
+
+/// Reads `proof`: the header must be exactly `typ`, `alg` and an EC P-256 `jwk` without `d`,
+/// and the signature must verify with that key.
+fn read_proof(proof: &str) -> Proof {
+    let parts: Vec<&str> = proof.split('.').collect();
+    assert_eq!(parts.len(), 3, "{proof}");
+    let header = parse_str(
+        std::str::from_utf8(&decode(parts[0])).unwrap(),
+        &Limits::DEFAULT,
+    )
+    .unwrap();
+    let Value::Object(header) = header else {
+        panic!()
+    };
+    let keys: Vec<&str> = header.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["typ", "alg", "jwk"]);
+    assert_eq!(header.get("typ").and_then(Value::as_str), Some("dpop+jwt"));
+    assert_eq!(header.get("alg").and_then(Value::as_str), Some("ES256"));
+    let Some(Value::Object(jwk)) = header.get("jwk") else {
+        panic!()
+    };
+    let members: Vec<&str> = jwk.iter().map(|(k, _)| k).collect();
+    assert_eq!(members, ["crv", "kty", "x", "y"], "no private `d`");
+    assert_eq!(jwk.get("crv").and_then(Value::as_str), Some("P-256"));
+    assert_eq!(jwk.get("kty").and_then(Value::as_str), Some("EC"));
+    let coordinate = |name: &str| -> [u8; 32] {
+        decode(jwk.get(name).and_then(Value::as_str).unwrap())
+            .try_into()
+            .unwrap()
+    };
+    let point = p256::EncodedPoint::from_affine_coordinates(
+        &coordinate("x").into(),
+        &coordinate("y").into(),
+        false,
+    );
+    let key = VerifyingKey::from_encoded_point(&point).unwrap();
+    let signature = Signature::from_slice(&decode(parts[2])).unwrap();
+    key.verify(format!("{}.{}", parts[0], parts[1]).as_bytes(), &signature)
+        .expect("the proof's signature verifies with its jwk");
+    let claims = String::from_utf8(decode(parts[1])).unwrap();
+    let Value::Object(map) = parse_str(&claims, &Limits::DEFAULT).unwrap() else {
+        panic!()
+    };
+    let jti = map.get("jti").and_then(Value::as_str).unwrap().to_owned();
+    assert!(jti.len() >= 22, "a jti of 16 bytes at least: {jti}");
+    Proof {
+        jwk: Value::Object(jwk.clone()).to_json(),
+        claims: claims.replacen(&jti, "<jti>", 1),
+        jti,
+    }
+}
+
+/// The claims a proof must carry, byte for byte, the `jti` aside.
+fn claims(htm: &str, htu: &str, iat_ms: u64, token: Option<&str>, nonce: Option<&str>) -> String {
+    let mut text = format!(
+        r#"{{"jti":"<jti>","htm":"{htm}","htu":"{htu}","iat":{}"#,
+        iat_ms / 1000
+    );
+    if let Some(token) = token {
+        text.push_str(&format!(r#","ath":"{}""#, ath(token)));
+    }
+    if let Some(nonce) = nonce {
+        text.push_str(&format!(r#","nonce":"{nonce}""#));
+    }
+    text.push('}');
+    text
+}
+
+/// A DPoP scenario up to the token request: the 401 with the `DPoP` scheme, the metadata
+/// offering ES256, registration, authorization, the redirect.
+fn dpop_run(config: Config, as_doc: &str) -> Run {
+    let challenge = parse_challenge(401, Some(&dpop_401()));
+    assert_eq!(challenge.scheme, "DPoP");
+    assert_eq!(
+        challenge.resource_metadata.as_deref(),
+        Some(prm_url().as_str())
+    );
+    let mut run = Run::start(SERVER, 401, Some(&dpop_401()), config);
+    run.get(&prm_url(), 200, &prm(SERVER, A, ""))
+        .get(
+            &format!("{A}/.well-known/oauth-authorization-server"),
+            200,
+            as_doc,
+        )
+        .register(&format!("{A}/register"), DCR_ANSWER)
+        .authorize_as(
+            &format!("{A}/authorize"),
+            "test-client-id",
+            None,
+            Some(SERVER),
+        )
+        .approve(Some(A));
+    run
+}
+
+/// The token request of a DPoP scenario: the usual form, and one `dpop` header, whose proof
+/// is read.
+fn dpop_token_request(run: &Run) -> Proof {
+    let (headers, form) = run.token_request(&format!("{A}/token"));
+    assert_eq!(
+        form,
+        owned(&[
+            ("grant_type", "authorization_code"),
+            ("code", "test-auth-code"),
+            ("redirect_uri", REDIRECT),
+            ("code_verifier", "<verifier>"),
+            ("resource", SERVER),
+            ("client_id", "test-client-id"),
+        ])
+    );
+    assert_eq!(headers.len(), 1, "{headers:?}");
+    assert_eq!(headers[0].0, "dpop");
+    assert!(!headers[0].1.contains(','), "one proof");
+    read_proof(&headers[0].1)
+}
+
+/// auth/dpop: the token request is proved, the DPoP token is kept with its key, and every MCP
+/// request is proved with that key, `ath` binding the token.
+#[test]
+fn dpop() {
+    let mut run = dpop_run(config(), &dpop_as_doc());
+    let token_proof = dpop_token_request(&run);
+    assert_eq!(
+        token_proof.claims,
+        claims("POST", &format!("{A}/token"), NOW, None, None)
+    );
+    let grant = run.grant(DPOP_TOKEN);
+    assert_eq!(grant.token_type(), "DPoP");
+    assert!(grant.is_dpop());
+    assert_eq!(grant.authorization(), "DPoP dpop-token-1");
+
+    // Each MCP request: POST, GET, DELETE, with a fresh jti each time.
+    let mut jtis = vec![token_proof.jti.clone()];
+    for (i, method) in ["POST", "GET", "DELETE"].into_iter().enumerate() {
+        let jti = [i as u8 + 1; 16];
+        let proof = grant
+            .proof(method, SERVER, NOW + 1_000, &jti, None)
+            .unwrap()
+            .unwrap();
+        let proof = read_proof(&proof);
+        assert_eq!(proof.jwk, token_proof.jwk, "the key the token is bound to");
+        assert_eq!(
+            proof.claims,
+            claims(method, SERVER, NOW + 1_000, Some("dpop-token-1"), None)
+        );
+        assert_eq!(proof.jti, URL_SAFE_NO_PAD.encode(jti));
+        jtis.push(proof.jti);
+    }
+    jtis.sort();
+    jtis.dedup();
+    assert_eq!(jtis.len(), 4, "no jti twice");
+
+    // htu leaves the query and fragment out.
+    let proof = grant
+        .proof("POST", &format!("{SERVER}?a=1#f"), NOW, &[7; 16], None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        read_proof(&proof).claims,
+        claims("POST", SERVER, NOW, Some("dpop-token-1"), None)
+    );
+
+    // Stored and read back, the grant keeps its key (as a secret: Debug does not show it).
+    let json = grant.to_json();
+    assert!(json.contains(r#""token_type":"DPoP""#));
+    assert!(json.contains(r#""dpop_key":""#));
+    let secret = grant.dpop_key().unwrap().to_secret();
+    assert!(!format!("{grant:?}").contains(&secret));
+    let back = Grant::from_json(json.as_bytes(), &Limits::DEFAULT).unwrap();
+    assert_eq!(back.authorization(), "DPoP dpop-token-1");
+    let proof = back
+        .proof("POST", SERVER, NOW, &[8; 16], Some("n"))
+        .unwrap()
+        .unwrap();
+    let proof = read_proof(&proof);
+    assert_eq!(proof.jwk, token_proof.jwk);
+    assert_eq!(
+        proof.claims,
+        claims("POST", SERVER, NOW, Some("dpop-token-1"), Some("n"))
+    );
+    let thumbprint = URL_SAFE_NO_PAD.encode(Sha256::digest(token_proof.jwk.as_bytes()));
+    assert_eq!(back.dpop_key().unwrap().thumbprint(), thumbprint);
+}
+
+/// auth/dpop-nonce at the authorization server: a 400 `use_dpop_nonce` with a `DPoP-Nonce`
+/// is answered once, with a new proof (a new jti) carrying the nonce.
+#[test]
+fn dpop_nonce() {
+    let mut run = dpop_run(config(), &dpop_as_doc());
+    let first = dpop_token_request(&run);
+    assert_eq!(
+        first.claims,
+        claims("POST", &format!("{A}/token"), NOW, None, None)
+    );
+    run.answer(
+        400,
+        &[("DPoP-Nonce", "conformance-as-dpop-nonce")],
+        br#"{"error":"use_dpop_nonce","error_description":"Authorization server requires a DPoP nonce"}"#,
+    )
+    .unwrap();
+    let second = dpop_token_request(&run);
+    assert_eq!(
+        second.claims,
+        claims(
+            "POST",
+            &format!("{A}/token"),
+            NOW,
+            None,
+            Some("conformance-as-dpop-nonce")
+        )
+    );
+    assert_ne!(second.jti, first.jti);
+    assert_eq!(second.jwk, first.jwk);
+    let grant = run.grant(DPOP_TOKEN);
+    assert_eq!(grant.authorization(), "DPoP dpop-token-1");
+
+    // The resource server's nonce goes into the proofs of MCP requests.
+    let proof = grant
+        .proof(
+            "POST",
+            SERVER,
+            NOW,
+            &[5; 16],
+            Some("conformance-rs-dpop-nonce"),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        read_proof(&proof).claims,
+        claims(
+            "POST",
+            SERVER,
+            NOW,
+            Some("dpop-token-1"),
+            Some("conformance-rs-dpop-nonce")
+        )
+    );
+
+    // Asked a second time, the flow does not go round again.
+    let mut run = dpop_run(config(), &dpop_as_doc());
+    let nonce_400 = br#"{"error":"use_dpop_nonce"}"#;
+    run.answer(400, &[("dpop-nonce", "n1")], nonce_400).unwrap();
+    let e = run
+        .answer(400, &[("dpop-nonce", "n2")], nonce_400)
+        .unwrap_err();
+    assert_eq!(e.kind(), AuthErrorKind::TokenRefused);
+    assert!(e.message().contains("use_dpop_nonce"), "{}", e.message());
+
+    // Without the nonce header, or with another error, it is an ordinary refusal.
+    let mut run = dpop_run(config(), &dpop_as_doc());
+    let e = run.answer(400, &[], nonce_400).unwrap_err();
+    assert_eq!(e.kind(), AuthErrorKind::TokenRefused);
+    let mut run = dpop_run(config(), &dpop_as_doc());
+    let e = run
+        .answer(
+            400,
+            &[("dpop-nonce", "n1")],
+            br#"{"error":"invalid_grant"}"#,
+        )
+        .unwrap_err();
+    assert_eq!(e.kind(), AuthErrorKind::TokenRefused);
+}
+
+/// A nonce that is huge or not printable is refused, at the token endpoint and for an MCP
+/// request alike, and never shown.
+#[test]
+fn dpop_hostile_nonces() {
+    let huge = "n".repeat(100_000);
+    let hostile = [
+        huge.as_str(),
+        "",
+        "two words",
+        "quote\"d",
+        "back\\slash",
+        "line\nbreak",
+        "nul\0",
+        "ünïcode",
+    ];
+    let nonce_400 = br#"{"error":"use_dpop_nonce"}"#;
+    for nonce in hostile {
+        let mut run = dpop_run(config(), &dpop_as_doc());
+        let e = run
+            .answer(400, &[("dpop-nonce", nonce)], nonce_400)
+            .unwrap_err();
+        assert_eq!(e.kind(), AuthErrorKind::InvalidDpop, "{nonce:?}");
+        if nonce.len() > 3 {
+            assert!(!e.message().contains(nonce), "{}", e.message());
+        }
+        run.assert_over();
+    }
+    let mut run = dpop_run(config(), &dpop_as_doc());
+    let grant = run.grant(DPOP_TOKEN);
+    for nonce in hostile {
+        let e = grant
+            .proof("POST", SERVER, NOW, &[1; 16], Some(nonce))
+            .unwrap_err();
+        assert_eq!(e.kind(), AuthErrorKind::InvalidDpop, "{nonce:?}");
+    }
+    // Too few jti bytes, a lowercase method, a URL that is not absolute.
+    for (method, url, jti) in [
+        ("POST", SERVER, &[1_u8; 8][..]),
+        ("post", SERVER, &[1; 16][..]),
+        ("POST", "/mcp", &[1; 16][..]),
+    ] {
+        let e = grant.proof(method, url, NOW, jti, None).unwrap_err();
+        assert_eq!(e.kind(), AuthErrorKind::InvalidDpop);
+    }
+}
+
+/// DPoP is used when the server offers ES256 or the configuration asks for it, and never
+/// when the configuration refuses it; a DPoP token to a request not proved is refused.
+#[test]
+fn dpop_is_used_when_offered_or_asked() {
+    // Not offered (or only another algorithm): a Bearer flow, as before.
+    for doc in [
+        as_doc(A, A, &[]),
+        as_doc(
+            A,
+            A,
+            &[("dpop_signing_alg_values_supported", Some(r#"["RS256"]"#))],
+        ),
+    ] {
+        let mut run = dpop_run(config(), &doc);
+        let (headers, _) = run.token_request(&format!("{A}/token"));
+        assert_eq!(headers, []);
+        let e = run.answer(200, &[], DPOP_TOKEN.as_bytes()).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.pointer()),
+            (AuthErrorKind::UnsupportedTokenType, "/token_type")
+        );
+    }
+    // Refused by the configuration.
+    let never = Config {
+        dpop: DpopUse::Never,
+        ..config()
+    };
+    let run = dpop_run(never, &dpop_as_doc());
+    let (headers, _) = run.token_request(&format!("{A}/token"));
+    assert_eq!(headers, []);
+    // Asked for by the configuration, though not offered.
+    let always = Config {
+        dpop: DpopUse::Always,
+        ..config()
+    };
+    let mut run = dpop_run(always, &as_doc(A, A, &[]));
+    dpop_token_request(&run);
+    // A Bearer token to a proved request is a Bearer grant.
+    let grant = run.grant(TOKEN);
+    assert!(!grant.is_dpop());
+    assert_eq!(grant.authorization(), "Bearer test-token-1");
+    assert_eq!(
+        grant.proof("POST", SERVER, NOW, &[1; 16], None).unwrap(),
+        None
+    );
+    assert!(!grant.to_json().contains("dpop_key"));
+}
+
+/// A DPoP grant is refreshed with a proof made with its own key.
+#[test]
+fn dpop_refresh() {
+    let mut run = dpop_run(config(), &dpop_as_doc());
+    let token_proof = dpop_token_request(&run);
+    let grant = run.grant(DPOP_TOKEN);
+    let e = Flow::refresh(SERVER, &grant, config()).unwrap_err();
+    assert_eq!(e.kind(), AuthErrorKind::InvalidDpop);
+    let later = NOW + 7_200_000;
+    let (mut flow, next) = Flow::refresh_at(SERVER, &grant, config(), later, [4; 32]).unwrap();
+    let Next::Fetch(request) = next else { panic!() };
+    assert_eq!(
+        pairs(std::str::from_utf8(&request.body).unwrap()),
+        owned(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", "rt-d"),
+            ("resource", SERVER),
+            ("client_id", "test-client-id"),
+        ])
+    );
+    let proof = read_proof(request.header("dpop").unwrap());
+    assert_eq!(proof.jwk, token_proof.jwk);
+    assert_eq!(
+        proof.claims,
+        claims("POST", &format!("{A}/token"), later, None, None)
+    );
+    let headers = Vec::new();
+    let next = flow
+        .on_response(
+            HttpResponse {
+                status: 200,
+                headers: &headers,
+                body: br#"{"access_token":"dpop-token-2","token_type":"DPoP"}"#,
+            },
+            later,
+        )
+        .unwrap();
+    let Next::Done(refreshed) = next else {
+        panic!()
+    };
+    assert_eq!(refreshed.authorization(), "DPoP dpop-token-2");
+    assert_eq!(refreshed.dpop_key(), grant.dpop_key());
+}
+
+/// A stored DPoP grant must hold its key, and a usable one.
+#[test]
+fn stored_dpop_grants_are_checked() {
+    let mut run = dpop_run(config(), &dpop_as_doc());
+    let json = run.grant(DPOP_TOKEN).to_json();
+    let Value::Object(mut map) = parse_str(&json, &Limits::DEFAULT).unwrap() else {
+        panic!()
+    };
+    let mut without = map.clone();
+    without.remove("dpop_key");
+    let e = Grant::from_json(without.to_json().as_bytes(), &Limits::DEFAULT).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidGrant, "/dpop_key")
+    );
+    for bad in ["", "not-a-key", "AAAA", &"A".repeat(43)] {
+        map.insert("dpop_key", Value::from(bad));
+        let e = Grant::from_json(map.to_json().as_bytes(), &Limits::DEFAULT).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.pointer()),
+            (AuthErrorKind::InvalidGrant, "/dpop_key"),
+            "{bad}"
+        );
+    }
+    // A key on a Bearer grant is refused too.
+    let mut bearer = parse_str(&json, &Limits::DEFAULT).unwrap();
+    if let Value::Object(m) = &mut bearer {
+        m.insert("token_type", Value::from("Bearer"));
+    }
+    let e = Grant::from_json(bearer.to_json().as_bytes(), &Limits::DEFAULT).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidGrant, "/dpop_key")
+    );
 }

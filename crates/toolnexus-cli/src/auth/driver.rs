@@ -104,6 +104,15 @@ impl Authorizer {
         self.header.as_deref()
     }
 
+    /// The grant behind [`header`](Authorizer::header) when it is a `DPoP` token, whose
+    /// requests each need a proof.
+    pub fn dpop_grant(&self) -> Option<&Grant> {
+        self.header
+            .as_ref()
+            .and(self.grant.as_ref())
+            .filter(|g| g.is_dpop())
+    }
+
     /// Answers the server's refusal of a request that carried `sent` (its `Authorization`
     /// header, if any) with `status` and `www_authenticate`: the header to send it again with.
     pub fn authorize(
@@ -210,7 +219,7 @@ impl Authorizer {
                         ));
                     };
                     let query = self.sign_in(&authorization, listener)?;
-                    flow.on_redirect(&query)?
+                    flow.on_redirect_at(&query, now_ms())?
                 }
                 Next::Done(grant) => return Ok(grant),
             };
@@ -219,7 +228,16 @@ impl Authorizer {
 
     /// Refreshes `grant`: the new grant, or why not.
     fn refresh(&self, grant: &Grant) -> Result<Grant, Failure> {
-        let (mut flow, mut next) = Flow::refresh(&self.server, grant, self.config(NO_REDIRECT))?;
+        let mut seed = [0_u8; 32];
+        getrandom::fill(&mut seed)
+            .map_err(|e| Failure::server(format!("no randomness for the refresh: {e}")))?;
+        let (mut flow, mut next) = Flow::refresh_at(
+            &self.server,
+            grant,
+            self.config(NO_REDIRECT),
+            now_ms(),
+            seed,
+        )?;
         loop {
             next = match next {
                 Next::Fetch(request) => {

@@ -19,6 +19,10 @@
 //!   [`Transport::authorize`] has the token, the request is sent again, and every request from
 //!   then on carries `Authorization` (unless a `--header` gives its own, which turns the
 //!   authorizer off).
+//! - A `DPoP` token (RFC 9449) goes with a fresh proof on every request (POST, GET, DELETE),
+//!   carrying the last `DPoP-Nonce` the server sent; a `401` with
+//!   `error="use_dpop_nonce"` and a `DPoP-Nonce` sends the same request again, once, with
+//!   the nonce, and asks for no new authorization.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +31,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
+use toolnexus_auth::Grant;
 use toolnexus_core::Limits;
+use toolnexus_core::id::now_ms;
 use toolnexus_core::wire::client::{INITIALIZED_METHOD, Outgoing, PROTOCOL_VERSION_HEADER, Reply};
 use toolnexus_core::wire::rpc::{ErrorCode, ErrorResponse, RpcId};
 
@@ -59,6 +65,10 @@ struct Shared {
     closing: AtomicBool,
     /// The `Authorization` header every request carries, once the authorizer has one.
     authorization: Mutex<Option<String>>,
+    /// The grant behind `authorization` when it is a `DPoP` token: each request is proved.
+    dpop: Mutex<Option<Grant>>,
+    /// The last `DPoP-Nonce` the server sent, echoed in every proof.
+    nonce: Mutex<Option<String>>,
 }
 
 impl Shared {
@@ -87,8 +97,62 @@ impl Shared {
         self.closing.load(Ordering::SeqCst)
     }
 
-    /// Keeps the session id a response assigns.
+    /// Holds `authorization` from now on, with `dpop`, the grant behind it when it is a
+    /// `DPoP` token.
+    fn hold(&self, authorization: Option<String>, dpop: Option<Grant>) {
+        *self
+            .authorization
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = authorization;
+        *self.dpop.lock().unwrap_or_else(PoisonError::into_inner) = dpop;
+    }
+
+    /// The `DPoP` header of a `method` request to `url`, when a `DPoP` token is held: a proof
+    /// with a fresh `jti` and the server's last nonce. A proof that cannot be made is said,
+    /// and the request goes without it.
+    fn proof(&self, method: &str, url: &str) -> Option<String> {
+        let grant = self
+            .dpop
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()?;
+        let nonce = self
+            .nonce
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let mut jti = [0_u8; 16];
+        let made = getrandom::fill(&mut jti)
+            .map_err(|e| format!("no randomness for a DPoP proof: {e}"))
+            .and_then(|()| {
+                grant
+                    .proof(method, url, now_ms(), &jti, nonce.as_deref())
+                    .map_err(|e| e.to_string())
+            });
+        match made {
+            Ok(proof) => proof,
+            Err(why) => {
+                eprintln!("toolnexus: the request goes without a DPoP proof: {why}");
+                None
+            }
+        }
+    }
+
+    /// Keeps the `DPoP-Nonce` a response sends, when it is one a proof may carry.
+    fn note_nonce(&self, response: &ureq::http::Response<ureq::Body>) {
+        if let Some(nonce) = response
+            .headers()
+            .get("dpop-nonce")
+            .and_then(|v| v.to_str().ok())
+            .filter(|n| toolnexus_auth::check_nonce(n).is_ok())
+        {
+            *self.nonce.lock().unwrap_or_else(PoisonError::into_inner) = Some(String::from(nonce));
+        }
+    }
+
+    /// Keeps the session id a response assigns, and its `DPoP-Nonce`.
     fn note_session(&self, response: &ureq::http::Response<ureq::Body>) {
+        self.note_nonce(response);
         if let Some(session) = response
             .headers()
             .get("mcp-session-id")
@@ -172,12 +236,10 @@ impl HttpServer {
         if own {
             return self;
         }
-        *self
-            .endpoint
-            .shared
-            .authorization
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = authorizer.header().map(String::from);
+        self.endpoint.shared.hold(
+            authorizer.header().map(String::from),
+            authorizer.dpop_grant().cloned(),
+        );
         self.endpoint.authorizes = true;
         self.authorizer = Some(authorizer);
         self
@@ -206,11 +268,12 @@ impl Transport for HttpServer {
             let sent = Sent {
                 message: message.clone(),
                 authorization,
+                with_nonce: false,
             };
             thread::spawn(move || endpoint.exchange(request, body, &id, sent));
             return Ok(());
         }
-        endpoint.deliver(request, body)?;
+        endpoint.deliver(request, body, message, authorization.as_deref())?;
         if message.method() == Some(INITIALIZED_METHOD) && !self.listening {
             self.listening = true;
             let endpoint = endpoint.clone();
@@ -253,6 +316,9 @@ impl Transport for HttpServer {
             if let Some(authorization) = shared.authorization() {
                 request = request.header("Authorization", &authorization);
             }
+            if let Some(proof) = shared.proof("DELETE", &self.endpoint.url) {
+                request = request.header("DPoP", &proof);
+            }
             for (name, value) in &self.endpoint.headers {
                 request = request.header(name, value);
             }
@@ -276,12 +342,8 @@ impl Transport for HttpServer {
             challenge.www_authenticate.as_deref(),
             challenge.authorization.as_deref(),
         )?;
-        *self
-            .endpoint
-            .shared
-            .authorization
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(header);
+        let dpop = authorizer.dpop_grant().cloned();
+        self.endpoint.shared.hold(Some(header), dpop);
         self.send(&challenge.message).map_err(Failure::server)
     }
 }
@@ -291,6 +353,8 @@ struct Sent {
     message: Outgoing,
     /// The `Authorization` header it carried.
     authorization: Option<String>,
+    /// Whether it was sent again with the server's `DPoP-Nonce` already.
+    with_nonce: bool,
 }
 
 impl Endpoint {
@@ -313,6 +377,9 @@ impl Endpoint {
         }
         if let Some(authorization) = authorization {
             request = request.header("Authorization", authorization);
+            if let Some(proof) = self.shared.proof("POST", &self.url) {
+                request = request.header("DPoP", &proof);
+            }
         }
         for (name, value) in &self.headers {
             request = request.header(name, value);
@@ -337,11 +404,18 @@ impl Endpoint {
         }
         if let Some(authorization) = self.shared.authorization() {
             request = request.header("Authorization", &authorization);
+            if let Some(proof) = self.shared.proof("GET", &self.url) {
+                request = request.header("DPoP", &proof);
+            }
         }
         for (name, value) in &self.headers {
             request = request.header(name, value);
         }
-        request.call()
+        let response = request.call();
+        if let Ok(response) = &response {
+            self.shared.note_nonce(response);
+        }
+        response
     }
 
     fn event(&self, event: Event) -> bool {
@@ -354,14 +428,24 @@ impl Endpoint {
         &self,
         request: ureq::RequestBuilder<ureq::typestate::WithBody>,
         body: String,
+        message: &Outgoing,
+        authorization: Option<&str>,
     ) -> Result<(), String> {
-        let response = request
-            .config()
-            .timeout_global(Some(self.patience))
-            .build()
-            .send(body)
-            .map_err(|e| format!("the server did not take a message: {e}"))?;
+        let send = |request: ureq::RequestBuilder<ureq::typestate::WithBody>| {
+            request
+                .config()
+                .timeout_global(Some(self.patience))
+                .build()
+                .send(body.clone())
+                .map_err(|e| format!("the server did not take a message: {e}"))
+        };
+        let mut response = send(request)?;
         self.shared.note_session(&response);
+        if authorization.is_some() && asks_nonce(&response) {
+            let _ = read_body(response);
+            response = send(self.post(message, authorization))?;
+            self.shared.note_session(&response);
+        }
         let status = response.status().as_u16();
         let body = read_body(response);
         match Event::read(body, &Limits::DEFAULT) {
@@ -387,7 +471,7 @@ impl Endpoint {
         id: &RpcId,
         sent: Sent,
     ) {
-        let response = match request.send(body) {
+        let response = match request.send(body.clone()) {
             Ok(response) => response,
             Err(e) => {
                 let _ = self
@@ -398,6 +482,17 @@ impl Endpoint {
         };
         self.shared.note_session(&response);
         let status = response.status().as_u16();
+        if !sent.with_nonce && sent.authorization.is_some() && asks_nonce(&response) {
+            // The server wants its DPoP nonce in the proof: the same request again, once.
+            let _ = read_body(response);
+            let again = self.post(&sent.message, sent.authorization.as_deref());
+            let sent = Sent {
+                with_nonce: true,
+                ..sent
+            };
+            self.exchange(again, body, id, sent);
+            return;
+        }
         if self.authorizes
             && let Some(www_authenticate) = challenged(&response)
         {
@@ -511,6 +606,7 @@ impl Endpoint {
     fn listen(&self, opened: &Sender<()>) {
         let mut cursor = Cursor::default();
         let mut empty = 0;
+        let mut with_nonce = false;
         while !self.shared.closing() {
             let response = self.get(cursor.last_id.as_deref());
             let _ = opened.send(());
@@ -524,6 +620,12 @@ impl Endpoint {
             let status = response.status().as_u16();
             if status == 405 {
                 return;
+            }
+            if !with_nonce && asks_nonce(&response) {
+                // Opened again at once, the proof carrying the nonce just kept.
+                with_nonce = true;
+                let _ = read_body(response);
+                continue;
             }
             if status != 200 || !is_event_stream(&response) {
                 eprintln!(
@@ -569,6 +671,29 @@ fn challenged(response: &ureq::http::Response<ureq::Body>) -> Option<Option<Stri
     let asks = status == 401
         || toolnexus_auth::parse_challenge(status, header.as_deref()).is_insufficient_scope();
     asks.then_some(header)
+}
+
+/// Whether a response asks for the request again with a DPoP nonce (RFC 9449 §9): a `401`
+/// whose challenge says `error="use_dpop_nonce"`, with a usable `DPoP-Nonce` header (kept
+/// already). A nonce that is huge or not printable is not echoed: the refusal stands.
+fn asks_nonce(response: &ureq::http::Response<ureq::Body>) -> bool {
+    let usable = response
+        .headers()
+        .get("dpop-nonce")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|n| toolnexus_auth::check_nonce(n).is_ok());
+    if response.status().as_u16() != 401 || !usable {
+        return false;
+    }
+    let values: Vec<&str> = response
+        .headers()
+        .get_all("www-authenticate")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let challenge = toolnexus_auth::parse_challenge(401, Some(&values.join(", ")));
+    challenge.scheme.eq_ignore_ascii_case("dpop")
+        && challenge.error.as_deref() == Some("use_dpop_nonce")
 }
 
 fn is_event_stream(response: &ureq::http::Response<ureq::Body>) -> bool {
