@@ -14,7 +14,9 @@
 
 use std::time::Duration;
 
-use toolnexus_auth::{Authorization, Config, Flow, Grant, HttpResponse, Next, parse_challenge};
+use toolnexus_auth::{
+    Authorization, Config, Flow, Grant, HttpRequest, HttpResponse, Next, parse_challenge,
+};
 use toolnexus_core::id::now_ms;
 
 use super::Options;
@@ -203,15 +205,7 @@ impl Authorizer {
         let mut listener = Some(listener);
         loop {
             next = match next {
-                Next::Fetch(request) => {
-                    let fetched = self.fetcher.send(&request).map_err(Failure::server)?;
-                    let response = HttpResponse {
-                        status: fetched.status,
-                        headers: &fetched.headers,
-                        body: &fetched.body,
-                    };
-                    flow.on_response(response, now_ms())?
-                }
+                Next::Fetch(request) => self.fetch(&mut flow, &request)?,
                 Next::Authorize(authorization) => {
                     let Some(listener) = listener.take() else {
                         return Err(Failure::server(
@@ -224,6 +218,17 @@ impl Authorizer {
                 Next::Done(grant) => return Ok(grant),
             };
         }
+    }
+
+    /// Sends one request of `flow` and hands it the response: what it asks for next.
+    fn fetch(&self, flow: &mut Flow, request: &HttpRequest) -> Result<Next, Failure> {
+        let fetched = self.fetcher.send(request).map_err(Failure::server)?;
+        let response = HttpResponse {
+            status: fetched.status,
+            headers: &fetched.headers,
+            body: &fetched.body,
+        };
+        Ok(flow.on_response(response, now_ms())?)
     }
 
     /// Refreshes `grant`: the new grant, or why not.
@@ -240,15 +245,7 @@ impl Authorizer {
         )?;
         loop {
             next = match next {
-                Next::Fetch(request) => {
-                    let fetched = self.fetcher.send(&request).map_err(Failure::server)?;
-                    let response = HttpResponse {
-                        status: fetched.status,
-                        headers: &fetched.headers,
-                        body: &fetched.body,
-                    };
-                    flow.on_response(response, now_ms())?
-                }
+                Next::Fetch(request) => self.fetch(&mut flow, &request)?,
                 Next::Authorize(_) => {
                     return Err(Failure::server("a refresh asked for a sign-in"));
                 }
