@@ -22,14 +22,18 @@ pub enum AuthMethod {
     ClientSecretBasic,
     /// `client_secret_post`: `client_id` and `client_secret` in the body.
     ClientSecretPost,
+    /// `private_key_jwt`: a JWT signed with the client's [`ClientKey`](crate::ClientKey) in
+    /// the body (RFC 7523 §2.2).
+    PrivateKeyJwt,
 }
 
 impl AuthMethod {
     /// Every method, in declaration order.
-    pub const ALL: [AuthMethod; 3] = [
+    pub const ALL: [AuthMethod; 4] = [
         AuthMethod::None,
         AuthMethod::ClientSecretBasic,
         AuthMethod::ClientSecretPost,
+        AuthMethod::PrivateKeyJwt,
     ];
 
     /// The method as RFC 7591 names it.
@@ -38,6 +42,7 @@ impl AuthMethod {
             AuthMethod::None => "none",
             AuthMethod::ClientSecretBasic => "client_secret_basic",
             AuthMethod::ClientSecretPost => "client_secret_post",
+            AuthMethod::PrivateKeyJwt => "private_key_jwt",
         }
     }
 
@@ -46,31 +51,47 @@ impl AuthMethod {
         AuthMethod::ALL.into_iter().find(|m| m.as_str() == name)
     }
 
-    /// The method to use for a client with a secret or not (`has_secret`), registered with
-    /// `registered` if the server said, at a server listing `supported`
-    /// (`token_endpoint_auth_methods_supported`, `None` when it lists nothing).
+    /// The method to use for a client with a secret or not (`has_secret`) and a
+    /// [`ClientKey`](crate::ClientKey) or not (`has_key`), registered with `registered` if
+    /// the server said, at a server listing `supported` (`token_endpoint_auth_methods_supported`,
+    /// `None` when it lists nothing).
     ///
     /// The registered method wins when this crate implements it, the client can use it and the
     /// server lists it (or lists nothing: an absent or empty list). Otherwise a client with a
-    /// secret takes `client_secret_basic` if listed (or nothing is listed: RFC 8414's
-    /// default), then `client_secret_post`, then `none`; one without, `none`.
+    /// key takes `private_key_jwt` if listed; one with a secret `client_secret_basic` if
+    /// listed (or nothing is listed: RFC 8414's default), then `client_secret_post`; a client
+    /// with a key and no secret `private_key_jwt` still; any other, `none`.
     pub(crate) fn choose(
         registered: Option<&str>,
         has_secret: bool,
+        has_key: bool,
         supported: Option<&[String]>,
     ) -> AuthMethod {
         let listed = |m: AuthMethod| {
             supported.is_none_or(|l| l.is_empty() || l.iter().any(|s| s == m.as_str()))
         };
-        let usable = |m: AuthMethod| has_secret || m == AuthMethod::None;
+        let strictly_listed =
+            |m: AuthMethod| supported.is_some_and(|l| l.iter().any(|s| s == m.as_str()));
+        let usable = |m: AuthMethod| match m {
+            AuthMethod::None => true,
+            AuthMethod::ClientSecretBasic | AuthMethod::ClientSecretPost => has_secret,
+            AuthMethod::PrivateKeyJwt => has_key,
+        };
         if let Some(method) = registered.and_then(AuthMethod::from_name)
             && usable(method)
             && listed(method)
         {
             return method;
         }
+        if has_key && strictly_listed(AuthMethod::PrivateKeyJwt) {
+            return AuthMethod::PrivateKeyJwt;
+        }
         if !has_secret {
-            return AuthMethod::None;
+            return if has_key {
+                AuthMethod::PrivateKeyJwt
+            } else {
+                AuthMethod::None
+            };
         }
         match supported {
             None => AuthMethod::ClientSecretBasic,
@@ -125,23 +146,32 @@ impl Client {
     }
 
     /// Adds this client's authentication to a token request: its `form` fields or its
-    /// `headers` (RFC 6749 §2.3.1).
+    /// `headers` (RFC 6749 §2.3.1); for `private_key_jwt`, the signed `assertion` the flow
+    /// made (RFC 7523 §2.2). A client with no id (an unauthenticated JWT bearer grant) adds
+    /// nothing.
     pub(crate) fn authenticate(
         &self,
         form: &mut Vec<(&'static str, String)>,
         headers: &mut Vec<(String, String)>,
+        assertion: Option<String>,
     ) {
-        match (self.auth_method, &self.client_secret) {
-            (AuthMethod::ClientSecretBasic, Some(secret)) => {
-                let user = form_encode(&self.client_id);
-                let password = form_encode(secret);
-                let basic = STANDARD.encode(format!("{user}:{password}"));
-                headers.push(("authorization".into(), format!("Basic {basic}")));
+        match (self.auth_method, &self.client_secret, assertion) {
+            (AuthMethod::PrivateKeyJwt, _, Some(assertion)) => {
+                form.push(("client_id", self.client_id.clone()));
+                form.push((
+                    "client_assertion_type",
+                    crate::client_key::CLIENT_ASSERTION_TYPE.to_owned(),
+                ));
+                form.push(("client_assertion", assertion));
             }
-            (AuthMethod::ClientSecretPost, Some(secret)) => {
+            (AuthMethod::ClientSecretBasic, Some(secret), _) => {
+                headers.push(basic(&self.client_id, secret));
+            }
+            (AuthMethod::ClientSecretPost, Some(secret), _) => {
                 form.push(("client_id", self.client_id.clone()));
                 form.push(("client_secret", secret.clone()));
             }
+            _ if self.client_id.is_empty() => {}
             _ => form.push(("client_id", self.client_id.clone())),
         }
     }
@@ -197,6 +227,15 @@ pub(crate) fn only_members(doc: &Document, known: &[&str]) -> Result<(), AuthErr
         Some(key) => Err(doc.error(key, "is not a member this document has")),
         None => Ok(()),
     }
+}
+
+/// The HTTP Basic `authorization` header of `client_id` and `secret`, each form-urlencoded
+/// first as OAuth wants (RFC 6749 §2.3.1).
+pub(crate) fn basic(client_id: &str, secret: &str) -> (String, String) {
+    let user = form_encode(client_id);
+    let password = form_encode(secret);
+    let basic = STANDARD.encode(format!("{user}:{password}"));
+    ("authorization".into(), format!("Basic {basic}"))
 }
 
 /// `text` form-urlencoded (`application/x-www-form-urlencoded`, as HTTP Basic in OAuth wants
@@ -262,7 +301,7 @@ pub(crate) fn read_registration(
     Ok(Client {
         client_id: client_id.to_owned(),
         client_secret: client_secret.map(str::to_owned),
-        auth_method: AuthMethod::choose(registered, client_secret.is_some(), supported),
+        auth_method: AuthMethod::choose(registered, client_secret.is_some(), false, supported),
         issuer: issuer.to_owned(),
     })
 }
@@ -332,15 +371,37 @@ mod tests {
         ];
         for (registered, secret, supported, expected) in cases {
             assert_eq!(
-                AuthMethod::choose(registered, secret, supported),
+                AuthMethod::choose(registered, secret, false, supported),
                 expected,
                 "{registered:?} {secret} {supported:?}"
             );
         }
         assert_eq!(
-            AuthMethod::choose(Some("none"), true, Some(&[] as &[String])),
+            AuthMethod::choose(Some("none"), true, false, Some(&[] as &[String])),
             NONE
         );
+        // A client with a key: private_key_jwt where listed, or where nothing else applies.
+        let jwt_or_basic = list(&["client_secret_basic", "private_key_jwt"]);
+        let key_cases: [Case; 6] = [
+            (None, false, Some(&jwt), AuthMethod::PrivateKeyJwt),
+            (None, true, Some(&jwt_or_basic), AuthMethod::PrivateKeyJwt),
+            (None, false, None, AuthMethod::PrivateKeyJwt),
+            (None, true, Some(&basic), ClientSecretBasic),
+            (None, true, None, ClientSecretBasic),
+            (
+                Some("client_secret_basic"),
+                true,
+                Some(&jwt_or_basic),
+                ClientSecretBasic,
+            ),
+        ];
+        for (registered, secret, supported, expected) in key_cases {
+            assert_eq!(
+                AuthMethod::choose(registered, secret, true, supported),
+                expected,
+                "with a key: {registered:?} {secret} {supported:?}"
+            );
+        }
         for m in AuthMethod::ALL {
             assert_eq!(AuthMethod::from_name(m.as_str()), Some(m));
             assert_eq!(m.to_string(), m.as_str());
@@ -360,7 +421,11 @@ mod tests {
     fn authentication_by_method() {
         let mut form = Vec::new();
         let mut headers = Vec::new();
-        client(AuthMethod::ClientSecretBasic, Some("s e:c")).authenticate(&mut form, &mut headers);
+        client(AuthMethod::ClientSecretBasic, Some("s e:c")).authenticate(
+            &mut form,
+            &mut headers,
+            None,
+        );
         assert!(form.is_empty());
         let (name, value) = &headers[0];
         assert_eq!(name, "authorization");
@@ -374,7 +439,11 @@ mod tests {
 
         let mut form = Vec::new();
         let mut headers = Vec::new();
-        client(AuthMethod::ClientSecretPost, Some("sec")).authenticate(&mut form, &mut headers);
+        client(AuthMethod::ClientSecretPost, Some("sec")).authenticate(
+            &mut form,
+            &mut headers,
+            None,
+        );
         assert!(headers.is_empty());
         assert_eq!(
             form,
@@ -385,8 +454,36 @@ mod tests {
         );
 
         let mut form = Vec::new();
-        client(AuthMethod::None, Some("sec")).authenticate(&mut form, &mut headers);
+        client(AuthMethod::None, Some("sec")).authenticate(&mut form, &mut headers, None);
         assert_eq!(form, [("client_id", "id:é/+".to_owned())]);
+
+        let mut form = Vec::new();
+        client(AuthMethod::PrivateKeyJwt, None).authenticate(
+            &mut form,
+            &mut headers,
+            Some("h.c.s".into()),
+        );
+        assert_eq!(
+            form,
+            [
+                ("client_id", "id:é/+".to_owned()),
+                (
+                    "client_assertion_type",
+                    crate::client_key::CLIENT_ASSERTION_TYPE.to_owned()
+                ),
+                ("client_assertion", "h.c.s".to_owned()),
+            ]
+        );
+
+        // A client without an id (an unauthenticated JWT bearer grant) adds nothing.
+        let mut form = Vec::new();
+        let anonymous = Client {
+            client_id: String::new(),
+            ..client(AuthMethod::None, None)
+        };
+        anonymous.authenticate(&mut form, &mut headers, None);
+        assert!(form.is_empty());
+        assert!(headers.is_empty());
     }
 
     #[test]

@@ -8,13 +8,13 @@ use std::fmt;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use p256::ecdsa::signature::Signer;
-use p256::ecdsa::{Signature, SigningKey};
+use p256::ecdsa::SigningKey;
 use sha2::{Digest, Sha256};
 use toolnexus_core::json::{Map, Value};
 use url::Url;
 
 use crate::error::{AuthError, AuthErrorKind, quote};
+use crate::jwt;
 
 /// The one signing algorithm this crate uses for proofs.
 pub const DPOP_ALG: &str = "ES256";
@@ -156,16 +156,7 @@ impl DpopKey {
         if let Some(nonce) = nonce {
             claims.insert("nonce", Value::from(nonce));
         }
-        let signing_input = format!(
-            "{}.{}",
-            URL_SAFE_NO_PAD.encode(header.to_json().as_bytes()),
-            URL_SAFE_NO_PAD.encode(claims.to_json().as_bytes())
-        );
-        let signature: Signature = self.key.sign(signing_input.as_bytes());
-        Ok(format!(
-            "{signing_input}.{}",
-            URL_SAFE_NO_PAD.encode(signature.to_bytes())
-        ))
+        Ok(jwt::sign(&self.key, &header, &claims))
     }
 }
 
@@ -255,6 +246,7 @@ pub(crate) fn derive(entropy: &[u8], purpose: &str) -> [u8; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use p256::ecdsa::Signature;
     use p256::ecdsa::signature::Verifier;
 
     fn key() -> DpopKey {

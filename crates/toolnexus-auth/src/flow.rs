@@ -17,10 +17,12 @@ use url::Url;
 
 use crate::challenge::Challenge;
 use crate::client::{AuthMethod, Client, printable, read_registration, registration_request};
+use crate::client_key::{CLIENT_KEY_ALG, ClientKey};
 use crate::document::Document;
 use crate::dpop::{DPOP_ALG, DpopKey, check_nonce, derive, derived_jti};
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant::{Grant, TokenRequestContext, read_token_response, redirected};
+use crate::grant_type::{GrantType, JWT_BEARER, exchange_request, read_exchange};
 use crate::http::{HttpRequest, HttpResponse};
 use crate::metadata::{
     ResourceMetadata, ServerMetadata, fallback_server, read_resource_metadata, read_server_metadata,
@@ -57,6 +59,12 @@ pub struct Config {
     pub max_authorizations: u32,
     /// When token requests are proved with DPoP (RFC 9449).
     pub dpop: DpopUse,
+    /// How the token is obtained: by default the authorization code grant, a person signing
+    /// in; or a grant for machines, which runs unattended.
+    pub grant: GrantType,
+    /// The pre-registered client's own key, for `private_key_jwt` authentication at the
+    /// token endpoint (with [`client_id`](Config::client_id)).
+    pub client_key: Option<ClientKey>,
 }
 
 /// When a flow proves its token requests with DPoP (RFC 9449), which binds the token to a key
@@ -96,6 +104,8 @@ impl Config {
             limits: Config::DEFAULT_LIMITS,
             max_authorizations: Config::DEFAULT_MAX_AUTHORIZATIONS,
             dpop: DpopUse::WhenOffered,
+            grant: GrantType::AuthorizationCode,
+            client_key: None,
         }
     }
 
@@ -136,6 +146,61 @@ impl Config {
                 "a client secret is configured without a client id".to_owned(),
             );
         }
+        if self.client_key.is_some() && self.client_id.is_none() {
+            return invalid(
+                "/client_key",
+                "a client key is configured without a client id".to_owned(),
+            );
+        }
+        match &self.grant {
+            GrantType::AuthorizationCode => {}
+            GrantType::ClientCredentials => {
+                if self.client_id.is_none() {
+                    return invalid(
+                        "/client_id",
+                        "the client credentials grant needs a pre-registered client id".to_owned(),
+                    );
+                }
+            }
+            GrantType::JwtBearer { assertion } => {
+                if assertion.is_empty() {
+                    return invalid(
+                        "/grant/assertion",
+                        "the JWT bearer grant's assertion is empty".to_owned(),
+                    );
+                }
+            }
+            GrantType::Enterprise(enterprise) => {
+                if self.client_id.is_none() {
+                    return invalid(
+                        "/client_id",
+                        "enterprise-managed authorization needs the client id pre-registered \
+                         at the authorization server"
+                            .to_owned(),
+                    );
+                }
+                if enterprise.id_token.is_empty() {
+                    return invalid(
+                        "/grant/id_token",
+                        "the ID token to exchange is empty".to_owned(),
+                    );
+                }
+                if enterprise.client_secret.is_some() && enterprise.client_id.is_none() {
+                    return invalid(
+                        "/grant/client_secret",
+                        "a secret at the identity provider is configured without a client id \
+                         there"
+                            .to_owned(),
+                    );
+                }
+                endpoint(
+                    &enterprise.token_endpoint,
+                    "/grant/token_endpoint",
+                    "the identity provider's token endpoint",
+                    AuthErrorKind::InvalidConfig,
+                )?;
+            }
+        }
         Ok(())
     }
 }
@@ -152,6 +217,8 @@ impl fmt::Debug for Config {
             .field("limits", &self.limits)
             .field("max_authorizations", &self.max_authorizations)
             .field("dpop", &self.dpop)
+            .field("grant", &self.grant)
+            .field("client_key", &self.client_key)
             .finish()
     }
 }
@@ -200,6 +267,8 @@ enum Stage {
     },
     /// Registering at `endpoint`.
     Registration { endpoint: String },
+    /// Exchanging the ID token at the identity provider's token endpoint `endpoint`.
+    Exchange { endpoint: String },
     /// Waiting for the redirect.
     Authorization,
     /// Waiting for the token response.
@@ -216,6 +285,7 @@ impl Stage {
             Stage::ResourceMetadata { .. } => "fetching the protected resource metadata",
             Stage::ServerMetadata { .. } => "fetching the authorization server metadata",
             Stage::Registration { .. } => "registering the client",
+            Stage::Exchange { .. } => "exchanging the ID token at the identity provider",
             Stage::Authorization => "waiting for the authorization redirect",
             Stage::Token => "waiting for the token response",
             Stage::Done => "done",
@@ -273,6 +343,9 @@ pub struct Flow {
     nonce_retried: bool,
     /// The last token request, to send again with a nonce.
     token_request: Option<HttpRequest>,
+    /// The ID-JAG the identity provider issued (enterprise-managed authorization), kept out
+    /// of messages.
+    exchanged: Option<String>,
     /// The latest time the caller gave, in milliseconds since the Unix epoch.
     now_ms: u64,
 }
@@ -411,6 +484,7 @@ impl Flow {
             proofs: 0,
             nonce_retried: false,
             token_request: None,
+            exchanged: None,
             now_ms: 0,
         };
         Ok((flow, Next::Fetch(HttpRequest::get_json(first))))
@@ -486,7 +560,6 @@ impl Flow {
         if let Some(resource) = &grant.resource {
             form.push(("resource", resource.clone()));
         }
-        let request = token_request(&grant.token_endpoint, form, &grant.client);
         let mut flow = Flow {
             server,
             config,
@@ -513,8 +586,11 @@ impl Flow {
             proofs: 0,
             nonce_retried: false,
             token_request: None,
+            exchanged: None,
             now_ms,
         };
+        let assertion = flow.client_assertion(&grant.client, &grant.issuer)?;
+        let request = token_request(&grant.token_endpoint, form, &grant.client, assertion);
         let request = flow.prove(request, None)?;
         Ok((flow, Next::Fetch(request)))
     }
@@ -547,6 +623,7 @@ impl Flow {
                 legacy,
             } => self.on_server_metadata(&response, candidates, at, issuer, legacy),
             Stage::Registration { endpoint } => self.on_registration(&response, &endpoint),
+            Stage::Exchange { endpoint } => self.on_exchange(&response, &endpoint),
             Stage::Token => self.on_token(&response, now_ms),
             Stage::Authorization | Stage::Done | Stage::Failed => {
                 Err(self.out_of_order("an HTTP response"))
@@ -654,27 +731,38 @@ impl Flow {
                 ));
             }
         };
-        let Some(client) = &self.client else {
-            return Err(self.out_of_order("the redirect"));
-        };
-        let resource = self.resource.as_ref().map(|r| r.resource.clone());
-        let mut form = vec![
+        let form = vec![
             ("grant_type", "authorization_code".to_owned()),
             ("code", code.clone()),
             ("redirect_uri", self.config.redirect_uri.clone()),
             ("code_verifier", pkce.verifier.clone()),
         ];
+        self.code = Some(code);
+        self.send_token(form)
+    }
+
+    /// The token request of `form` to the authorization server's token endpoint, with the
+    /// `resource` added, authenticated as the client and proved with DPoP when the flow proves
+    /// its token requests.
+    fn send_token(&mut self, mut form: Vec<(&'static str, String)>) -> Result<Next, AuthError> {
+        let (Some(metadata), Some(client)) = (&self.metadata, &self.client) else {
+            return Err(self.out_of_order("a token request"));
+        };
+        let resource = self.resource.as_ref().map(|r| r.resource.clone());
         if let Some(resource) = &resource {
             form.push(("resource", resource.clone()));
         }
-        let request = token_request(&metadata.token_endpoint, form, client);
+        let endpoint = metadata.token_endpoint.clone();
+        let issuer = metadata.issuer.clone();
         let offered = metadata.dpop_algs.iter().any(|alg| alg == DPOP_ALG);
+        let client = client.clone();
+        let assertion = self.client_assertion(&client, &issuer)?;
+        let request = token_request(&endpoint, form, &client, assertion);
         self.token = Some(TokenTarget {
-            endpoint: metadata.token_endpoint.clone(),
-            issuer: metadata.issuer.clone(),
+            endpoint,
+            issuer,
             resource,
         });
-        self.code = Some(code);
         self.dpop = match self.config.dpop {
             DpopUse::Always => self.dpop_candidate.take(),
             DpopUse::WhenOffered if offered => self.dpop_candidate.take(),
@@ -683,6 +771,38 @@ impl Flow {
         let request = self.prove(request, None)?;
         self.stage = Stage::Token;
         Ok(Next::Fetch(request))
+    }
+
+    /// The client assertion `client` authenticates with at the authorization server
+    /// `audience` (its issuer), when its method is `private_key_jwt`: signed with the
+    /// configured [`ClientKey`] at the latest time given, its `jti` fresh.
+    fn client_assertion(
+        &mut self,
+        client: &Client,
+        audience: &str,
+    ) -> Result<Option<String>, AuthError> {
+        if client.auth_method != AuthMethod::PrivateKeyJwt {
+            return Ok(None);
+        }
+        let Some(key) = &self.config.client_key else {
+            return Err(AuthError::new(
+                AuthErrorKind::InvalidConfig,
+                "/client_key",
+                format!(
+                    "the client {} authenticates with private_key_jwt, and no client key is \
+                     configured",
+                    quote(&client.client_id)
+                ),
+            ));
+        };
+        let jti = derived_jti(&self.jti_seed, self.proofs);
+        self.proofs = self.proofs.saturating_add(1);
+        Ok(Some(key.assertion(
+            &client.client_id,
+            audience,
+            self.now_ms,
+            &jti,
+        )))
     }
 
     /// The issuer of the authorization server, once its metadata is read (or, for a refresh,
@@ -800,8 +920,13 @@ impl Flow {
         let url = candidates.get(at).cloned().unwrap_or_default();
         match response.status {
             200..=299 => {
-                let found =
-                    read_server_metadata(response.body, &self.config.limits, &url, &issuer)?;
+                let found = read_server_metadata(
+                    response.body,
+                    &self.config.limits,
+                    &url,
+                    &issuer,
+                    &self.config.grant,
+                )?;
                 self.with_server(found)
             }
             300..=399 => Err(redirected(&url, response)),
@@ -839,6 +964,9 @@ impl Flow {
     /// With the authorization server known: a client identity for it, then the
     /// authorization request.
     fn with_server(&mut self, server: ServerMetadata) -> Result<Next, AuthError> {
+        if !self.config.grant.is_interactive() {
+            return self.unattended(server);
+        }
         let issuer = server.issuer.clone();
         let configured = self.config.client_id.as_ref().filter(|_| {
             self.config
@@ -853,6 +981,7 @@ impl Flow {
                 auth_method: AuthMethod::choose(
                     None,
                     secret.is_some(),
+                    self.config.client_key.is_some(),
                     server.auth_methods.as_deref(),
                 ),
                 client_secret: secret,
@@ -903,6 +1032,125 @@ impl Flow {
                 ),
             )),
         }
+    }
+
+    /// With the authorization server known, a grant for machines: the pre-registered client
+    /// (the JWT bearer grant may go without one), the scopes, then the token request; for
+    /// enterprise-managed authorization, the token exchange at the identity provider first.
+    fn unattended(&mut self, server: ServerMetadata) -> Result<Next, AuthError> {
+        let issuer = server.issuer.clone();
+        let configured = self.config.client_id.as_ref().filter(|_| {
+            self.config
+                .client_issuer
+                .as_ref()
+                .is_none_or(|bound| *bound == issuer)
+        });
+        let client = match configured {
+            Some(client_id) => {
+                let secret = self.config.client_secret.clone();
+                Client {
+                    client_id: client_id.clone(),
+                    auth_method: AuthMethod::choose(
+                        None,
+                        secret.is_some(),
+                        self.config.client_key.is_some(),
+                        server.auth_methods.as_deref(),
+                    ),
+                    client_secret: secret,
+                    issuer: issuer.clone(),
+                }
+            }
+            None if matches!(self.config.grant, GrantType::JwtBearer { .. }) => Client {
+                client_id: String::new(),
+                client_secret: None,
+                auth_method: AuthMethod::None,
+                issuer: issuer.clone(),
+            },
+            None => {
+                return Err(AuthError::new(
+                    AuthErrorKind::NoClientIdentity,
+                    "",
+                    format!(
+                        "the {} grant needs a client pre-registered at {}, and the client id \
+                         configured is for {}",
+                        self.config.grant.as_str(),
+                        quote(&issuer),
+                        quote(self.config.client_issuer.as_deref().unwrap_or_default())
+                    ),
+                ));
+            }
+        };
+        if client.auth_method == AuthMethod::PrivateKeyJwt
+            && let Some(algs) = &server.signing_algs
+            && !algs.is_empty()
+            && !algs.iter().any(|alg| alg == CLIENT_KEY_ALG)
+        {
+            return Err(AuthError::new(
+                AuthErrorKind::InvalidConfig,
+                "/client_key",
+                format!(
+                    "{} accepts client assertions signed with {}, not with {CLIENT_KEY_ALG}, \
+                     the one algorithm a client key signs with",
+                    quote(&issuer),
+                    algs.iter().map(|a| quote(a)).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        let supported = self
+            .resource
+            .as_ref()
+            .map(|r| r.scopes_supported.as_slice())
+            .unwrap_or_default();
+        let scope = scope::choose(
+            &self.challenged,
+            supported,
+            &self.held,
+            &server.scopes_supported,
+        );
+        self.metadata = Some(server);
+        self.client = Some(client);
+        self.scope.clone_from(&scope);
+        let mut form = vec![("grant_type", self.config.grant.as_str().to_owned())];
+        match &self.config.grant {
+            GrantType::AuthorizationCode => return self.authorize(),
+            GrantType::ClientCredentials => {}
+            GrantType::JwtBearer { assertion } => form.push(("assertion", assertion.clone())),
+            GrantType::Enterprise(enterprise) => {
+                let resource = self.resource.as_ref().map(|r| r.resource.as_str());
+                let request = exchange_request(enterprise, &issuer, resource, scope.as_deref());
+                self.stage = Stage::Exchange {
+                    endpoint: enterprise.token_endpoint.clone(),
+                };
+                return Ok(Next::Fetch(request));
+            }
+        }
+        form.extend(scope.map(|s| ("scope", s)));
+        self.send_token(form)
+    }
+
+    /// Reads the identity provider's answer to the token exchange, then presents the ID-JAG
+    /// it issued to the authorization server with the JWT bearer grant.
+    fn on_exchange(
+        &mut self,
+        response: &HttpResponse<'_>,
+        endpoint: &str,
+    ) -> Result<Next, AuthError> {
+        if (300..400).contains(&response.status) {
+            return Err(redirected(endpoint, response));
+        }
+        let jag = read_exchange(
+            response,
+            &self.config.limits,
+            endpoint,
+            &self.config.grant.secrets(),
+        )?;
+        let mut form = vec![
+            ("grant_type", JWT_BEARER.to_owned()),
+            ("assertion", jag.clone()),
+        ];
+        form.extend(self.scope.clone().map(|s| ("scope", s)));
+        self.exchanged = Some(jag);
+        self.send_token(form)
     }
 
     fn on_registration(
@@ -1035,6 +1283,8 @@ impl Flow {
         secrets.extend(self.pkce.as_ref().map(|p| p.verifier.as_str()));
         secrets.extend(client.client_secret.as_deref());
         secrets.extend(self.refresh_token.as_deref());
+        secrets.extend(self.config.grant.secrets());
+        secrets.extend(self.exchanged.as_deref());
         let context = TokenRequestContext {
             token_endpoint: &target.endpoint,
             issuer: &target.issuer,
@@ -1089,14 +1339,16 @@ fn with_query(endpoint: &str, query: &str) -> String {
     format!("{endpoint}{separator}{query}")
 }
 
-/// A token request to `endpoint` of `form`, authenticated as `client`.
+/// A token request to `endpoint` of `form`, authenticated as `client` (with `assertion`, for
+/// `private_key_jwt`).
 fn token_request(
     endpoint: &str,
     mut form: Vec<(&'static str, String)>,
     client: &Client,
+    assertion: Option<String>,
 ) -> HttpRequest {
     let mut headers = Vec::new();
-    client.authenticate(&mut form, &mut headers);
+    client.authenticate(&mut form, &mut headers, assertion);
     let body = form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
         .finish();

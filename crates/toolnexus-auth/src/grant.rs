@@ -589,7 +589,7 @@ mod tests {
             (
                 good.replace(
                     r#""auth_method":"none""#,
-                    r#""auth_method":"private_key_jwt""#,
+                    r#""auth_method":"tls_client_auth""#,
                 ),
                 InvalidGrant,
                 "/client/auth_method",

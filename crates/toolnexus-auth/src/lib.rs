@@ -58,12 +58,15 @@
 
 mod challenge;
 mod client;
+mod client_key;
 mod document;
 mod dpop;
 mod error;
 mod flow;
 mod grant;
+mod grant_type;
 mod http;
+mod jwt;
 mod metadata;
 mod pkce;
 mod scope;
@@ -71,9 +74,13 @@ mod urls;
 
 pub use challenge::{Challenge, parse_challenge};
 pub use client::{AuthMethod, Client};
+pub use client_key::{CLIENT_ASSERTION_TYPE, CLIENT_KEY_ALG, ClientKey};
 pub use dpop::{DPOP_ALG, DpopKey, MAX_NONCE_BYTES, ath, check_nonce};
 pub use error::{AuthError, AuthErrorKind};
 pub use flow::{Authorization, Config, DpopUse, Flow, Next};
 pub use grant::Grant;
+pub use grant_type::{
+    Enterprise, GrantType, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER, TOKEN_EXCHANGE,
+};
 pub use http::{HttpRequest, HttpResponse, Method};
 pub use toolnexus_core::json::Limits;

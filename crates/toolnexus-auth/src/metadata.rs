@@ -7,6 +7,7 @@ use url::Url;
 
 use crate::document::Document;
 use crate::error::{AuthError, AuthErrorKind, quote};
+use crate::grant_type::GrantType;
 use crate::scope::is_scope_token;
 use crate::urls::{endpoint, parse_web_url, resource_covers, secure};
 
@@ -121,23 +122,28 @@ pub(crate) struct ServerMetadata {
     pub(crate) client_metadata_supported: bool,
     /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1), empty when absent.
     pub(crate) dpop_algs: Vec<String>,
+    /// `token_endpoint_auth_signing_alg_values_supported`, `None` when absent.
+    pub(crate) signing_algs: Option<Vec<String>>,
 }
 
 /// Reads the authorization server metadata fetched from `url`, whose issuer must be
-/// `expected_issuer` exactly.
+/// `expected_issuer` exactly, for a flow of the grant `grant`.
 ///
 /// Refused, in this order: an `issuer` other than expected ([`AuthErrorKind::IssuerMismatch`]);
-/// `response_types_supported` without `code` or `grant_types_supported` without
-/// `authorization_code` ([`AuthErrorKind::GrantNotSupported`]); no `S256` in
-/// `code_challenge_methods_supported`, or no such member at all
-/// ([`AuthErrorKind::PkceNotSupported`]); an endpoint that is not an `https` (or loopback
-/// `http`) URL; any other member used of the wrong type.
+/// `grant_types_supported` without the grant's type, and for the authorization code grant
+/// `response_types_supported` without `code` ([`AuthErrorKind::GrantNotSupported`]); for the
+/// authorization code grant, no `S256` in `code_challenge_methods_supported`, or no such
+/// member at all ([`AuthErrorKind::PkceNotSupported`]); an endpoint that is not an `https`
+/// (or loopback `http`) URL; any other member used of the wrong type. The other grants need
+/// no `authorization_endpoint`.
 pub(crate) fn read_server_metadata(
     body: &[u8],
     limits: &Limits,
     url: &str,
     expected_issuer: &str,
+    grant: &GrantType,
 ) -> Result<ServerMetadata, AuthError> {
+    let interactive = grant.is_interactive();
     let doc = Document::read(
         body,
         limits,
@@ -157,6 +163,7 @@ pub(crate) fn read_server_metadata(
         ));
     }
     if let Some(types) = doc.strings("response_types_supported")?
+        && interactive
         && !types.iter().any(|t| t == "code")
     {
         return Err(doc.error_of(
@@ -166,16 +173,16 @@ pub(crate) fn read_server_metadata(
         ));
     }
     if let Some(grants) = doc.strings("grant_types_supported")?
-        && !grants.iter().any(|g| g == "authorization_code")
+        && !grants.iter().any(|g| g == grant.as_str())
     {
         return Err(doc.error_of(
             AuthErrorKind::GrantNotSupported,
             "grant_types_supported",
-            "does not list `authorization_code`",
+            format_args!("does not list `{}`", grant.as_str()),
         ));
     }
     let pkce = doc.strings("code_challenge_methods_supported")?;
-    if !pkce.is_some_and(|methods| methods.iter().any(|m| m == "S256")) {
+    if interactive && !pkce.is_some_and(|methods| methods.iter().any(|m| m == "S256")) {
         return Err(doc.error_of(
             AuthErrorKind::PkceNotSupported,
             "code_challenge_methods_supported",
@@ -192,7 +199,10 @@ pub(crate) fn read_server_metadata(
         )?;
         Ok(raw.to_owned())
     };
-    let authorization_endpoint = endpoint_at("authorization_endpoint")?;
+    let authorization_endpoint = match doc.string("authorization_endpoint")? {
+        None if !interactive => String::new(),
+        _ => endpoint_at("authorization_endpoint")?,
+    };
     let token_endpoint = endpoint_at("token_endpoint")?;
     let registration_endpoint = match doc.string("registration_endpoint")? {
         None => None,
@@ -214,6 +224,7 @@ pub(crate) fn read_server_metadata(
         dpop_algs: doc
             .strings("dpop_signing_alg_values_supported")?
             .unwrap_or_default(),
+        signing_algs: doc.strings("token_endpoint_auth_signing_alg_values_supported")?,
     })
 }
 
@@ -230,6 +241,7 @@ pub(crate) fn fallback_server(origin: &str) -> ServerMetadata {
         scopes_supported: Vec::new(),
         client_metadata_supported: false,
         dpop_algs: Vec::new(),
+        signing_algs: None,
     }
 }
 
@@ -268,12 +280,57 @@ mod tests {
     }
 
     fn asm(text: &str) -> Result<ServerMetadata, AuthError> {
+        asm_for(text, &GrantType::AuthorizationCode)
+    }
+
+    fn asm_for(text: &str, grant: &GrantType) -> Result<ServerMetadata, AuthError> {
         read_server_metadata(
             text.as_bytes(),
             &Limits::DEFAULT,
             "http://localhost:9/m",
             "http://localhost:9",
+            grant,
         )
+    }
+
+    #[test]
+    fn a_machine_grant_needs_its_grant_type_and_nothing_of_a_browser() {
+        use AuthErrorKind::{GrantNotSupported, InsecureEndpoint, PkceNotSupported};
+        const MACHINE: &str = r#"{"issuer":"http://localhost:9","token_endpoint":"http://localhost:9/token","grant_types_supported":["client_credentials"],"token_endpoint_auth_methods_supported":["private_key_jwt"],"token_endpoint_auth_signing_alg_values_supported":["ES256"]}"#;
+        let m = asm_for(MACHINE, &GrantType::ClientCredentials).unwrap();
+        assert_eq!(m.authorization_endpoint, "");
+        assert_eq!(m.signing_algs, Some(vec!["ES256".to_owned()]));
+        let bearer = GrantType::JwtBearer {
+            assertion: "a.b.c".into(),
+        };
+        assert_eq!(
+            fails(asm_for(MACHINE, &bearer)),
+            (GrantNotSupported, "/grant_types_supported".to_owned())
+        );
+        assert_eq!(
+            fails(asm(MACHINE)),
+            (GrantNotSupported, "/grant_types_supported".to_owned())
+        );
+        // No grant_types_supported: RFC 8414's default is authorization_code and implicit,
+        // but a server that says nothing is taken at its word for any grant asked of it.
+        let silent = MACHINE.replace(r#""grant_types_supported":["client_credentials"],"#, "");
+        assert!(asm_for(&silent, &bearer).is_ok());
+        assert_eq!(
+            fails(asm(&silent)),
+            (
+                PkceNotSupported,
+                "/code_challenge_methods_supported".to_owned()
+            )
+        );
+        // An authorization endpoint that is given is checked all the same.
+        let insecure = silent.replace(
+            r#""token_endpoint""#,
+            r#""authorization_endpoint":"http://example.com/a","token_endpoint""#,
+        );
+        assert_eq!(
+            fails(asm_for(&insecure, &bearer)),
+            (InsecureEndpoint, "/authorization_endpoint".to_owned())
+        );
     }
 
     fn fails(result: Result<impl std::fmt::Debug, AuthError>) -> (AuthErrorKind, String) {

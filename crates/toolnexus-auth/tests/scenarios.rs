@@ -15,8 +15,9 @@ use p256::ecdsa::signature::Verifier;
 use p256::ecdsa::{Signature, VerifyingKey};
 use sha2::{Digest, Sha256};
 use toolnexus_auth::{
-    AuthError, AuthErrorKind, AuthMethod, Config, DpopUse, Flow, Grant, HttpRequest, HttpResponse,
-    Limits, Method, Next, ath, parse_challenge,
+    AuthError, AuthErrorKind, AuthMethod, CLIENT_ASSERTION_TYPE, ClientKey, Config, DpopUse,
+    Enterprise, Flow, Grant, GrantType, HttpRequest, HttpResponse, ID_JAG_TYPE, ID_TOKEN_TYPE,
+    JWT_BEARER, Limits, Method, Next, TOKEN_EXCHANGE, ath, parse_challenge,
 };
 use toolnexus_core::json::{Value, parse_str};
 
@@ -2427,4 +2428,474 @@ fn stored_dpop_grants_are_checked() {
         (e.kind(), e.pointer()),
         (AuthErrorKind::InvalidGrant, "/dpop_key")
     );
+}
+
+// The grants for machines: client credentials (auth/client-credentials-basic and -jwt), the
+// JWT bearer grant of workload identity federation (auth/wif-jwt-bearer) and
+// enterprise-managed authorization (auth/enterprise-managed-authorization).
+
+/// The identity provider of enterprise-managed authorization.
+const IDP: &str = "http://localhost:41005";
+
+/// A P-256 client key in PKCS#8 PEM, made for these tests.
+const CLIENT_KEY_PEM: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgonwAeLdCrIpcSy4R
+g/VfNpdd61z5sCWDj1nEvXZVYRehRANCAAR/Mo/opqpum8FrPwClOYszWP1vOzab
+e4YpwVR5FuPw0ICfZLuezVUyPsKngNuLKahQlDOVI9NTEBDzu0chvUQy
+-----END PRIVATE KEY-----";
+
+/// A configuration of the pre-registered client `id` (with `secret`) and `grant`.
+fn machine_config(id: Option<&str>, secret: Option<&str>, grant: GrantType) -> Config {
+    Config {
+        client_id: id.map(str::to_owned),
+        client_secret: secret.map(str::to_owned),
+        grant,
+        ..config()
+    }
+}
+
+/// A mock authorization server's metadata for a grant for machines: `grant_types` and
+/// `methods` as JSON lists.
+fn machine_as_doc(grant_types: &str, methods: &str, extra: &[(&str, Option<&str>)]) -> String {
+    let mut changes = vec![
+        ("grant_types_supported", Some(grant_types)),
+        ("token_endpoint_auth_methods_supported", Some(methods)),
+    ];
+    changes.extend_from_slice(extra);
+    as_doc(A, A, &changes)
+}
+
+/// A run through discovery to the first request after the metadata.
+fn machine_run(config: Config, as_doc: &str) -> Run {
+    let mut run = Run::start(SERVER, 401, Some(&default_401()), config);
+    run.get(&prm_url(), 200, &prm(SERVER, A, "")).get(
+        &format!("{A}/.well-known/oauth-authorization-server"),
+        200,
+        as_doc,
+    );
+    run
+}
+
+fn basic(id: &str, secret: &str) -> (String, String) {
+    (
+        "authorization".to_owned(),
+        format!("Basic {}", STANDARD.encode(format!("{id}:{secret}"))),
+    )
+}
+
+/// auth/client-credentials-basic: no browser, the client's secret with HTTP Basic.
+#[test]
+fn client_credentials_basic() {
+    let config = machine_config(
+        Some("conformance-test-client"),
+        Some("conformance-test-secret"),
+        GrantType::ClientCredentials,
+    );
+    let doc = machine_as_doc(
+        r#"["client_credentials"]"#,
+        r#"["client_secret_basic"]"#,
+        &[],
+    );
+    let mut run = machine_run(config, &doc);
+    let (headers, form) = run.token_request(&format!("{A}/token"));
+    assert_eq!(
+        headers,
+        [basic("conformance-test-client", "conformance-test-secret")]
+    );
+    assert_eq!(
+        form,
+        owned(&[("grant_type", "client_credentials"), ("resource", SERVER)])
+    );
+    let grant = run.grant(TOKEN);
+    assert_eq!(grant.authorization(), "Bearer test-token-1");
+    assert_eq!(grant.client().auth_method(), AuthMethod::ClientSecretBasic);
+    assert_eq!(
+        run.flow.client().map(|c| c.client_id()),
+        Some("conformance-test-client")
+    );
+    assert_eq!(run.authorizations, 0, "no person was asked");
+}
+
+/// A server that does not offer the grant asked for is refused before any token request.
+#[test]
+fn a_machine_grant_the_server_does_not_offer() {
+    let config = machine_config(Some("c"), Some("s"), GrantType::ClientCredentials);
+    let mut run = Run::start(SERVER, 401, Some(&default_401()), config);
+    run.get(&prm_url(), 200, &prm(SERVER, A, ""));
+    let e = run.get_fails(
+        &format!("{A}/.well-known/oauth-authorization-server"),
+        200,
+        &as_doc(A, A, &[]),
+    );
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::GrantNotSupported, "/grant_types_supported")
+    );
+}
+
+/// The parts of a client assertion: its header and claims as JSON, verified with `key`.
+fn read_assertion(assertion: &str, key: &ClientKey) -> (String, String) {
+    let parts: Vec<&str> = assertion.split('.').collect();
+    assert_eq!(parts.len(), 3, "{assertion}");
+    let verifying = VerifyingKey::from_sec1_bytes(&key.public_key_sec1()).unwrap();
+    let signature = Signature::from_slice(&decode(parts[2])).unwrap();
+    let input = format!("{}.{}", parts[0], parts[1]);
+    assert!(verifying.verify(input.as_bytes(), &signature).is_ok());
+    (
+        String::from_utf8(decode(parts[0])).unwrap(),
+        String::from_utf8(decode(parts[1])).unwrap(),
+    )
+}
+
+/// auth/client-credentials-jwt: the client authenticates with a JWT signed with its own key
+/// (private_key_jwt), audience the issuer.
+#[test]
+fn client_credentials_jwt() {
+    let key = ClientKey::from_pem(CLIENT_KEY_PEM).unwrap();
+    let config = Config {
+        client_key: Some(key.clone()),
+        ..machine_config(
+            Some("conformance-test-client"),
+            None,
+            GrantType::ClientCredentials,
+        )
+    };
+    let doc = machine_as_doc(
+        r#"["client_credentials"]"#,
+        r#"["private_key_jwt"]"#,
+        &[(
+            "token_endpoint_auth_signing_alg_values_supported",
+            Some(r#"["ES256"]"#),
+        )],
+    );
+    let mut run = machine_run(config.clone(), &doc);
+    let (headers, form) = run.token_request(&format!("{A}/token"));
+    assert_eq!(headers, []);
+    let names: Vec<&str> = form.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "grant_type",
+            "resource",
+            "client_id",
+            "client_assertion_type",
+            "client_assertion"
+        ]
+    );
+    assert_eq!(form[0].1, "client_credentials");
+    assert_eq!(form[2].1, "conformance-test-client");
+    assert_eq!(form[3].1, CLIENT_ASSERTION_TYPE);
+    let (header, claims) = read_assertion(&form[4].1, &key);
+    assert_eq!(header, r#"{"alg":"ES256","typ":"JWT"}"#);
+    let Value::Object(claims) = parse_str(&claims, &Limits::DEFAULT).unwrap() else {
+        panic!("claims are an object");
+    };
+    let now = NOW / 1000;
+    assert_eq!(
+        claims.get("iss").and_then(Value::as_str),
+        Some("conformance-test-client")
+    );
+    assert_eq!(
+        claims.get("sub").and_then(Value::as_str),
+        Some("conformance-test-client")
+    );
+    assert_eq!(claims.get("aud").and_then(Value::as_str), Some(A));
+    assert_eq!(claims.get("iat").map(Value::to_json), Some(now.to_string()));
+    assert_eq!(
+        claims.get("exp").map(Value::to_json),
+        Some((now + 60).to_string())
+    );
+    let first_jti = claims.get("jti").map(Value::to_json);
+    assert!(first_jti.as_ref().is_some_and(|j| j.len() >= 22));
+    let body = r#"{"access_token":"cc-token-1","token_type":"Bearer","expires_in":3600,"refresh_token":"r-1"}"#;
+    let grant = run.grant(body);
+    assert_eq!(grant.client().auth_method(), AuthMethod::PrivateKeyJwt);
+    assert_eq!(grant.client().client_secret(), None);
+
+    // A refresh authenticates the same way, with a fresh assertion.
+    let (_, Next::Fetch(refresh)) =
+        Flow::refresh_at(SERVER, &grant, config.clone(), NOW + 5_000, [9; 32]).unwrap()
+    else {
+        panic!("a refresh fetches");
+    };
+    let form = pairs(std::str::from_utf8(&refresh.body).unwrap());
+    let assertion = &form
+        .iter()
+        .find(|(k, _)| k == "client_assertion")
+        .unwrap()
+        .1;
+    let (_, claims) = read_assertion(assertion, &key);
+    assert!(
+        claims.contains(&format!(r#""iat":{}"#, now + 5)),
+        "{claims}"
+    );
+    assert!(
+        !claims.contains(first_jti.as_deref().unwrap()),
+        "a fresh jti"
+    );
+    // Without the key, a private_key_jwt grant cannot be refreshed.
+    let keyless = Config {
+        client_key: None,
+        ..config
+    };
+    let e = Flow::refresh_at(SERVER, &grant, keyless, NOW, [9; 32]).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidConfig, "/client_key")
+    );
+}
+
+/// A server that takes no ES256 client assertion is refused before anything is signed.
+#[test]
+fn a_client_key_the_server_cannot_verify() {
+    let config = Config {
+        client_key: Some(ClientKey::from_pem(CLIENT_KEY_PEM).unwrap()),
+        ..machine_config(Some("c"), None, GrantType::ClientCredentials)
+    };
+    let doc = machine_as_doc(
+        r#"["client_credentials"]"#,
+        r#"["private_key_jwt"]"#,
+        &[(
+            "token_endpoint_auth_signing_alg_values_supported",
+            Some(r#"["RS256"]"#),
+        )],
+    );
+    let mut run = Run::start(SERVER, 401, Some(&default_401()), config);
+    run.get(&prm_url(), 200, &prm(SERVER, A, ""));
+    let e = run.get_fails(
+        &format!("{A}/.well-known/oauth-authorization-server"),
+        200,
+        &doc,
+    );
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidConfig, "/client_key")
+    );
+    assert!(e.message().contains("RS256"), "{e}");
+}
+
+/// auth/wif-jwt-bearer: the workload's JWT is the grant; a refusal is final, and the
+/// assertion appears in no message.
+#[test]
+fn workload_identity_jwt_bearer() {
+    const WORKLOAD_JWT: &str = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3b3JrbG9hZCJ9.c2lnbmF0dXJl";
+    let grant_type = GrantType::JwtBearer {
+        assertion: WORKLOAD_JWT.to_owned(),
+    };
+    let doc = machine_as_doc(
+        &format!(r#"["{JWT_BEARER}"]"#),
+        r#"["none"]"#,
+        &[("registration_endpoint", None)],
+    );
+    let config = machine_config(Some("conformance-wif-workload"), None, grant_type.clone());
+    let mut run = machine_run(config, &doc);
+    let (headers, form) = run.token_request(&format!("{A}/token"));
+    assert_eq!(headers, []);
+    assert_eq!(
+        form,
+        owned(&[
+            ("grant_type", JWT_BEARER),
+            ("assertion", WORKLOAD_JWT),
+            ("resource", SERVER),
+            ("client_id", "conformance-wif-workload"),
+        ])
+    );
+    let grant = run.grant(TOKEN);
+    assert_eq!(grant.authorization(), "Bearer test-token-1");
+
+    // With no client id, the request carries no client authentication (RFC 7523 §3.1); a
+    // refusal ends the flow.
+    let mut run = machine_run(machine_config(None, None, grant_type), &doc);
+    let (_, form) = run.token_request(&format!("{A}/token"));
+    assert_eq!(
+        form,
+        owned(&[
+            ("grant_type", JWT_BEARER),
+            ("assertion", WORKLOAD_JWT),
+            ("resource", SERVER),
+        ])
+    );
+    let refusal = format!(
+        r#"{{"error":"invalid_grant","error_description":"bad assertion {WORKLOAD_JWT}"}}"#
+    );
+    let e = run.answer(400, &[], refusal.as_bytes()).unwrap_err();
+    assert_eq!(e.kind(), AuthErrorKind::TokenRefused);
+    assert!(e.message().contains("invalid_grant"), "{e}");
+    assert!(!e.message().contains(WORKLOAD_JWT), "{e}");
+    run.assert_over();
+}
+
+fn enterprise(secret: Option<&str>) -> GrantType {
+    GrantType::Enterprise(Enterprise {
+        token_endpoint: format!("{IDP}/token"),
+        client_id: Some("conformance-test-idp-client".to_owned()),
+        client_secret: secret.map(str::to_owned),
+        id_token: "idp.id.token".to_owned(),
+    })
+}
+
+/// A run of enterprise-managed authorization up to the token exchange request.
+fn enterprise_run(grant_type: GrantType) -> Run {
+    let config = machine_config(
+        Some("conformance-test-xaa-client"),
+        Some("conformance-test-xaa-secret"),
+        grant_type,
+    );
+    let doc = machine_as_doc(
+        &format!(r#"["{JWT_BEARER}"]"#),
+        r#"["client_secret_basic"]"#,
+        &[],
+    );
+    machine_run(config, &doc)
+}
+
+/// auth/enterprise-managed-authorization: the ID token exchanged at the identity provider
+/// for an ID-JAG (RFC 8693), then the ID-JAG presented with the JWT bearer grant.
+#[test]
+fn enterprise_managed_authorization() {
+    let mut run = enterprise_run(enterprise(None));
+    let (headers, form) = run.token_request(&format!("{IDP}/token"));
+    assert_eq!(headers, []);
+    assert_eq!(
+        form,
+        owned(&[
+            ("grant_type", TOKEN_EXCHANGE),
+            ("requested_token_type", ID_JAG_TYPE),
+            ("audience", A),
+            ("resource", SERVER),
+            ("subject_token", "idp.id.token"),
+            ("subject_token_type", ID_TOKEN_TYPE),
+            ("client_id", "conformance-test-idp-client"),
+        ])
+    );
+    let exchanged = format!(
+        r#"{{"access_token":"id.jag.jwt","issued_token_type":"{ID_JAG_TYPE}","token_type":"N_A"}}"#
+    );
+    run.answer(200, &[], exchanged.as_bytes()).unwrap();
+    let (headers, form) = run.token_request(&format!("{A}/token"));
+    assert_eq!(
+        headers,
+        [basic(
+            "conformance-test-xaa-client",
+            "conformance-test-xaa-secret"
+        )]
+    );
+    assert_eq!(
+        form,
+        owned(&[
+            ("grant_type", JWT_BEARER),
+            ("assertion", "id.jag.jwt"),
+            ("resource", SERVER),
+        ])
+    );
+    let grant = run.grant(TOKEN);
+    assert_eq!(grant.issuer(), A);
+    assert_eq!(grant.client().client_id(), "conformance-test-xaa-client");
+
+    // A secret at the identity provider goes with HTTP Basic.
+    let run = enterprise_run(enterprise(Some("idp secret")));
+    let (headers, form) = run.token_request(&format!("{IDP}/token"));
+    assert_eq!(
+        headers,
+        [basic("conformance-test-idp-client", "idp+secret")]
+    );
+    assert!(form.iter().all(|(k, _)| k != "client_id"));
+}
+
+/// What the identity provider may answer wrongly, each refused with its kind and pointer, and
+/// with no token in the message.
+#[test]
+fn enterprise_exchange_refusals() {
+    let cases: [(u16, String, AuthErrorKind, &str); 4] = [
+        (
+            400,
+            r#"{"error":"invalid_grant","error_description":"idp.id.token expired"}"#.into(),
+            AuthErrorKind::TokenRefused,
+            "",
+        ),
+        (
+            200,
+            r#"{"access_token":"id.jag.jwt","issued_token_type":"urn:ietf:params:oauth:token-type:access_token"}"#.into(),
+            AuthErrorKind::InvalidResponse,
+            "/issued_token_type",
+        ),
+        (
+            200,
+            format!(r#"{{"issued_token_type":"{ID_JAG_TYPE}"}}"#),
+            AuthErrorKind::InvalidResponse,
+            "/access_token",
+        ),
+        (200, "[]".into(), AuthErrorKind::InvalidResponse, ""),
+    ];
+    for (status, body, kind, pointer) in cases {
+        let mut run = enterprise_run(enterprise(None));
+        let e = run.answer(status, &[], body.as_bytes()).unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), (kind, pointer), "{body}");
+        assert!(!e.message().contains("idp.id.token"), "{e}");
+        run.assert_over();
+    }
+    let mut run = enterprise_run(enterprise(None));
+    let e = run
+        .answer(302, &[("location", "https://elsewhere.example/")], b"")
+        .unwrap_err();
+    assert_eq!(e.kind(), AuthErrorKind::Redirected);
+}
+
+/// What a configuration of a grant for machines must hold, refused before any request.
+#[test]
+fn machine_grant_configurations() {
+    let refused = |config: Config| {
+        let challenge = parse_challenge(401, Some(&default_401()));
+        Flow::start(SERVER, &challenge, config, None, entropy())
+            .map(|_| ())
+            .unwrap_err()
+    };
+    let e = refused(machine_config(None, None, GrantType::ClientCredentials));
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidConfig, "/client_id")
+    );
+    let e = refused(machine_config(
+        None,
+        None,
+        GrantType::JwtBearer {
+            assertion: String::new(),
+        },
+    ));
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidConfig, "/grant/assertion")
+    );
+    let insecure = GrantType::Enterprise(Enterprise {
+        token_endpoint: "http://idp.example/token".into(),
+        client_id: None,
+        client_secret: None,
+        id_token: "t".into(),
+    });
+    let e = refused(machine_config(Some("c"), None, insecure));
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InsecureEndpoint, "/grant/token_endpoint")
+    );
+    let e = refused(machine_config(None, None, enterprise(None)));
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidConfig, "/client_id")
+    );
+    let e = refused(Config {
+        client_key: Some(ClientKey::from_pem(CLIENT_KEY_PEM).unwrap()),
+        ..config()
+    });
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidConfig, "/client_key")
+    );
+    // The Debug form of a configuration shows no secret of a grant.
+    let shown = format!(
+        "{:?}",
+        machine_config(Some("c"), Some("top"), enterprise(Some("idp-pass")))
+    );
+    for secret in ["top", "idp-pass", "idp.id.token"] {
+        assert!(!shown.contains(secret), "{shown}");
+    }
 }

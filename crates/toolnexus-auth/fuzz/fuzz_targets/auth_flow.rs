@@ -2,19 +2,27 @@
 //! redirect that say anything.
 //!
 //! The input is text in parts separated by a line `~~`: the challenge (`STATUS` then the
-//! `WWW-Authenticate` value), the server's URL, the client (`id|secret|metadata URL`, empty
-//! for none), then one part per step: an HTTP response (`STATUS`, header lines, a blank line,
+//! `WWW-Authenticate` value), the server's URL, the client (`id|secret|metadata URL|grant|
+//! grant text`, empty for none: the grant is `client-credentials`, `jwt-bearer` with the
+//! text as its assertion, or `enterprise` with the text as the identity provider's token
+//! endpoint), then one part per step: an HTTP response (`STATUS`, header lines, a blank line,
 //! the body) or, starting with `?`, the query the browser brings back (`{state}` in it stands
 //! for the state the flow sent). Each part feeds the flow whatever it asked for next.
 //!
 //! Properties: nothing panics; every URL the flow asks to fetch or to open is `https`, or
 //! `http` on a loopback host; a finished grant written down reads back the same; the request's
-//! `Debug` never shows a token; no error message repeats an access token the server sent.
+//! `Debug` never shows a token; no error message repeats an access token the server sent, nor
+//! a grant's assertion or ID token.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolnexus_auth::{Config, Flow, Grant, HttpResponse, Limits, Next, parse_challenge};
+use toolnexus_auth::{
+    Config, Enterprise, Flow, Grant, GrantType, HttpResponse, Limits, Next, parse_challenge,
+};
+
+/// The ID token an `enterprise` input exchanges.
+const ID_TOKEN: &str = "fuzz-id-token-5d1c";
 
 const SEPARATOR: &str = "\n~~\n";
 
@@ -81,6 +89,26 @@ fuzz_target!(|data: &[u8]| {
     config.client_id = pick(0);
     config.client_secret = pick(1);
     config.client_metadata_url = pick(2);
+    let text = pick(4).unwrap_or_default();
+    config.grant = match client.get(3).copied().unwrap_or_default() {
+        "client-credentials" => GrantType::ClientCredentials,
+        "jwt-bearer" => GrantType::JwtBearer {
+            assertion: text.clone(),
+        },
+        "enterprise" => GrantType::Enterprise(Enterprise {
+            token_endpoint: text.clone(),
+            client_id: Some(String::from("idp-client")),
+            client_secret: None,
+            id_token: String::from(ID_TOKEN),
+        }),
+        _ => GrantType::AuthorizationCode,
+    };
+    let mut grant_secrets = vec![String::from(ID_TOKEN)];
+    if let GrantType::JwtBearer { assertion } = &config.grant
+        && assertion.len() >= 8
+    {
+        grant_secrets.push(assertion.clone());
+    }
     config.limits = Limits::DEFAULT
         .with_max_input_bytes(64 * 1024)
         .with_max_depth(16);
@@ -130,7 +158,7 @@ fuzz_target!(|data: &[u8]| {
         match result {
             Ok(step) => next = step,
             Err(error) => {
-                for secret in &secrets {
+                for secret in secrets.iter().chain(&grant_secrets) {
                     assert!(
                         !error.message().contains(secret.as_str()),
                         "an error message repeats a token"

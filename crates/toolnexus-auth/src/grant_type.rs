@@ -1,0 +1,200 @@
+//! How a flow obtains its token: a [`GrantType`]. The authorization code grant has a person
+//! sign in; the others run unattended, for machines: the client's own credentials
+//! (`client_credentials`, SEP-1046), a workload's JWT (the RFC 7523 JWT bearer grant, as
+//! workload identity federation uses it, SEP-1933), and enterprise-managed authorization
+//! (SEP-990: an ID token exchanged at the enterprise's identity provider for an identity
+//! assertion JWT authorization grant, RFC 8693, then that grant presented with RFC 7523).
+
+use std::fmt;
+
+use toolnexus_core::json::Limits;
+
+use crate::client::oauth_error;
+use crate::document::Document;
+use crate::error::{AuthError, AuthErrorKind, quote};
+use crate::grant::redact;
+use crate::http::{HttpRequest, HttpResponse};
+
+/// `grant_type` of the RFC 7523 JWT bearer grant.
+pub const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+/// `grant_type` of RFC 8693 token exchange.
+pub const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
+/// The token type of an OpenID Connect ID token (RFC 8693 §3).
+pub const ID_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:id_token";
+/// The token type of an identity assertion JWT authorization grant (ID-JAG, SEP-990).
+pub const ID_JAG_TYPE: &str = "urn:ietf:params:oauth:token-type:id-jag";
+
+/// How a flow obtains its token.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub enum GrantType {
+    /// The authorization code grant with PKCE: a person signs in through a browser.
+    #[default]
+    AuthorizationCode,
+    /// The client credentials grant: the pre-registered client authenticates as itself, with
+    /// its secret or its [`ClientKey`](crate::ClientKey), and acts on its own behalf.
+    ClientCredentials,
+    /// The JWT bearer grant (RFC 7523 §2.1) with a JWT the workload's platform issued
+    /// (workload identity federation): the `assertion` is the grant. A refusal is final: it is
+    /// neither retried nor answered with another grant.
+    JwtBearer {
+        /// The workload's JWT, audience the authorization server.
+        assertion: String,
+    },
+    /// Enterprise-managed authorization: `id_token` exchanged at the identity provider for an
+    /// ID-JAG, which the client presents to the authorization server with the JWT bearer
+    /// grant, authenticated as the pre-registered client.
+    Enterprise(Enterprise),
+}
+
+/// Where and how an enterprise's identity provider exchanges a person's ID token for an
+/// identity assertion JWT authorization grant.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Enterprise {
+    /// The identity provider's token endpoint (`https`, or `http` on loopback).
+    pub token_endpoint: String,
+    /// The client id of this client at the identity provider.
+    pub client_id: Option<String>,
+    /// Its secret there, sent with HTTP Basic.
+    pub client_secret: Option<String>,
+    /// The person's ID token, issued by the identity provider to this client.
+    pub id_token: String,
+}
+
+impl GrantType {
+    /// The `grant_type` its token request to the authorization server carries.
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            GrantType::AuthorizationCode => "authorization_code",
+            GrantType::ClientCredentials => "client_credentials",
+            GrantType::JwtBearer { .. } | GrantType::Enterprise(_) => JWT_BEARER,
+        }
+    }
+
+    /// Whether a person takes part (the authorization code grant).
+    pub const fn is_interactive(&self) -> bool {
+        matches!(self, GrantType::AuthorizationCode)
+    }
+
+    /// The secrets it carries, kept out of every message.
+    pub(crate) fn secrets(&self) -> Vec<&str> {
+        match self {
+            GrantType::AuthorizationCode | GrantType::ClientCredentials => Vec::new(),
+            GrantType::JwtBearer { assertion } => vec![assertion.as_str()],
+            GrantType::Enterprise(enterprise) => {
+                let mut secrets = vec![enterprise.id_token.as_str()];
+                secrets.extend(enterprise.client_secret.as_deref());
+                secrets
+            }
+        }
+    }
+}
+
+impl fmt::Debug for GrantType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GrantType::AuthorizationCode => f.write_str("AuthorizationCode"),
+            GrantType::ClientCredentials => f.write_str("ClientCredentials"),
+            GrantType::JwtBearer { .. } => f
+                .debug_struct("JwtBearer")
+                .field("assertion", &"…")
+                .finish(),
+            GrantType::Enterprise(enterprise) => {
+                f.debug_tuple("Enterprise").field(enterprise).finish()
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Enterprise {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Enterprise")
+            .field("token_endpoint", &self.token_endpoint)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
+            .field("id_token", &"…")
+            .finish()
+    }
+}
+
+/// The token exchange request (RFC 8693 §2.1) of `enterprise` for an ID-JAG for the
+/// authorization server `audience` (its issuer) and the protected resource `resource`.
+pub(crate) fn exchange_request(
+    enterprise: &Enterprise,
+    audience: &str,
+    resource: Option<&str>,
+    scope: Option<&str>,
+) -> HttpRequest {
+    let mut form = vec![
+        ("grant_type", TOKEN_EXCHANGE),
+        ("requested_token_type", ID_JAG_TYPE),
+        ("audience", audience),
+    ];
+    form.extend(resource.map(|r| ("resource", r)));
+    form.extend(scope.map(|s| ("scope", s)));
+    form.push(("subject_token", &enterprise.id_token));
+    form.push(("subject_token_type", ID_TOKEN_TYPE));
+    let mut headers = Vec::new();
+    match (&enterprise.client_id, &enterprise.client_secret) {
+        (Some(id), Some(secret)) => headers.push(crate::client::basic(id, secret)),
+        (Some(id), None) => form.push(("client_id", id)),
+        (None, _) => {}
+    }
+    let body = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(form)
+        .finish();
+    let mut request = HttpRequest::post(
+        enterprise.token_endpoint.clone(),
+        "application/x-www-form-urlencoded",
+        body.into_bytes(),
+    );
+    request.headers.extend(headers);
+    request
+}
+
+/// Reads the identity provider's answer to the token exchange: the ID-JAG.
+///
+/// Refused: an error status ([`AuthErrorKind::TokenRefused`], with the OAuth error the
+/// provider gave); an answer without `access_token`, or whose `issued_token_type` is not the
+/// ID-JAG type ([`AuthErrorKind::InvalidResponse`]). No message holds a token.
+pub(crate) fn read_exchange(
+    response: &HttpResponse<'_>,
+    limits: &Limits,
+    endpoint: &str,
+    secrets: &[&str],
+) -> Result<String, AuthError> {
+    let what = format!("the token exchange response of {}", quote(endpoint));
+    if !(200..300).contains(&response.status) {
+        let code = Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)
+            .ok()
+            .and_then(|doc| oauth_error(&doc));
+        return Err(AuthError::new(
+            AuthErrorKind::TokenRefused,
+            "",
+            format!(
+                "the identity provider's token endpoint {} refused the token exchange with \
+                 {}{}",
+                quote(endpoint),
+                response.status,
+                code.map(|c| format!(" and {}", redact(&c, secrets)))
+                    .unwrap_or_default()
+            ),
+        ));
+    }
+    let doc = Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)?;
+    let issued = doc.required_string("issued_token_type")?;
+    if issued != ID_JAG_TYPE {
+        return Err(doc.error(
+            "issued_token_type",
+            format_args!(
+                "is {}, not {}",
+                quote(&redact(issued, secrets)),
+                quote(ID_JAG_TYPE)
+            ),
+        ));
+    }
+    let token = doc.required_string("access_token")?;
+    if token.is_empty() {
+        return Err(doc.error("access_token", "is empty"));
+    }
+    Ok(token.to_owned())
+}
