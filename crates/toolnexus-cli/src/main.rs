@@ -86,6 +86,50 @@ struct AuthArgs {
     /// $TOOLNEXUS_CONFIG_DIR, else $XDG_CONFIG_HOME/toolnexus, else ~/.config/toolnexus).
     #[arg(long)]
     no_store: bool,
+    /// --url: how to get the token: a person signing in through a browser (the default), or
+    /// unattended, for machines.
+    #[arg(long, value_enum, value_name = "GRANT", default_value_t = Grant::AuthorizationCode)]
+    grant: Grant,
+    /// --url: authenticate --client-id with a JWT signed with this P-256 private key (a PEM
+    /// file, PKCS#8 or SEC1) instead of a secret: private_key_jwt.
+    #[arg(long, value_name = "FILE")]
+    client_key: Option<PathBuf>,
+    /// --grant jwt-bearer: the file holding the workload's JWT (as a platform projects it,
+    /// and renews it: it is read at each command).
+    #[arg(long, value_name = "FILE")]
+    assertion_file: Option<PathBuf>,
+    /// --grant enterprise: the file holding the person's ID token from the identity provider.
+    #[arg(long, value_name = "FILE")]
+    id_token_file: Option<PathBuf>,
+    /// --grant enterprise: the identity provider's token endpoint, where the ID token is
+    /// exchanged for an identity assertion grant.
+    #[arg(long, value_name = "URL")]
+    idp_token_endpoint: Option<String>,
+    /// --grant enterprise: toolnexus's client id at the identity provider.
+    #[arg(long, value_name = "ID")]
+    idp_client_id: Option<String>,
+    /// --grant enterprise: the secret of --idp-client-id.
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "TOOLNEXUS_IDP_CLIENT_SECRET",
+        hide_env_values = true
+    )]
+    idp_client_secret: Option<String>,
+}
+
+/// How `--url` gets its token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Grant {
+    /// A person signs in through a browser (the authorization code grant, with PKCE).
+    AuthorizationCode,
+    /// The client's own credentials: --client-id with a secret or --client-key.
+    ClientCredentials,
+    /// A workload's JWT from --assertion-file (workload identity federation).
+    JwtBearer,
+    /// Enterprise-managed authorization: --id-token-file exchanged at --idp-token-endpoint,
+    /// then presented by --client-id.
+    Enterprise,
 }
 
 impl std::fmt::Debug for AuthArgs {
@@ -97,6 +141,16 @@ impl std::fmt::Debug for AuthArgs {
             .field("client_metadata_url", &self.client_metadata_url)
             .field("browser", &self.browser)
             .field("no_store", &self.no_store)
+            .field("grant", &self.grant)
+            .field("client_key", &self.client_key)
+            .field("assertion_file", &self.assertion_file)
+            .field("id_token_file", &self.id_token_file)
+            .field("idp_token_endpoint", &self.idp_token_endpoint)
+            .field("idp_client_id", &self.idp_client_id)
+            .field(
+                "idp_client_secret",
+                &self.idp_client_secret.as_ref().map(|_| "…"),
+            )
             .finish()
     }
 }
@@ -115,6 +169,18 @@ impl AuthArgs {
                 ));
             }
         }
+        let client_key = match &self.client_key {
+            None => None,
+            Some(path) => {
+                if self.client_id.is_none() {
+                    return Err(Failure::usage("--client-key needs --client-id"));
+                }
+                let pem = read_secret_file(path, "--client-key")?;
+                Some(toolnexus_auth::ClientKey::from_pem(&pem).map_err(|e| {
+                    Failure::usage(format!("--client-key {}: {}", path.display(), e.message()))
+                })?)
+            }
+        };
         Ok(auth::Options {
             client_id: self.client_id.clone(),
             client_secret: self.client_secret.clone(),
@@ -122,8 +188,113 @@ impl AuthArgs {
             client_metadata_url: self.client_metadata_url.clone(),
             browser: auth::Browser::parse(self.browser.as_deref()).map_err(Failure::usage)?,
             store: !self.no_store,
+            grant: self.grant_type()?,
+            client_key,
         })
     }
+
+    /// The grant `--grant` names, with what it needs read from its options; an option of
+    /// another grant is a usage error.
+    fn grant_type(&self) -> Result<toolnexus_auth::GrantType, Failure> {
+        use toolnexus_auth::{Enterprise, GrantType};
+        let stray = |given: bool, option: &str, grant: &str| {
+            if given {
+                Err(Failure::usage(format!("{option} is for --grant {grant}")))
+            } else {
+                Ok(())
+            }
+        };
+        if self.grant != Grant::JwtBearer {
+            stray(
+                self.assertion_file.is_some(),
+                "--assertion-file",
+                "jwt-bearer",
+            )?;
+        }
+        if self.grant != Grant::Enterprise {
+            let enterprise = [
+                (self.id_token_file.is_some(), "--id-token-file"),
+                (self.idp_token_endpoint.is_some(), "--idp-token-endpoint"),
+                (self.idp_client_id.is_some(), "--idp-client-id"),
+                (self.idp_client_secret.is_some(), "--idp-client-secret"),
+            ];
+            for (given, option) in enterprise {
+                stray(given, option, "enterprise")?;
+            }
+        }
+        let needs_client = |grant: &str| {
+            if self.client_id.is_none() {
+                Err(Failure::usage(format!("--grant {grant} needs --client-id")))
+            } else {
+                Ok(())
+            }
+        };
+        Ok(match self.grant {
+            Grant::AuthorizationCode => GrantType::AuthorizationCode,
+            Grant::ClientCredentials => {
+                needs_client("client-credentials")?;
+                if self.client_secret.is_none() && self.client_key.is_none() {
+                    return Err(Failure::usage(
+                        "--grant client-credentials needs the client's secret \
+                         (TOOLNEXUS_CLIENT_SECRET or --client-secret) or --client-key",
+                    ));
+                }
+                GrantType::ClientCredentials
+            }
+            Grant::JwtBearer => {
+                let Some(path) = &self.assertion_file else {
+                    return Err(Failure::usage("--grant jwt-bearer needs --assertion-file"));
+                };
+                GrantType::JwtBearer {
+                    assertion: read_secret_file(path, "--assertion-file")?,
+                }
+            }
+            Grant::Enterprise => {
+                needs_client("enterprise")?;
+                let (Some(path), Some(token_endpoint)) =
+                    (&self.id_token_file, &self.idp_token_endpoint)
+                else {
+                    return Err(Failure::usage(
+                        "--grant enterprise needs --id-token-file and --idp-token-endpoint",
+                    ));
+                };
+                if self.idp_client_secret.is_some() && self.idp_client_id.is_none() {
+                    return Err(Failure::usage(
+                        "a secret at the identity provider (--idp-client-secret or \
+                         TOOLNEXUS_IDP_CLIENT_SECRET) needs --idp-client-id",
+                    ));
+                }
+                GrantType::Enterprise(Enterprise {
+                    token_endpoint: token_endpoint.clone(),
+                    client_id: self.idp_client_id.clone(),
+                    client_secret: self.idp_client_secret.clone(),
+                    id_token: read_secret_file(path, "--id-token-file")?,
+                })
+            }
+        })
+    }
+}
+
+/// The text of the file `path` an `option` names, which holds a secret: read whole, its
+/// surrounding white space dropped, never shown. An empty or unreadable file is a usage error.
+fn read_secret_file(path: &std::path::Path, option: &str) -> Result<String, Failure> {
+    /// The largest file read: a key or a JWT is a few kilobytes.
+    const MAX_BYTES: u64 = 64 * 1024;
+    let cannot = |why: String| Failure::usage(format!("{option} {}: {why}", path.display()));
+    let size = std::fs::metadata(path)
+        .map_err(|e| cannot(e.to_string()))?
+        .len();
+    if size > MAX_BYTES {
+        return Err(cannot(format!(
+            "{size} bytes, more than a key or a token holds"
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| cannot(e.to_string()))?;
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(cannot(String::from("the file is empty")));
+    }
+    Ok(text.to_owned())
 }
 
 /// Answer an MCP server that needs a human in the loop, from a terminal.

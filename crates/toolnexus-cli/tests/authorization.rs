@@ -3,6 +3,9 @@
 //! `tests/conformance/browser.py` as `--browser`. The token is got, sent, kept (`0600` in a
 //! `0700` folder) and used by the next command; `--no-store` keeps nothing; `auth list` and
 //! `auth logout` manage what is kept; and no token, code, verifier or secret is ever printed.
+//! The grants for machines (`--grant client-credentials`, `--grant jwt-bearer`) get their
+//! token with nobody asked and no listener, and their options are checked before anything
+//! is sent.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -201,7 +204,7 @@ fn answer(seen: &Seen, origin: &str) -> (u16, String, String) {
         ("GET", "/.well-known/oauth-authorization-server") => json(
             200,
             format!(
-                r#"{{"issuer":"{origin}","authorization_endpoint":"{origin}/authorize","token_endpoint":"{origin}/token","registration_endpoint":"{origin}/register","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"code_challenge_methods_supported":["S256"],"token_endpoint_auth_methods_supported":["client_secret_post"],"authorization_response_iss_parameter_supported":true}}"#
+                r#"{{"issuer":"{origin}","authorization_endpoint":"{origin}/authorize","token_endpoint":"{origin}/token","registration_endpoint":"{origin}/register","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token","client_credentials","urn:ietf:params:oauth:grant-type:jwt-bearer"],"code_challenge_methods_supported":["S256"],"token_endpoint_auth_methods_supported":["client_secret_post"],"authorization_response_iss_parameter_supported":true}}"#
             ),
         ),
         ("POST", "/register") => json(
@@ -404,4 +407,162 @@ fn no_store_keeps_nothing_and_a_decline_ends_the_command() {
     holds_no_secret(&printed(&out), &server);
     assert!(!config.exists(), "--no-store writes nothing");
     let _ = fs::remove_dir_all(config.parent().unwrap());
+}
+
+/// The form of the one token request `server` saw.
+fn token_form(server: &Server) -> Vec<(String, String)> {
+    let requests: Vec<Seen> = server
+        .log()
+        .into_iter()
+        .filter(|s| s.verb == "POST" && s.path == "/token")
+        .collect();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    requests[0]
+        .body
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(name, value)| (name.to_owned(), decode(value)))
+        .collect()
+}
+
+#[test]
+fn a_grant_for_machines_asks_nobody_and_opens_nothing() {
+    let server = Server::start();
+    let config = config_dir("machine");
+    let url = server.url();
+    let secret = format!("--client-secret={CLIENT_SECRET}");
+    let call = [
+        "call",
+        "t",
+        "--url",
+        &url,
+        "--protocol",
+        "2025-11-25",
+        "--grant",
+        "client-credentials",
+        "--client-id",
+        "machine-1",
+        &secret,
+        "--no-store",
+    ];
+    // No --answers and no terminal: a sign-in would end the command unasked (exit 4).
+    let out = toolnexus(&config, &call, "");
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("inside"));
+    assert_eq!(server.count("GET", "/authorize"), 0);
+    assert_eq!(server.count("POST", "/register"), 0);
+    assert_eq!(
+        token_form(&server),
+        [
+            ("grant_type", "client_credentials"),
+            ("resource", url.as_str()),
+            ("client_id", "machine-1"),
+            ("client_secret", CLIENT_SECRET),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    );
+    let text = printed(&out);
+    for secret in [ACCESS_TOKEN, CLIENT_SECRET] {
+        assert!(!text.contains(secret), "{secret:?} was printed:\n{text}");
+    }
+
+    // The workload's JWT, read from its file, is the grant.
+    let server = Server::start();
+    let url = server.url();
+    let dir = config.parent().unwrap().to_owned();
+    fs::create_dir_all(&dir).unwrap();
+    let jwt_file = dir.join("workload.jwt");
+    let workload_jwt = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3In0.c2ln";
+    fs::write(&jwt_file, format!("{workload_jwt}\n")).unwrap();
+    let out = toolnexus(
+        &config,
+        &[
+            "call",
+            "t",
+            "--url",
+            &url,
+            "--protocol",
+            "2025-11-25",
+            "--grant",
+            "jwt-bearer",
+            "--assertion-file",
+            jwt_file.to_str().unwrap(),
+            "--no-store",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(
+        token_form(&server),
+        [
+            ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"),
+            ("assertion", workload_jwt),
+            ("resource", url.as_str()),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    );
+    assert!(!printed(&out).contains(workload_jwt));
+}
+
+#[test]
+fn the_options_of_a_grant_are_checked_before_anything_is_sent() {
+    let server = Server::start();
+    let config = config_dir("grant-usage");
+    let dir = config.parent().unwrap().to_owned();
+    fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("not-a-key.pem");
+    fs::write(
+        &garbage,
+        "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWJ5dGVz\n-----END PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let empty = dir.join("empty.jwt");
+    fs::write(&empty, "\n").unwrap();
+    let url = server.url();
+    let garbage = garbage.to_str().unwrap();
+    let empty = empty.to_str().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--assertion-file", empty],
+            "--assertion-file is for --grant jwt-bearer",
+        ),
+        (
+            &["--grant", "client-credentials"],
+            "--grant client-credentials needs --client-id",
+        ),
+        (
+            &["--grant", "client-credentials", "--client-id", "c"],
+            "needs the client's secret",
+        ),
+        (
+            &["--grant", "jwt-bearer"],
+            "--grant jwt-bearer needs --assertion-file",
+        ),
+        (
+            &["--grant", "jwt-bearer", "--assertion-file", empty],
+            "the file is empty",
+        ),
+        (
+            &["--grant", "enterprise", "--client-id", "c"],
+            "--grant enterprise needs --id-token-file and --idp-token-endpoint",
+        ),
+        (&["--client-key", garbage], "--client-key needs --client-id"),
+        (
+            &["--client-id", "c", "--client-key", garbage],
+            "does not hold a P-256 (ES256) key",
+        ),
+    ];
+    for (options, said) in cases {
+        let mut args = vec!["call", "t", "--url", &url, "--no-store"];
+        args.extend_from_slice(options);
+        let out = toolnexus(&config, &args, "");
+        assert_eq!(out.status.code(), Some(2), "{options:?}: {}", printed(&out));
+        let text = printed(&out);
+        assert!(text.contains(said), "{options:?}: {text}");
+        assert!(
+            !text.contains("c2VjcmV0LWJ5dGVz"),
+            "the key is not shown: {text}"
+        );
+    }
+    assert!(server.log().is_empty(), "nothing was sent");
 }

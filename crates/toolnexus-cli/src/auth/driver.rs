@@ -36,7 +36,8 @@ const SIGN_IN_WAIT: Duration = Duration::from_secs(10 * 60);
 /// The `client_name` of a registration.
 const CLIENT_NAME: &str = "toolnexus";
 
-/// The redirect URI of a configuration that redirects nowhere (a refresh).
+/// The redirect URI of a configuration that redirects nowhere (a refresh, a grant for
+/// machines).
 const NO_REDIRECT: &str = "http://127.0.0.1/callback";
 
 /// Gets and keeps the authorization of one MCP server.
@@ -187,29 +188,37 @@ impl Authorizer {
         Ok(self.hold(grant))
     }
 
-    /// Runs a whole flow for `challenge`.
+    /// Runs a whole flow for `challenge`: with a loopback listener for the browser to come
+    /// back to when a person signs in, without one for a grant for machines.
     fn run(&mut self, challenge: &toolnexus_auth::Challenge) -> Result<Grant, Failure> {
-        let listener = Listener::bind().map_err(|e| {
-            Failure::server(format!(
-                "cannot listen on 127.0.0.1 for the authorization to come back: {e}"
-            ))
-        })?;
-        let config = self.config(listener.redirect_uri());
+        let mut listener = if self.options.grant.is_interactive() {
+            Some(Listener::bind().map_err(|e| {
+                Failure::server(format!(
+                    "cannot listen on 127.0.0.1 for the authorization to come back: {e}"
+                ))
+            })?)
+        } else {
+            None
+        };
+        let redirect_uri = listener
+            .as_ref()
+            .map_or(NO_REDIRECT, |l| l.redirect_uri())
+            .to_owned();
         let (mut flow, mut next) = Flow::start(
             &self.server,
             challenge,
-            config,
+            self.config(&redirect_uri),
             self.grant.as_ref(),
             entropy()?,
         )?;
-        let mut listener = Some(listener);
         loop {
             next = match next {
                 Next::Fetch(request) => self.fetch(&mut flow, &request)?,
                 Next::Authorize(authorization) => {
                     let Some(listener) = listener.take() else {
                         return Err(Failure::server(
-                            "the authorization flow asked for a second sign-in",
+                            "the authorization flow asked for a sign-in it cannot have: a \
+                             second one, or one in a grant for machines",
                         ));
                     };
                     let query = self.sign_in(&authorization, listener)?;
@@ -313,6 +322,8 @@ impl Authorizer {
             client_secret: self.options.client_secret.clone(),
             client_issuer: self.options.client_issuer.clone(),
             client_metadata_url: self.options.client_metadata_url.clone(),
+            grant: self.options.grant.clone(),
+            client_key: self.options.client_key.clone(),
             ..Config::new(CLIENT_NAME, redirect_uri)
         }
     }

@@ -46,6 +46,10 @@ pub struct Options {
     pub browser: Browser,
     /// Whether grants are kept between commands (not with `--no-store`).
     pub store: bool,
+    /// How the token is got (`--grant` and the options of its kind).
+    pub grant: toolnexus_auth::GrantType,
+    /// The client's own key, for `private_key_jwt` (`--client-key`).
+    pub client_key: Option<toolnexus_auth::ClientKey>,
 }
 
 impl fmt::Debug for Options {
@@ -57,6 +61,8 @@ impl fmt::Debug for Options {
             .field("client_metadata_url", &self.client_metadata_url)
             .field("browser", &self.browser)
             .field("store", &self.store)
+            .field("grant", &self.grant)
+            .field("client_key", &self.client_key)
             .finish()
     }
 }

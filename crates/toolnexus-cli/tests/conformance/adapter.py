@@ -12,7 +12,10 @@ Authorization is configured as a person would: `--browser` names browser.py (whi
 authorization link and follows its redirects back to the CLI's loopback listener),
 `--client-metadata-url` the client's metadata document, and `--client-id`, `--client-issuer`
 and TOOLNEXUS_CLIENT_SECRET the client pre-registered at an authorization server when the
-context gives one. In the authorization scenarios `--answers` consents to each sign-in. Each
+context gives one. The scenarios of grants for machines get `--grant` and what it needs: the
+client's key (`--client-key`), the workload's JWT (`--assertion-file`) or the person's ID token
+and identity provider (`--id-token-file`, `--idp-token-endpoint`, `--idp-client-id`), each
+secret in a file only the user can read. In the authorization scenarios `--answers` consents to each sign-in. Each
 run keeps its authorizations in a configuration folder of its own (TOOLNEXUS_CONFIG_DIR),
 shared by its commands and removed at its end: the suite runs scenarios at once, and a token
 kept from another run would skip the flow the scenario checks.
@@ -57,12 +60,42 @@ def toolnexus(*args, stdin=None, env=None):
             line += ["--client-issuer", CONTEXT["issuer"]]
         if CONTEXT.get("client_secret"):
             environment["TOOLNEXUS_CLIENT_SECRET"] = CONTEXT["client_secret"]
+    line += machine_grant(environment)
     print("$ toolnexus " + " ".join(args), file=sys.stderr, flush=True)
     done = subprocess.run(
         line, input=stdin, stdout=subprocess.PIPE, text=True, env=environment
     )
     print(f"  exit {done.returncode}", file=sys.stderr, flush=True)
     return done
+
+
+def secret_file(name, text):
+    """A file only this user can read, in the run's configuration folder, holding `text`."""
+    path = os.path.join(os.environ["TOOLNEXUS_CONFIG_DIR"], name)
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
+        file.write(text)
+    return path
+
+
+def machine_grant(environment):
+    """The options of a grant for machines, when the scenario is one: a person who runs a
+    workload would give them instead of signing in."""
+    if SCENARIO == "auth/client-credentials-basic":
+        return ["--grant", "client-credentials"]
+    if CONTEXT.get("private_key_pem"):
+        key = secret_file("client-key.pem", CONTEXT["private_key_pem"])
+        return ["--grant", "client-credentials", "--client-key", key]
+    if CONTEXT.get("valid_jwt"):
+        assertion = secret_file("workload.jwt", CONTEXT["valid_jwt"])
+        return ["--grant", "jwt-bearer", "--assertion-file", assertion]
+    if CONTEXT.get("idp_id_token"):
+        id_token = secret_file("id-token.jwt", CONTEXT["idp_id_token"])
+        options = ["--grant", "enterprise", "--id-token-file", id_token]
+        options += ["--idp-token-endpoint", CONTEXT["idp_token_endpoint"]]
+        if CONTEXT.get("idp_client_id"):
+            options += ["--idp-client-id", CONTEXT["idp_client_id"]]
+        return options
+    return []
 
 
 def tools():
