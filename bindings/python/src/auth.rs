@@ -1,30 +1,41 @@
 //! MCP authorization (`toolnexus_auth`) for a Python host that sends the requests itself:
 //! `parse_challenge`, `Challenge`, `AuthConfig`, `AuthFlow`, the three things a flow asks for
-//! next (`Fetch`, `Authorize`, `Done`) and the `Grant` it ends with.
+//! next (`Fetch`, `Authorize`, `Done`) and the `Grant` it ends with, whose `proof` makes the
+//! `DPoP` header (RFC 9449) of each request that carries a DPoP-bound token.
 //!
 //! Every decision is the auth crate's: this module reads the Python arguments (headers, body,
 //! entropy, the time), hands them over and wraps what comes back. The flow does no I/O and
-//! draws no randomness of its own: `entropy` defaults to `os.urandom(64)` and `now_ms` to
-//! `time.time()`, both asked of the interpreter. No `repr` shows a token, a code, a verifier or
-//! a secret: a `Fetch` shows its body's length and hides its `authorization` header, a `Grant`
-//! says whether it holds a refresh token.
+//! draws no randomness of its own: `entropy` defaults to `os.urandom(64)` (`os.urandom(32)`
+//! for a refresh, and for a proof's `jti`) and `now_ms` to `time.time()`, both asked of the
+//! interpreter. No `repr` shows a token, a code, a verifier, a secret or a proof: a `Fetch`
+//! shows its body's length and hides its `authorization` and `dpop` headers, a `Grant` says
+//! whether it holds a refresh token.
 
 use std::hash::{Hash, Hasher};
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyMapping, PyString, PyTuple};
-use toolnexus_auth::{AuthError, Challenge, Config, Flow, Grant, HttpRequest, HttpResponse, Next};
+use toolnexus_auth::{
+    AuthError, Challenge, ClientKey, Config, DpopUse, Enterprise, Flow, Grant, GrantType,
+    HttpRequest, HttpResponse, Next,
+};
 use toolnexus_core::{Error, ErrorKind};
 
-use crate::errors::{OrRaise, to_py_err};
+use crate::errors::{OrRaise, named, to_py_err};
 use crate::limits::PyLimits;
 use crate::repr::Repr;
 use crate::text::str_of;
 use crate::wire::Shared;
 
-/// How many random bytes a flow begins with (the PKCE verifier and the `state`).
+/// How many random bytes a flow begins with (the PKCE verifier, the `state` and the DPoP key).
 const ENTROPY_BYTES: usize = 64;
+
+/// How many random bytes a refresh begins with (the `jti` of its DPoP proofs).
+const REFRESH_ENTROPY_BYTES: usize = 32;
+
+/// How many random bytes `Grant.proof` draws for a `jti` when none are given.
+const JTI_BYTES: usize = 32;
 
 /// What a resource server's 401 or 403 asked for, read from its `WWW-Authenticate` header:
 /// plain data, equal and hashed by value.
@@ -109,8 +120,17 @@ pub(crate) fn parse_challenge(status: u16, www_authenticate: Option<&str>) -> Py
 /// `client_id` and secret, only at `client_issuer` when given; a client metadata document URL;
 /// else dynamic registration as `client_name`), where the browser returns (`redirect_uri`),
 /// the bounds on every document read (`limits`; default 256 KiB, 16 levels deep) and the
-/// most authorizations one step-up chain may take (`max_authorizations`). The configuration
-/// is checked when a flow starts (`AuthError` of kind `invalid_config`).
+/// most authorizations one step-up chain may take (`max_authorizations`) and when token
+/// requests are proved with DPoP (`dpop`: `"when-offered"`, `"always"`, `"never"`).
+///
+/// `grant` says how the token is obtained: `"authorization-code"` (a person signs in, the
+/// default) or, unattended, `"client-credentials"` (the pre-registered client's secret, or
+/// `client_key`: a P-256 private key in PEM that signs a `private_key_jwt` assertion),
+/// `"jwt-bearer"` (a workload's JWT, `assertion`) or `"enterprise"` (the person's `id_token`
+/// exchanged at `idp_token_endpoint`, as `idp_client_id` with `idp_client_secret`, then
+/// presented by the pre-registered client). An option of another grant, a grant missing its
+/// options or an unusable key raise at once; the rest is checked when a flow starts
+/// (`AuthError` of kind `invalid_config`).
 #[pyclass(frozen, module = "toolnexus", name = "AuthConfig")]
 pub(crate) struct PyAuthConfig(Config);
 
@@ -130,9 +150,18 @@ impl PyAuthConfig {
         client_metadata_url = None,
         limits = None,
         max_authorizations = 3,
+        dpop = "when-offered",
+        grant = "authorization-code",
+        client_key = None,
+        assertion = None,
+        id_token = None,
+        idp_token_endpoint = None,
+        idp_client_id = None,
+        idp_client_secret = None,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         client_name: String,
         redirect_uri: String,
         client_id: Option<String>,
@@ -141,7 +170,31 @@ impl PyAuthConfig {
         client_metadata_url: Option<String>,
         limits: Option<&Bound<'_, PyLimits>>,
         max_authorizations: u32,
-    ) -> PyAuthConfig {
+        dpop: &str,
+        grant: &str,
+        client_key: Option<&str>,
+        assertion: Option<String>,
+        id_token: Option<String>,
+        idp_token_endpoint: Option<String>,
+        idp_client_id: Option<String>,
+        idp_client_secret: Option<String>,
+    ) -> PyResult<PyAuthConfig> {
+        let dpop = dpop_use(py, dpop)?;
+        let grant = grant_type(
+            py,
+            grant,
+            assertion,
+            Enterprise {
+                token_endpoint: idp_token_endpoint.unwrap_or_default(),
+                client_id: idp_client_id,
+                client_secret: idp_client_secret,
+                id_token: id_token.unwrap_or_default(),
+            },
+        )?;
+        let client_key = client_key
+            .map(ClientKey::from_pem)
+            .transpose()
+            .or_raise(py)?;
         let mut config = Config::new(client_name, redirect_uri);
         config.client_id = client_id;
         config.client_secret = client_secret;
@@ -149,7 +202,10 @@ impl PyAuthConfig {
         config.client_metadata_url = client_metadata_url;
         config.limits = limits.map_or(Config::DEFAULT_LIMITS, |l| l.get().0);
         config.max_authorizations = max_authorizations;
-        PyAuthConfig(config)
+        config.dpop = dpop;
+        config.grant = grant;
+        config.client_key = client_key;
+        Ok(PyAuthConfig(config))
     }
 
     /// The `client_name` of a dynamic registration.
@@ -200,6 +256,26 @@ impl PyAuthConfig {
         self.0.max_authorizations
     }
 
+    /// When token requests are proved with DPoP: `"when-offered"` (the authorization server
+    /// lists `ES256` in `dpop_signing_alg_values_supported`), `"always"` or `"never"`.
+    #[getter]
+    fn dpop(&self) -> &'static str {
+        dpop_name(self.0.dpop)
+    }
+
+    /// How the token is obtained: `"authorization-code"`, `"client-credentials"`,
+    /// `"jwt-bearer"` or `"enterprise"`.
+    #[getter]
+    fn grant(&self) -> &'static str {
+        grant_name(&self.0.grant)
+    }
+
+    /// Whether a client key is configured for `private_key_jwt` (the key is not shown).
+    #[getter]
+    fn has_client_key(&self) -> bool {
+        self.0.client_key.is_some()
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut repr = Repr::new("AuthConfig")
             .field("client_name", &self.0.client_name, py)?
@@ -218,14 +294,17 @@ impl PyAuthConfig {
         }
         Ok(repr
             .field("max_authorizations", self.0.max_authorizations, py)?
+            .field("dpop", dpop_name(self.0.dpop), py)?
+            .field("grant", grant_name(&self.0.grant), py)?
             .finish())
     }
 }
 
 /// What a flow has got: the token to send (`authorization` is the whole header value), when
-/// it expires, and what a refresh needs. `to_json` writes it down to store (as a secret: it
-/// holds the tokens and any client secret); `Grant.from_json` reads it back. Its `repr` shows
-/// no token.
+/// it expires, and what a refresh needs. A DPoP-bound token (`is_dpop`) also needs a fresh
+/// `proof` in the `DPoP` header of each request. `to_json` writes it down to store (as a
+/// secret: it holds the tokens, any DPoP key and any client secret); `Grant.from_json` reads it
+/// back. Its `repr` shows no token.
 #[pyclass(frozen, eq, module = "toolnexus", name = "Grant")]
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct PyGrant(Grant);
@@ -238,16 +317,52 @@ impl PyGrant {
         self.0.access_token()
     }
 
-    /// The token type, as the server spelt it (`"Bearer"`).
+    /// The token type, as the server spelt it (`"Bearer"`, `"DPoP"`).
     #[getter]
     fn token_type(&self) -> &str {
         self.0.token_type()
     }
 
-    /// The `Authorization` header value to send: `"Bearer <token>"`.
+    /// The `Authorization` header value to send: `"Bearer <token>"`, or `"DPoP <token>"` for
+    /// a DPoP-bound token.
     #[getter]
     fn authorization(&self) -> String {
         self.0.authorization()
+    }
+
+    /// Whether the token is bound to a DPoP key: each request that carries it needs a
+    /// `DPoP` header made by `proof`.
+    #[getter]
+    fn is_dpop(&self) -> bool {
+        self.0.is_dpop()
+    }
+
+    /// The `DPoP` header value for a `method` request to `url` that carries the token, made
+    /// at `now_ms` (default: now), with `nonce` when the server asked for one (its
+    /// `DPoP-Nonce` header): `None` for a Bearer token. `jti` is 16 to 64 random bytes, used
+    /// once (default: `os.urandom(32)`). Raises `AuthError` (`invalid_dpop`): a method that is
+    /// not in capitals, a URL that is not absolute, a `jti` of another length, a nonce that is
+    /// empty, longer than 512 bytes or holds characters a nonce may not.
+    #[pyo3(signature = (method, url, *, now_ms = None, nonce = None, jti = None))]
+    fn proof(
+        &self,
+        py: Python<'_>,
+        method: &str,
+        url: &str,
+        now_ms: Option<u64>,
+        nonce: Option<&str>,
+        jti: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<String>> {
+        let jti = jti.map(|value| bytes_arg(value, "jti")).transpose()?;
+        if !self.0.is_dpop() {
+            return Ok(None);
+        }
+        let jti = match jti {
+            Some(jti) => jti,
+            None => urandom(py, JTI_BYTES)?,
+        };
+        let now_ms = now_or_clock(py, now_ms)?;
+        self.0.proof(method, url, now_ms, &jti, nonce).or_raise(py)
     }
 
     /// The refresh token, if the server issued one.
@@ -344,8 +459,8 @@ impl PyGrant {
 
 /// The flow asks for an HTTP request: send it **without following redirects** and hand the
 /// response to `AuthFlow.on_response`. Header names are lowercase. The body may hold a code,
-/// a verifier, a refresh token or a client secret, and the `authorization` header a client's
-/// credentials: the `repr` shows neither.
+/// a verifier, a refresh token or a client secret, the `authorization` header a client's
+/// credentials and the `dpop` header a proof: the `repr` shows none of them.
 #[pyclass(frozen, eq, module = "toolnexus", name = "Fetch")]
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct PyFetch(HttpRequest);
@@ -387,7 +502,7 @@ impl PyFetch {
             .headers
             .iter()
             .map(|(n, v)| {
-                let shown = if n == "authorization" {
+                let shown = if n == "authorization" || n == "dpop" {
                     "…"
                 } else {
                     v.as_str()
@@ -505,7 +620,7 @@ impl PyAuthFlow {
         previous: Option<&Bound<'py, PyGrant>>,
         entropy: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let entropy = read_entropy(py, entropy)?;
+        let entropy = read_entropy::<ENTROPY_BYTES>(py, entropy)?;
         let config = config.get().0.clone();
         let previous = previous.map(|g| &g.get().0);
         let begun = Flow::start(resource_url, &challenge.get().0, config, previous, entropy)
@@ -514,17 +629,26 @@ impl PyAuthFlow {
     }
 
     /// Begins refreshing `grant` for the MCP server at `resource_url`: the flow and the token
-    /// request to send. Raises `AuthError`: `no_refresh_token`, `resource_mismatch`,
-    /// `invalid_grant`, `invalid_config`.
+    /// request to send. A DPoP-bound grant proves the request with its key, at `now_ms`
+    /// (default: now), the proofs' `jti` made from `entropy` (32 random bytes; default:
+    /// `os.urandom(32)`). Raises `AuthError` (`no_refresh_token`, `resource_mismatch`,
+    /// `invalid_grant`, `insecure_endpoint`, `invalid_dpop`) and `InvalidValueError` for
+    /// entropy that is not 32 bytes.
     #[staticmethod]
+    #[pyo3(signature = (resource_url, grant, config, *, now_ms = None, entropy = None))]
     fn refresh<'py>(
         py: Python<'py>,
         resource_url: &str,
         grant: &Bound<'py, PyGrant>,
         config: &Bound<'py, PyAuthConfig>,
+        now_ms: Option<u64>,
+        entropy: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let entropy = read_entropy::<REFRESH_ENTROPY_BYTES>(py, entropy)?;
+        let now_ms = now_or_clock(py, now_ms)?;
         let config = config.get().0.clone();
-        let begun = Flow::refresh(resource_url, &grant.get().0, config).or_raise(py)?;
+        let begun =
+            Flow::refresh_at(resource_url, &grant.get().0, config, now_ms, entropy).or_raise(py)?;
         PyAuthFlow::begun(py, begun)
     }
 
@@ -556,13 +680,21 @@ impl PyAuthFlow {
     }
 
     /// Reads the redirect: `query` is the query string of the request the browser made to
-    /// the redirect URI (with or without its `?`). The next step: the token request. Raises
-    /// `AuthError`: `invalid_redirect`, `state_mismatch`, `iss_mismatch`, `iss_missing`,
-    /// `authorization_denied`.
-    fn on_redirect<'py>(&self, py: Python<'py>, query: &str) -> PyResult<Bound<'py, PyAny>> {
+    /// the redirect URI (with or without its `?`), received at `now_ms` (default: now), the
+    /// time a DPoP proof of the token request carries. The next step: the token request.
+    /// Raises `AuthError`: `invalid_redirect`, `state_mismatch`, `iss_mismatch`,
+    /// `iss_missing`, `authorization_denied`.
+    #[pyo3(signature = (query, *, now_ms = None))]
+    fn on_redirect<'py>(
+        &self,
+        py: Python<'py>,
+        query: &str,
+        now_ms: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let now_ms = now_or_clock(py, now_ms)?;
         let next = self
             .inner
-            .with(py, |flow| flow.on_redirect(query))
+            .with(py, |flow| flow.on_redirect_at(query, now_ms))
             .or_raise(py)?;
         next_object(py, next)
     }
@@ -610,34 +742,135 @@ impl PyAuthFlow {
     }
 }
 
-/// The `entropy` argument as 64 bytes, or 64 bytes of `os.urandom`.
-fn read_entropy(
+/// The `entropy` argument as `N` bytes, or `N` bytes of `os.urandom`.
+fn read_entropy<const N: usize>(
     py: Python<'_>,
     entropy: Option<&Bound<'_, PyAny>>,
-) -> PyResult<[u8; ENTROPY_BYTES]> {
+) -> PyResult<[u8; N]> {
     let bytes = match entropy {
-        Some(value) => body_bytes(value).map_err(|_| {
-            let type_name = value
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".to_owned(), |n| n.to_string());
-            PyTypeError::new_err(format!("entropy must be bytes, not {type_name}"))
-        })?,
-        None => py
-            .import("os")?
-            .getattr("urandom")?
-            .call1((ENTROPY_BYTES,))?
-            .cast_into::<PyBytes>()?
-            .as_bytes()
-            .to_vec(),
+        Some(value) => bytes_arg(value, "entropy")?,
+        None => urandom(py, N)?,
     };
-    <[u8; ENTROPY_BYTES]>::try_from(bytes.as_slice()).map_err(|_| {
-        let message = format!(
-            "entropy must be {ENTROPY_BYTES} random bytes, not {}",
-            bytes.len()
-        );
+    <[u8; N]>::try_from(bytes.as_slice()).map_err(|_| {
+        let message = format!("entropy must be {N} random bytes, not {}", bytes.len());
         to_py_err(py, &Error::new(ErrorKind::InvalidValue, "", message))
     })
+}
+
+/// `count` bytes of the interpreter's `os.urandom`.
+fn urandom(py: Python<'_>, count: usize) -> PyResult<Vec<u8>> {
+    Ok(py
+        .import("os")?
+        .getattr("urandom")?
+        .call1((count,))?
+        .cast_into::<PyBytes>()?
+        .as_bytes()
+        .to_vec())
+}
+
+/// The argument `what` as `bytes` or `bytearray` (copied); a `TypeError` for anything else.
+fn bytes_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    body_bytes(value).map_err(|_| {
+        let type_name = value
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        PyTypeError::new_err(format!("{what} must be bytes, not {type_name}"))
+    })
+}
+
+/// The DPoP use named `name`: `"when-offered"`, `"always"` or `"never"`.
+fn dpop_use(py: Python<'_>, name: &str) -> PyResult<DpopUse> {
+    let from_name = |name: &str| match name {
+        "when-offered" => Some(DpopUse::WhenOffered),
+        "always" => Some(DpopUse::Always),
+        "never" => Some(DpopUse::Never),
+        _ => None,
+    };
+    named(
+        py,
+        name,
+        from_name,
+        "a DPoP use (\"when-offered\", \"always\" or \"never\")",
+    )
+}
+
+/// The names of the grants, as `AuthConfig(grant=…)` takes them.
+const GRANT_NAMES: [&str; 4] = [
+    "authorization-code",
+    "client-credentials",
+    "jwt-bearer",
+    "enterprise",
+];
+
+/// The grant named `name` with its options: `assertion` for `"jwt-bearer"`, `enterprise`
+/// (its token endpoint and ID token empty when not given) for `"enterprise"`. An option of
+/// another grant, or a grant without the options it needs, raises `InvalidValueError`.
+fn grant_type(
+    py: Python<'_>,
+    name: &str,
+    assertion: Option<String>,
+    enterprise: Enterprise,
+) -> PyResult<GrantType> {
+    let index = named(
+        py,
+        name,
+        |n| GRANT_NAMES.iter().position(|g| *g == n),
+        "a grant (\"authorization-code\", \"client-credentials\", \"jwt-bearer\" or \
+         \"enterprise\")",
+    )?;
+    let invalid = |message: &str| {
+        Err(to_py_err(
+            py,
+            &Error::new(ErrorKind::InvalidValue, "", message.to_owned()),
+        ))
+    };
+    let enterprise_given = !enterprise.token_endpoint.is_empty()
+        || !enterprise.id_token.is_empty()
+        || enterprise.client_id.is_some()
+        || enterprise.client_secret.is_some();
+    if name != "jwt-bearer" && assertion.is_some() {
+        return invalid("assertion is for grant=\"jwt-bearer\"");
+    }
+    if name != "enterprise" && enterprise_given {
+        return invalid(
+            "id_token, idp_token_endpoint, idp_client_id and idp_client_secret are for \
+             grant=\"enterprise\"",
+        );
+    }
+    Ok(match index {
+        1 => GrantType::ClientCredentials,
+        2 => match assertion {
+            Some(assertion) => GrantType::JwtBearer { assertion },
+            None => return invalid("grant=\"jwt-bearer\" needs assertion"),
+        },
+        3 => {
+            if enterprise.token_endpoint.is_empty() || enterprise.id_token.is_empty() {
+                return invalid("grant=\"enterprise\" needs id_token and idp_token_endpoint");
+            }
+            GrantType::Enterprise(enterprise)
+        }
+        _ => GrantType::AuthorizationCode,
+    })
+}
+
+/// The name of `grant`, as `grant_type` reads it.
+fn grant_name(grant: &GrantType) -> &'static str {
+    match grant {
+        GrantType::AuthorizationCode => "authorization-code",
+        GrantType::ClientCredentials => "client-credentials",
+        GrantType::JwtBearer { .. } => "jwt-bearer",
+        GrantType::Enterprise(_) => "enterprise",
+    }
+}
+
+/// The name of `dpop`, as `dpop_use` reads it.
+fn dpop_name(dpop: DpopUse) -> &'static str {
+    match dpop {
+        DpopUse::WhenOffered => "when-offered",
+        DpopUse::Always => "always",
+        DpopUse::Never => "never",
+    }
 }
 
 /// A response body: `bytes` or `bytearray` (copied, as it can change).

@@ -1,10 +1,12 @@
 """Authorization driven by the host's HTTP client: ``AuthFlow`` through canned responses, with
-every request asserted exactly, step-up, refresh, hostile servers, and what a ``repr`` shows."""
+every request asserted exactly, step-up, refresh, DPoP proofs, hostile servers, and what a
+``repr`` shows."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import importlib
 import json
 import os
 import pickle
@@ -95,12 +97,14 @@ def start(header: str = CHALLENGE_401, status: int = 401, **kwargs: Any) -> tupl
     return AuthFlow.start(SERVER, parse_challenge(status, header), cfg, **kwargs)
 
 
-def to_authorize(flow: AuthFlow, step: object) -> Authorize:
-    """PRM, AS metadata and registration answered; the authorization step."""
+def to_authorize(flow: AuthFlow, step: object, metadata: bytes | None = None) -> Authorize:
+    """PRM, AS metadata (``as_metadata()`` unless given) and registration answered; the
+    authorization step."""
     expect_get(step, PRM_URL)
     step = flow.on_response(200, {"Content-Type": "application/json"}, prm(), now_ms=NOW)
     expect_get(step, f"{A}/.well-known/oauth-authorization-server")
-    step = flow.on_response(200, [("content-type", "application/json")], as_metadata(), now_ms=NOW)
+    metadata = as_metadata() if metadata is None else metadata
+    step = flow.on_response(200, [("content-type", "application/json")], metadata, now_ms=NOW)
     registration = fetch(step, "POST", f"{A}/register")
     assert registration.headers == [("content-type", "application/json"), ("accept", "application/json")]
     assert registration.body == DCR_BODY.encode()
@@ -434,6 +438,9 @@ def test_wrong_python_types_raise_type_error() -> None:
         lambda: Grant.from_json(5),  # type: ignore[arg-type]
         lambda: AuthConfig(5, REDIRECT),  # type: ignore[arg-type]
         lambda: AuthConfig("toolnexus", REDIRECT, limits=5),  # type: ignore[arg-type]
+        lambda: AuthConfig("toolnexus", REDIRECT, dpop=True),  # type: ignore[arg-type]
+        lambda: AuthFlow.refresh(SERVER, full_grant(), config(), entropy="x" * 32),  # type: ignore[arg-type]
+        lambda: full_grant().proof("GET", SERVER, jti="x" * 32),  # type: ignore[arg-type]
     ]
     for call in calls:
         with pytest.raises(TypeError):
@@ -453,3 +460,410 @@ def test_flows_and_results_are_not_constructed_directly() -> None:
     for cls in (AuthFlow, Fetch, Authorize, Done, Grant, Challenge):
         with pytest.raises(TypeError):
             cls()
+
+
+# --- DPoP (RFC 9449) ------------------------------------------------------------------------
+
+OFFERS_DPOP = as_metadata(dpop_signing_alg_values_supported=["ES256"])
+DPOP_TOKEN = {"access_token": "at-SECRET-dpop", "token_type": "DPoP", "expires_in": 3600,
+              "refresh_token": "rt-SECRET-dpop", "scope": "mcp:read"}
+REDIRECTED_AT = NOW + 5_000
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(part: str) -> bytes:
+    return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+
+
+def jwt(proof: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header and payload of a DPoP proof, its form checked (and its ES256 signature, when
+    the ``cryptography`` package is at hand)."""
+    assert isinstance(proof, str)
+    parts = proof.split(".")
+    assert len(parts) == 3, proof
+    header: dict[str, Any] = json.loads(unb64url(parts[0]))
+    payload: dict[str, Any] = json.loads(unb64url(parts[1]))
+    signature = unb64url(parts[2])
+    assert len(signature) == 64, "ES256: r and s, 32 bytes each"
+    assert (header["typ"], header["alg"]) == ("dpop+jwt", "ES256")
+    jwk = header["jwk"]
+    assert sorted(jwk) == ["crv", "kty", "x", "y"], "a public key: no `d`"
+    assert (jwk["kty"], jwk["crv"]) == ("EC", "P-256")
+    assert len(unb64url(jwk["x"])) == 32 and len(unb64url(jwk["y"])) == 32
+    verify_es256(jwk, f"{parts[0]}.{parts[1]}".encode(), signature)
+    return header, payload
+
+
+def verify_es256(jwk: dict[str, str], signed: bytes, signature: bytes) -> None:
+    """Checks the signature with ``cryptography`` if the environment has it (no dependency is
+    added for it)."""
+    try:
+        ec: Any = importlib.import_module("cryptography.hazmat.primitives.asymmetric.ec")
+        hashes: Any = importlib.import_module("cryptography.hazmat.primitives.hashes")
+        utils: Any = importlib.import_module("cryptography.hazmat.primitives.asymmetric.utils")
+    except ImportError:
+        return
+    x, y = (int.from_bytes(unb64url(jwk[c]), "big") for c in ("x", "y"))
+    key = ec.EllipticCurvePublicNumbers(x, y, ec.SECP256R1()).public_key()
+    der = utils.encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+    key.verify(der, signed, ec.ECDSA(hashes.SHA256()))
+
+
+def dpop_token_request(cfg: AuthConfig | None = None, metadata: bytes = OFFERS_DPOP) -> tuple[AuthFlow, Fetch]:
+    """A flow through to its token request, the redirect received at ``REDIRECTED_AT``."""
+    flow, step = start(cfg=config() if cfg is None else cfg)
+    authorize = to_authorize(flow, step, metadata)
+    step = flow.on_redirect(f"code=code-SECRET&state={authorize.state}&iss={A}", now_ms=REDIRECTED_AT)
+    return flow, fetch(step, "POST", f"{A}/token")
+
+
+def dpop_grant() -> Grant:
+    flow, _ = dpop_token_request()
+    done = flow.on_response(200, {}, json.dumps(DPOP_TOKEN).encode(), now_ms=NOW)
+    assert isinstance(done, Done)
+    return done.grant
+
+
+def test_a_server_offering_dpop_gets_a_proved_token_request_and_gives_a_dpop_grant() -> None:
+    flow, token = dpop_token_request()
+    assert [name for name, _ in token.headers] == ["content-type", "accept", "dpop"]
+    assert form(token.body) == {
+        "grant_type": "authorization_code",
+        "code": "code-SECRET",
+        "redirect_uri": REDIRECT,
+        "code_verifier": VERIFIER,
+        "resource": SERVER,
+        "client_id": "cid-1",
+    }
+    header, payload = jwt(token.header("dpop"))
+    assert sorted(payload) == ["htm", "htu", "iat", "jti"], "no ath and no nonce on a token request"
+    assert (payload["htm"], payload["htu"]) == ("POST", f"{A}/token")
+    assert payload["iat"] == REDIRECTED_AT // 1000, "dated by on_redirect's now_ms"
+    assert len(unb64url(payload["jti"])) >= 16
+    proof = token.header("dpop")
+    assert proof is not None and proof not in repr(token) and "'dpop', '…'" in repr(token)
+
+    done = flow.on_response(200, {}, json.dumps(DPOP_TOKEN).encode(), now_ms=NOW)
+    assert isinstance(done, Done)
+    grant = done.grant
+    assert grant.is_dpop and grant.token_type == "DPoP"
+    assert grant.authorization == "DPoP at-SECRET-dpop"
+    assert grant.authorization.startswith("DPoP ")
+    assert "at-SECRET" not in repr(grant) and "at-SECRET" not in repr(done)
+
+    # The grant proves requests with the key the token request was proved with.
+    resource_header, resource_payload = jwt(grant.proof("POST", SERVER, now_ms=NOW))
+    assert resource_header["jwk"] == header["jwk"]
+    assert sorted(resource_payload) == ["ath", "htm", "htu", "iat", "jti"]
+    assert (resource_payload["htm"], resource_payload["htu"]) == ("POST", SERVER)
+    assert resource_payload["iat"] == NOW // 1000
+    assert resource_payload["ath"] == b64url(hashlib.sha256(b"at-SECRET-dpop").digest())
+    assert len(unb64url(resource_payload["jti"])) == 32
+
+
+def test_a_proof_is_fresh_each_time_and_says_what_it_proves() -> None:
+    grant = dpop_grant()
+    first, second = grant.proof("GET", SERVER, now_ms=NOW), grant.proof("GET", SERVER, now_ms=NOW)
+    assert first != second
+    assert jwt(first)[1]["jti"] != jwt(second)[1]["jti"]
+    _, payload = jwt(grant.proof("GET", f"{SERVER}?cursor=2#top", now_ms=NOW, jti=bytes(range(16))))
+    assert payload["htu"] == SERVER, "htu has no query and no fragment"
+    assert payload["jti"] == b64url(bytes(range(16)))
+    assert jwt(grant.proof("GET", SERVER, jti=bytearray(64)))[1]["jti"] == b64url(bytes(64))
+    # Signing is deterministic (RFC 6979): the same inputs make the same proof.
+    assert grant.proof("GET", SERVER, now_ms=NOW, jti=bytes(32)) == grant.proof("GET", SERVER, now_ms=NOW, jti=bytes(32))
+    _, payload = jwt(grant.proof("POST", SERVER, now_ms=NOW, nonce="eyJ7S_zG.nonce-1"))
+    assert payload["nonce"] == "eyJ7S_zG.nonce-1"
+    assert "nonce" not in jwt(grant.proof("POST", SERVER, now_ms=NOW))[1]
+    assert jwt(grant.proof("POST", SERVER, nonce="n" * 512))[1]["nonce"] == "n" * 512
+
+
+def test_a_proof_refuses_hostile_nonces_and_unusable_input() -> None:
+    grant = dpop_grant()
+    for nonce in ("a\nb", "n" * 513, "", "a b", 'a"b', "a\\b", "é"):
+        with pytest.raises(AuthError) as caught:
+            grant.proof("POST", SERVER, nonce=nonce)
+        assert caught.value.kind == "invalid_dpop", nonce
+        if len(nonce) > 512:
+            assert nonce not in str(caught.value), "the nonce is not quoted back"
+    for method, url, jti in (
+        ("post", SERVER, None),
+        ("POST", "/mcp", None),
+        ("POST", SERVER, bytes(15)),
+        ("POST", SERVER, bytes(65)),
+    ):
+        with pytest.raises(AuthError) as caught:
+            grant.proof(method, url, jti=jti)
+        assert caught.value.kind == "invalid_dpop", (method, url, jti)
+
+
+def test_a_bearer_grant_has_no_proof() -> None:
+    grant = full_grant()
+    assert not grant.is_dpop and grant.authorization.startswith("Bearer ")
+    assert grant.proof("POST", SERVER) is None
+    assert grant.proof("POST", SERVER, now_ms=NOW, nonce="n", jti=bytes(16)) is None
+
+
+def test_a_resource_servers_nonce_is_echoed_in_the_next_proof() -> None:
+    grant = dpop_grant()
+    # The MCP server answered 401 with WWW-Authenticate: DPoP error="use_dpop_nonce" and this
+    # DPoP-Nonce header: the request goes again with a proof that carries it.
+    challenge = parse_challenge(401, 'DPoP error="use_dpop_nonce", error_description="fresh nonce"')
+    assert (challenge.scheme, challenge.error) == ("DPoP", "use_dpop_nonce")
+    _, payload = jwt(grant.proof("POST", SERVER, nonce="server-nonce-7"))
+    assert payload["nonce"] == "server-nonce-7"
+    assert payload["ath"] == b64url(hashlib.sha256(grant.access_token.encode()).digest())
+
+
+def test_the_token_endpoints_nonce_is_answered_once() -> None:
+    flow, token = dpop_token_request()
+    asked = json.dumps({"error": "use_dpop_nonce", "error_description": "nonce"}).encode()
+    again = fetch(flow.on_response(400, {"DPoP-Nonce": "as-nonce-1"}, asked, now_ms=NOW + 6_000), "POST", f"{A}/token")
+    assert again.body == token.body
+    _, first = jwt(token.header("dpop"))
+    _, payload = jwt(again.header("dpop"))
+    assert payload["nonce"] == "as-nonce-1" and payload["jti"] != first["jti"]
+    with pytest.raises(AuthError) as caught:
+        flow.on_response(400, {"DPoP-Nonce": "as-nonce-2"}, asked, now_ms=NOW + 7_000)
+    assert caught.value.kind == "token_refused"
+
+
+def test_dpop_never_asks_for_a_bearer_token_and_always_proves() -> None:
+    cfg = config(dpop="never")
+    assert cfg.dpop == "never" and config().dpop == "when-offered"
+    assert "dpop='never'" in repr(cfg)
+    flow, token = dpop_token_request(cfg)
+    assert token.header("dpop") is None
+    assert token.headers == [("content-type", "application/x-www-form-urlencoded"), ("accept", "application/json")]
+    done = flow.on_response(200, {}, json.dumps(TOKEN).encode(), now_ms=NOW)
+    assert isinstance(done, Done)
+    assert not done.grant.is_dpop and done.grant.authorization == "Bearer at-SECRET-1"
+
+    # Not offered: a Bearer request under "when-offered", a proved one under "always".
+    _, token = dpop_token_request(metadata=as_metadata())
+    assert token.header("dpop") is None
+    _, token = dpop_token_request(config(dpop="always"), metadata=as_metadata())
+    assert jwt(token.header("dpop"))[1]["htu"] == f"{A}/token"
+    _, token = dpop_token_request(metadata=as_metadata(dpop_signing_alg_values_supported=["RS256"]))
+    assert token.header("dpop") is None, "ES256 is the only algorithm proofs are made with"
+
+    with pytest.raises(toolnexus.InvalidValueError) as refused:
+        config(dpop="sometimes")
+    assert isinstance(refused.value, ValueError) and "sometimes" in str(refused.value)
+    with pytest.raises(toolnexus.InvalidValueError):
+        config(dpop="Always")
+
+
+def test_refreshing_a_dpop_grant_proves_the_request() -> None:
+    grant = dpop_grant()
+    key = jwt(grant.proof("GET", SERVER))[0]["jwk"]
+    flow, step = AuthFlow.refresh(SERVER, grant, config(), now_ms=NOW + 9_000, entropy=bytes(32))
+    token = fetch(step, "POST", f"{A}/token")
+    assert form(token.body) == {
+        "grant_type": "refresh_token",
+        "refresh_token": "rt-SECRET-dpop",
+        "resource": SERVER,
+        "client_id": "cid-1",
+    }
+    header, payload = jwt(token.header("dpop"))
+    assert header["jwk"] == key
+    assert (payload["htm"], payload["htu"], payload["iat"]) == ("POST", f"{A}/token", (NOW + 9_000) // 1000)
+    assert "ath" not in payload
+    # The proof's jti comes from the entropy given.
+    _, same = AuthFlow.refresh(SERVER, grant, config(), now_ms=NOW + 9_000, entropy=bytes(32))
+    _, other = AuthFlow.refresh(SERVER, grant, config(), now_ms=NOW + 9_000, entropy=bytes([1]) * 32)
+    assert isinstance(same, Fetch) and isinstance(other, Fetch)
+    assert same.header("dpop") == token.header("dpop") != other.header("dpop")
+
+    answer = {**DPOP_TOKEN, "access_token": "at-SECRET-dpop-2"}
+    done = flow.on_response(200, {}, json.dumps(answer).encode(), now_ms=NOW)
+    assert isinstance(done, Done)
+    refreshed = done.grant
+    assert refreshed.is_dpop and refreshed.authorization == "DPoP at-SECRET-dpop-2"
+    _, payload = jwt(refreshed.proof("GET", SERVER))
+    assert payload["ath"] == b64url(hashlib.sha256(b"at-SECRET-dpop-2").digest())
+    assert jwt(refreshed.proof("GET", SERVER))[0]["jwk"] == key
+
+    with pytest.raises(toolnexus.InvalidValueError):
+        AuthFlow.refresh(SERVER, grant, config(), entropy=bytes(64))
+
+
+def test_a_stored_dpop_grant_still_proves() -> None:
+    grant = dpop_grant()
+    text = grant.to_json()
+    back = Grant.from_json(text)
+    assert back == grant and back.is_dpop and back.authorization == "DPoP at-SECRET-dpop"
+    jti = bytes(range(32))
+    assert back.proof("DELETE", SERVER, now_ms=NOW, jti=jti) == grant.proof("DELETE", SERVER, now_ms=NOW, jti=jti)
+    _, payload = jwt(back.proof("DELETE", SERVER, now_ms=NOW))
+    assert payload["htm"] == "DELETE" and payload["ath"] == b64url(hashlib.sha256(b"at-SECRET-dpop").digest())
+    _, step = AuthFlow.refresh(SERVER, back, config())
+    assert jwt(fetch(step, "POST", f"{A}/token").header("dpop"))[0]["jwk"] == jwt(grant.proof("GET", SERVER))[0]["jwk"]
+    assert not Grant.from_json(full_grant().to_json()).is_dpop
+
+
+def test_proofs_take_the_time_and_randomness_of_the_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    grant = dpop_grant()
+    drawn: list[int] = []
+
+    def urandom(count: int) -> bytes:
+        drawn.append(count)
+        return bytes([7]) * count
+
+    monkeypatch.setattr(os, "urandom", urandom)
+    monkeypatch.setattr(time, "time", lambda: (NOW + 42_000) / 1000)
+    _, payload = jwt(grant.proof("GET", SERVER))
+    assert drawn == [32]
+    assert payload["jti"] == b64url(bytes([7]) * 32)
+    assert payload["iat"] == (NOW + 42_000) // 1000
+    _, refresh = AuthFlow.refresh(SERVER, grant, config())
+    assert drawn == [32, 32]
+    by_clock = fetch(refresh, "POST", f"{A}/token").header("dpop")
+    assert jwt(by_clock)[1]["iat"] == (NOW + 42_000) // 1000
+    _, given = AuthFlow.refresh(SERVER, grant, config(), now_ms=NOW + 42_000, entropy=bytes([7]) * 32)
+    assert isinstance(given, Fetch) and given.header("dpop") == by_clock
+
+    # on_redirect dates the token request's proof with the clock when no now_ms is given.
+    flow, step = start()
+    authorize = to_authorize(flow, step, OFFERS_DPOP)
+    token = fetch(flow.on_redirect(f"code=code-SECRET&state={authorize.state}&iss={A}"), "POST", f"{A}/token")
+    assert jwt(token.header("dpop"))[1]["iat"] == (NOW + 42_000) // 1000
+
+
+# --- grants for machines --------------------------------------------------------------------
+
+CLIENT_KEY_PEM = """-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgonwAeLdCrIpcSy4R
+g/VfNpdd61z5sCWDj1nEvXZVYRehRANCAAR/Mo/opqpum8FrPwClOYszWP1vOzab
+e4YpwVR5FuPw0ICfZLuezVUyPsKngNuLKahQlDOVI9NTEBDzu0chvUQy
+-----END PRIVATE KEY-----"""
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+IDP = "https://idp.example.com"
+
+
+def to_token_request(cfg: AuthConfig, metadata: bytes, url: str = f"{A}/token") -> tuple[AuthFlow, Fetch]:
+    """Discovery answered for a grant for machines: the first request after it, a POST."""
+    flow, step = start(cfg=cfg)
+    expect_get(step, PRM_URL)
+    step = flow.on_response(200, {}, prm(), now_ms=NOW)
+    expect_get(step, f"{A}/.well-known/oauth-authorization-server")
+    step = flow.on_response(200, {}, metadata, now_ms=NOW)
+    return flow, fetch(step, "POST", url)
+
+
+def jwt_part(token: str, index: int) -> dict[str, Any]:
+    part = token.split(".")[index]
+    decoded: dict[str, Any] = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+    return decoded
+
+
+def test_client_credentials_asks_nobody() -> None:
+    cfg = config(client_id="machine-1", client_secret="client-SECRET-1", grant="client-credentials")
+    assert (cfg.grant, cfg.has_client_key) == ("client-credentials", False)
+    metadata = as_metadata(grant_types_supported=["client_credentials"],
+                           token_endpoint_auth_methods_supported=["client_secret_basic"])
+    flow, request = to_token_request(cfg, metadata)
+    basic = base64.b64encode(b"machine-1:client-SECRET-1").decode()
+    assert request.header("authorization") == f"Basic {basic}"
+    assert form(request.body) == {"grant_type": "client_credentials", "scope": "mcp:read", "resource": SERVER}
+    done = flow.on_response(200, {}, json.dumps(TOKEN).encode(), now_ms=NOW)
+    assert isinstance(done, Done)
+    assert done.grant.authorization == "Bearer at-SECRET-1"
+
+
+def test_client_credentials_with_a_client_key_signs_an_assertion() -> None:
+    cfg = config(client_id="machine-1", client_key=CLIENT_KEY_PEM, grant="client-credentials")
+    assert cfg.has_client_key and "BEGIN" not in repr(cfg)
+    metadata = as_metadata(grant_types_supported=["client_credentials"],
+                           token_endpoint_auth_methods_supported=["private_key_jwt"],
+                           token_endpoint_auth_signing_alg_values_supported=["ES256"])
+    _, request = to_token_request(cfg, metadata)
+    sent = form(request.body)
+    assert sent["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    assert jwt_part(sent["client_assertion"], 0) == {"alg": "ES256", "typ": "JWT"}
+    claims = jwt_part(sent["client_assertion"], 1)
+    assert (claims["iss"], claims["sub"], claims["aud"]) == ("machine-1", "machine-1", A)
+    assert claims["exp"] - claims["iat"] == 60 and claims["iat"] == NOW // 1000
+    from cryptography.hazmat.primitives.asymmetric import ec, utils
+    from cryptography.hazmat.primitives import hashes, serialization
+
+    public = serialization.load_pem_private_key(CLIENT_KEY_PEM.encode(), None).public_key()
+    assert isinstance(public, ec.EllipticCurvePublicKey)
+    head, body, signature = sent["client_assertion"].split(".")
+    raw = base64.urlsafe_b64decode(signature + "=" * (-len(signature) % 4))
+    der = utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    public.verify(der, f"{head}.{body}".encode(), ec.ECDSA(hashes.SHA256()))
+
+
+def test_a_workload_jwt_is_the_grant_and_a_refusal_is_final() -> None:
+    workload = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3In0.c2lnbmF0dXJl"
+    cfg = config(grant="jwt-bearer", assertion=workload)
+    metadata = as_metadata(grant_types_supported=[JWT_BEARER])
+    flow, request = to_token_request(cfg, metadata)
+    assert form(request.body) == {"grant_type": JWT_BEARER, "assertion": workload,
+                                  "scope": "mcp:read", "resource": SERVER}
+    refusal = json.dumps({"error": "invalid_grant", "error_description": f"expired {workload}"})
+    with pytest.raises(AuthError) as raised:
+        flow.on_response(400, {}, refusal.encode(), now_ms=NOW)
+    assert raised.value.kind == "token_refused"
+    assert workload not in str(raised.value)
+    with pytest.raises(AuthError) as again:
+        flow.on_response(200, {}, json.dumps(TOKEN).encode(), now_ms=NOW)
+    assert again.value.kind == "out_of_order"
+
+
+def test_enterprise_exchanges_the_id_token_then_presents_the_grant() -> None:
+    cfg = config(client_id="xaa-client", client_secret="client-SECRET-2", grant="enterprise",
+                 id_token="id-token-SECRET", idp_token_endpoint=f"{IDP}/token", idp_client_id="idp-client")
+    assert "id-token-SECRET" not in repr(cfg) and cfg.grant == "enterprise"
+    metadata = as_metadata(grant_types_supported=[JWT_BEARER],
+                           token_endpoint_auth_methods_supported=["client_secret_basic"])
+    flow, exchange = to_token_request(cfg, metadata, f"{IDP}/token")
+    assert form(exchange.body) == {
+        "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
+        "requested_token_type": "urn:ietf:params:oauth:token-type:id-jag",
+        "audience": A,
+        "resource": SERVER,
+        "scope": "mcp:read",
+        "subject_token": "id-token-SECRET",
+        "subject_token_type": "urn:ietf:params:oauth:token-type:id_token",
+        "client_id": "idp-client",
+    }
+    jag = {"access_token": "id-jag-SECRET", "issued_token_type": "urn:ietf:params:oauth:token-type:id-jag",
+           "token_type": "N_A"}
+    step = flow.on_response(200, {}, json.dumps(jag).encode(), now_ms=NOW)
+    request = fetch(step, "POST", f"{A}/token")
+    assert request.header("authorization") == "Basic " + base64.b64encode(b"xaa-client:client-SECRET-2").decode()
+    assert form(request.body) == {"grant_type": JWT_BEARER, "assertion": "id-jag-SECRET",
+                                  "scope": "mcp:read", "resource": SERVER}
+    done = flow.on_response(200, {}, json.dumps(TOKEN).encode(), now_ms=NOW)
+    assert isinstance(done, Done)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"grant": "password"}, "is not a grant"),
+        ({"assertion": "a.b.c"}, 'assertion is for grant="jwt-bearer"'),
+        ({"grant": "jwt-bearer"}, 'grant="jwt-bearer" needs assertion'),
+        ({"grant": "enterprise", "id_token": "t"}, "needs id_token and idp_token_endpoint"),
+        ({"grant": "client-credentials", "idp_client_id": "x"}, 'are for grant="enterprise"'),
+    ],
+)
+def test_grant_options_are_checked_at_once(options: dict[str, Any], said: str) -> None:
+    with pytest.raises(toolnexus.InvalidValueError, match=said):
+        config(**options)
+
+
+def test_an_unusable_client_key_is_refused_without_showing_it() -> None:
+    with pytest.raises(AuthError) as raised:
+        config(client_id="c", client_key="-----BEGIN PRIVATE KEY-----\nc2VjcmV0\n-----END PRIVATE KEY-----")
+    assert raised.value.kind == "invalid_config"
+    assert "c2VjcmV0" not in str(raised.value)
+    # A configuration a flow cannot use is refused when it starts.
+    with pytest.raises(AuthError) as started:
+        start(cfg=config(grant="client-credentials"))
+    assert (started.value.kind, started.value.pointer) == ("invalid_config", "/client_id")

@@ -936,6 +936,13 @@ class Challenge:
 def parse_challenge(status: int, www_authenticate: str | None) -> Challenge:
     """The challenge of a response of ``status`` with this ``WWW-Authenticate`` header."""
 
+_DpopUse: TypeAlias = Literal["when-offered", "always", "never"]
+"""When an ``AuthFlow`` proves its token requests with DPoP (RFC 9449)."""
+_GrantName: TypeAlias = Literal[
+    "authorization-code", "client-credentials", "jwt-bearer", "enterprise"
+]
+"""How an ``AuthFlow`` obtains its token: a person signing in, or a grant for machines."""
+
 @final
 class AuthConfig:
     """The client's identity, its redirect URI and the bounds of every flow."""
@@ -951,6 +958,14 @@ class AuthConfig:
         client_metadata_url: str | None = None,
         limits: Limits | None = None,
         max_authorizations: int = 3,
+        dpop: _DpopUse = "when-offered",
+        grant: _GrantName = "authorization-code",
+        client_key: str | None = None,
+        assertion: str | None = None,
+        id_token: str | None = None,
+        idp_token_endpoint: str | None = None,
+        idp_client_id: str | None = None,
+        idp_client_secret: str | None = None,
     ) -> AuthConfig: ...
     @property
     def client_name(self) -> str: ...
@@ -968,10 +983,17 @@ class AuthConfig:
     def limits(self) -> Limits: ...
     @property
     def max_authorizations(self) -> int: ...
+    @property
+    def dpop(self) -> _DpopUse: ...
+    @property
+    def grant(self) -> _GrantName: ...
+    @property
+    def has_client_key(self) -> bool: ...
 
 @final
 class Grant(_Unhashable):
-    """What a flow got: the token, its expiry, and what a refresh needs."""
+    """What a flow got: the token, its expiry, what a refresh needs and, for a DPoP-bound
+    token, the ``proof`` each request needs."""
 
     @property
     def access_token(self) -> str: ...
@@ -979,6 +1001,17 @@ class Grant(_Unhashable):
     def token_type(self) -> str: ...
     @property
     def authorization(self) -> str: ...
+    @property
+    def is_dpop(self) -> bool: ...
+    def proof(
+        self,
+        method: str,
+        url: str,
+        *,
+        now_ms: int | None = None,
+        nonce: str | None = None,
+        jti: bytes | bytearray | None = None,
+    ) -> str | None: ...
     @property
     def refresh_token(self) -> str | None: ...
     @property
@@ -1054,7 +1087,12 @@ class AuthFlow:
     ) -> tuple[AuthFlow, _Next]: ...
     @staticmethod
     def refresh(
-        resource_url: str, grant: Grant, config: AuthConfig
+        resource_url: str,
+        grant: Grant,
+        config: AuthConfig,
+        *,
+        now_ms: int | None = None,
+        entropy: bytes | bytearray | None = None,
     ) -> tuple[AuthFlow, _Next]: ...
     def on_response(
         self,
@@ -1064,7 +1102,7 @@ class AuthFlow:
         *,
         now_ms: int | None = None,
     ) -> _Next: ...
-    def on_redirect(self, query: str) -> _Next: ...
+    def on_redirect(self, query: str, *, now_ms: int | None = None) -> _Next: ...
     @property
     def issuer(self) -> str | None: ...
     @property
