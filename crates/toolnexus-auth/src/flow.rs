@@ -341,8 +341,9 @@ pub struct Flow {
     proofs: u64,
     /// Whether the token request was sent again with the server's `DPoP-Nonce` already.
     nonce_retried: bool,
-    /// The last token request, to send again with a nonce.
-    token_request: Option<HttpRequest>,
+    /// The form of the token request, before the client's authentication: built again (a
+    /// fresh client assertion, a fresh proof) to send it again with a nonce.
+    token_form: Vec<(&'static str, String)>,
     /// The ID-JAG the identity provider issued (enterprise-managed authorization), kept out
     /// of messages.
     exchanged: Option<String>,
@@ -483,7 +484,7 @@ impl Flow {
             jti_seed: derive(&entropy, "jti"),
             proofs: 0,
             nonce_retried: false,
-            token_request: None,
+            token_form: Vec::new(),
             exchanged: None,
             now_ms: 0,
         };
@@ -585,13 +586,12 @@ impl Flow {
             jti_seed: derive(&entropy, "jti"),
             proofs: 0,
             nonce_retried: false,
-            token_request: None,
+            token_form: Vec::new(),
             exchanged: None,
             now_ms,
         };
-        let assertion = flow.client_assertion(&grant.client, &grant.issuer)?;
-        let request = token_request(&grant.token_endpoint, form, &grant.client, assertion);
-        let request = flow.prove(request, None)?;
+        flow.token_form = form;
+        let request = flow.token_fetch(None)?;
         Ok((flow, Next::Fetch(request)))
     }
 
@@ -745,32 +745,45 @@ impl Flow {
     /// `resource` added, authenticated as the client and proved with DPoP when the flow proves
     /// its token requests.
     fn send_token(&mut self, mut form: Vec<(&'static str, String)>) -> Result<Next, AuthError> {
-        let (Some(metadata), Some(client)) = (&self.metadata, &self.client) else {
+        let Some(metadata) = &self.metadata else {
             return Err(self.out_of_order("a token request"));
         };
         let resource = self.resource.as_ref().map(|r| r.resource.clone());
         if let Some(resource) = &resource {
             form.push(("resource", resource.clone()));
         }
-        let endpoint = metadata.token_endpoint.clone();
-        let issuer = metadata.issuer.clone();
         let offered = metadata.dpop_algs.iter().any(|alg| alg == DPOP_ALG);
-        let client = client.clone();
-        let assertion = self.client_assertion(&client, &issuer)?;
-        let request = token_request(&endpoint, form, &client, assertion);
         self.token = Some(TokenTarget {
-            endpoint,
-            issuer,
+            endpoint: metadata.token_endpoint.clone(),
+            issuer: metadata.issuer.clone(),
             resource,
         });
+        self.token_form = form;
         self.dpop = match self.config.dpop {
             DpopUse::Always => self.dpop_candidate.take(),
             DpopUse::WhenOffered if offered => self.dpop_candidate.take(),
             DpopUse::WhenOffered | DpopUse::Never => None,
         };
-        let request = self.prove(request, None)?;
+        let request = self.token_fetch(None)?;
         self.stage = Stage::Token;
         Ok(Next::Fetch(request))
+    }
+
+    /// The token request of the form kept, to the token endpoint, authenticated as the client
+    /// (with a fresh assertion, for `private_key_jwt`) and proved with DPoP when the flow
+    /// proves its token requests (with `nonce`, when the server asked for one).
+    fn token_fetch(&mut self, nonce: Option<&str>) -> Result<HttpRequest, AuthError> {
+        let (Some(target), Some(client)) = (self.token.clone(), self.client.clone()) else {
+            return Err(self.out_of_order("a token request"));
+        };
+        let assertion = self.client_assertion(&client, &target.issuer)?;
+        let request = token_request(
+            &target.endpoint,
+            self.token_form.clone(),
+            &client,
+            assertion,
+        );
+        self.prove(request, nonce)
     }
 
     /// The client assertion `client` authenticates with at the authorization server
@@ -1217,7 +1230,7 @@ impl Flow {
     }
 
     /// `request` with a fresh DPoP proof (and `nonce`, when the server asked for one), when
-    /// the flow proves its token requests; kept to be sent again with a nonce.
+    /// the flow proves its token requests.
     fn prove(
         &mut self,
         mut request: HttpRequest,
@@ -1234,10 +1247,8 @@ impl Flow {
                 None,
                 nonce,
             )?;
-            request.headers.retain(|(name, _)| name != "dpop");
             request.headers.push(("dpop".into(), proof));
         }
-        self.token_request = Some(request.clone());
         Ok(request)
     }
 
@@ -1267,11 +1278,8 @@ impl Flow {
 
     fn on_token(&mut self, response: &HttpResponse<'_>, now_ms: u64) -> Result<Next, AuthError> {
         if let Some(nonce) = self.asked_nonce(response)? {
-            let Some(request) = self.token_request.clone() else {
-                return Err(self.out_of_order("a token response"));
-            };
             self.nonce_retried = true;
-            let request = self.prove(request, Some(&nonce))?;
+            let request = self.token_fetch(Some(&nonce))?;
             self.stage = Stage::Token;
             return Ok(Next::Fetch(request));
         }

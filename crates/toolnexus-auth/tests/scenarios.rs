@@ -2899,3 +2899,54 @@ fn machine_grant_configurations() {
         assert!(!shown.contains(secret), "{shown}");
     }
 }
+
+/// A token request sent again for a DPoP nonce carries a new client assertion, not the one
+/// the server has seen: each assertion's `jti` is used once (RFC 7523 §3).
+#[test]
+fn a_nonce_retry_signs_a_new_client_assertion() {
+    let key = ClientKey::from_pem(CLIENT_KEY_PEM).unwrap();
+    let config = Config {
+        client_key: Some(key.clone()),
+        ..machine_config(Some("machine"), None, GrantType::ClientCredentials)
+    };
+    let doc = machine_as_doc(
+        r#"["client_credentials"]"#,
+        r#"["private_key_jwt"]"#,
+        &[("dpop_signing_alg_values_supported", Some(r#"["ES256"]"#))],
+    );
+    let mut run = machine_run(config, &doc);
+    let assertion_jti = |run: &Run| {
+        let (headers, form) = run.token_request(&format!("{A}/token"));
+        assert_eq!(headers.len(), 1, "one DPoP proof: {headers:?}");
+        assert_eq!(headers[0].0, "dpop");
+        let assertion = &form
+            .iter()
+            .find(|(k, _)| k == "client_assertion")
+            .unwrap()
+            .1;
+        let (_, claims) = read_assertion(assertion, &key);
+        let Value::Object(claims) = parse_str(&claims, &Limits::DEFAULT).unwrap() else {
+            panic!("claims are an object");
+        };
+        (
+            claims.get("jti").map(Value::to_json).unwrap(),
+            read_proof(&headers[0].1).claims,
+        )
+    };
+    let (first, first_proof) = assertion_jti(&run);
+    run.answer(
+        400,
+        &[("DPoP-Nonce", "as-nonce-1")],
+        br#"{"error":"use_dpop_nonce"}"#,
+    )
+    .unwrap();
+    let (second, second_proof) = assertion_jti(&run);
+    assert_ne!(first, second, "a fresh client assertion");
+    assert!(!first_proof.contains("as-nonce-1"));
+    assert!(
+        second_proof.contains(r#""nonce":"as-nonce-1""#),
+        "{second_proof}"
+    );
+    let grant = run.grant(DPOP_TOKEN);
+    assert!(grant.is_dpop());
+}
