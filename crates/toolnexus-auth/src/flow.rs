@@ -981,25 +981,8 @@ impl Flow {
             return self.unattended(server);
         }
         let issuer = server.issuer.clone();
-        let configured = self.config.client_id.as_ref().filter(|_| {
-            self.config
-                .client_issuer
-                .as_ref()
-                .is_none_or(|bound| *bound == issuer)
-        });
-        let client = if let Some(client_id) = configured {
-            let secret = self.config.client_secret.clone();
-            Some(Client {
-                client_id: client_id.clone(),
-                auth_method: AuthMethod::choose(
-                    None,
-                    secret.is_some(),
-                    self.config.client_key.is_some(),
-                    server.auth_methods.as_deref(),
-                ),
-                client_secret: secret,
-                issuer,
-            })
+        let client = if let Some(configured) = self.configured_client(&server) {
+            Some(configured)
         } else if let Some(previous) = self.previous_client.take().filter(|c| c.issuer == issuer) {
             Some(previous)
         } else {
@@ -1047,32 +1030,40 @@ impl Flow {
         }
     }
 
+    /// The pre-registered client, when one is configured for `server` (for any server, or
+    /// bound to its issuer by [`Config::client_issuer`]): its method chosen from what it holds
+    /// and what the server lists.
+    fn configured_client(&self, server: &ServerMetadata) -> Option<Client> {
+        let client_id = self.config.client_id.as_ref()?;
+        if self
+            .config
+            .client_issuer
+            .as_ref()
+            .is_some_and(|bound| *bound != server.issuer)
+        {
+            return None;
+        }
+        let secret = self.config.client_secret.clone();
+        Some(Client {
+            client_id: client_id.clone(),
+            auth_method: AuthMethod::choose(
+                None,
+                secret.is_some(),
+                self.config.client_key.is_some(),
+                server.auth_methods.as_deref(),
+            ),
+            client_secret: secret,
+            issuer: server.issuer.clone(),
+        })
+    }
+
     /// With the authorization server known, a grant for machines: the pre-registered client
     /// (the JWT bearer grant may go without one), the scopes, then the token request; for
     /// enterprise-managed authorization, the token exchange at the identity provider first.
     fn unattended(&mut self, server: ServerMetadata) -> Result<Next, AuthError> {
         let issuer = server.issuer.clone();
-        let configured = self.config.client_id.as_ref().filter(|_| {
-            self.config
-                .client_issuer
-                .as_ref()
-                .is_none_or(|bound| *bound == issuer)
-        });
-        let client = match configured {
-            Some(client_id) => {
-                let secret = self.config.client_secret.clone();
-                Client {
-                    client_id: client_id.clone(),
-                    auth_method: AuthMethod::choose(
-                        None,
-                        secret.is_some(),
-                        self.config.client_key.is_some(),
-                        server.auth_methods.as_deref(),
-                    ),
-                    client_secret: secret,
-                    issuer: issuer.clone(),
-                }
-            }
+        let client = match self.configured_client(&server) {
+            Some(client) => client,
             None if matches!(self.config.grant, GrantType::JwtBearer { .. }) => Client {
                 client_id: String::new(),
                 client_secret: None,
