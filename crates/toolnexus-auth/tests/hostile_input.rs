@@ -1,6 +1,8 @@
 //! Arbitrary input at every entry point: challenges, metadata documents member by member,
-//! registration and token responses, redirects and stored grants. Nothing panics, every
-//! refusal is typed and located, and no message shows the PKCE verifier.
+//! registration and token responses, redirects and stored grants, and for the grants for
+//! machines the server metadata, the identity provider's token exchange answer and the token
+//! answer. Nothing panics, every refusal is typed and located, and no message shows the PKCE
+//! verifier, a workload's assertion or an ID token.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -9,7 +11,14 @@
 )]
 
 use proptest::prelude::*;
-use toolnexus_auth::{AuthError, Config, Flow, Grant, HttpResponse, Limits, Next, parse_challenge};
+use toolnexus_auth::{
+    AuthError, Config, Enterprise, Flow, Grant, GrantType, HttpResponse, JWT_BEARER, Limits, Next,
+    parse_challenge,
+};
+
+/// The secrets of the grants for machines, which no message may show.
+const ASSERTION: &str = "workload.assertion.jwt-4f1e";
+const ID_TOKEN: &str = "person.id-token.jwt-9b2c";
 
 const SERVER: &str = "http://localhost:5/mcp";
 const A: &str = "http://localhost:9";
@@ -297,6 +306,100 @@ proptest! {
                 let _ = Flow::refresh(SERVER, &grant, config());
             }
             Err(e) => prop_assert!(e.pointer().is_empty() || e.pointer().starts_with('/')),
+        }
+    }
+}
+
+/// A flow of `grant` past the protected resource metadata, fetching the server metadata.
+fn machine_at_server_metadata(grant: GrantType) -> Flow {
+    let config = Config {
+        client_id: Some("machine".into()),
+        client_secret: Some("machine-secret".into()),
+        grant,
+        ..config()
+    };
+    let challenge = parse_challenge(401, None);
+    let (mut flow, _) = Flow::start(SERVER, &challenge, config, None, ENTROPY).unwrap();
+    let prm = format!(r#"{{"resource":"{SERVER}","authorization_servers":["{A}"]}}"#);
+    respond(&mut flow, 200, prm.as_bytes()).unwrap();
+    flow
+}
+
+fn enterprise() -> GrantType {
+    GrantType::Enterprise(Enterprise {
+        token_endpoint: "http://localhost:11/token".into(),
+        client_id: Some("idp-client".into()),
+        client_secret: None,
+        id_token: ID_TOKEN.into(),
+    })
+}
+
+fn bearer() -> GrantType {
+    GrantType::JwtBearer {
+        assertion: ASSERTION.into(),
+    }
+}
+
+/// The server metadata of a server that offers every grant for machines.
+fn machine_as() -> String {
+    format!(
+        r#"{{"issuer":"{A}","token_endpoint":"{A}/token","grant_types_supported":["client_credentials","{JWT_BEARER}"]}}"#
+    )
+}
+
+/// `check`, and no message shows a grant's secret.
+fn check_machine(result: &Result<Next, AuthError>) {
+    check(result);
+    if let Err(e) = result {
+        assert!(!e.message().contains(ASSERTION), "{}", e.message());
+        assert!(!e.message().contains(ID_TOKEN), "{}", e.message());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn any_server_metadata_of_a_grant_for_machines(
+        doc in document(&[
+            ("issuer", r#""http://localhost:9""#),
+            ("token_endpoint", r#""http://localhost:9/token""#),
+            ("grant_types_supported", r#"["client_credentials","urn:ietf:params:oauth:grant-type:jwt-bearer"]"#),
+            ("token_endpoint_auth_methods_supported", r#"["private_key_jwt","client_secret_basic"]"#),
+            ("token_endpoint_auth_signing_alg_values_supported", r#"["ES256"]"#),
+        ]),
+        which in 0..3_usize,
+    ) {
+        let grant = [GrantType::ClientCredentials, bearer(), enterprise()][which].clone();
+        let mut flow = machine_at_server_metadata(grant);
+        check_machine(&respond(&mut flow, 200, doc.as_bytes()));
+    }
+
+    #[test]
+    fn any_token_exchange_answer(status in status(), body in body()) {
+        let mut flow = machine_at_server_metadata(enterprise());
+        respond(&mut flow, 200, machine_as().as_bytes()).unwrap();
+        let result = respond(&mut flow, status, &body);
+        check_machine(&result);
+        if let Ok(Next::Fetch(request)) = &result {
+            // The ID-JAG goes to the authorization server alone.
+            prop_assert_eq!(request.url.as_str(), "http://localhost:9/token");
+        }
+    }
+
+    #[test]
+    fn any_token_answer_of_a_jwt_bearer_grant(status in status(), body in body()) {
+        let mut flow = machine_at_server_metadata(bearer());
+        respond(&mut flow, 200, machine_as().as_bytes()).unwrap();
+        let result = respond(&mut flow, status, &body);
+        check_machine(&result);
+        if !(200..300).contains(&status) {
+            // A refusal is final: nothing is asked again.
+            prop_assert!(result.is_err() || matches!(result, Ok(Next::Done(_))));
         }
     }
 }
