@@ -1,5 +1,5 @@
-//! toolnexus-auth: MCP authorization (OAuth 2.1, authorization code with PKCE) as a sans-I/O
-//! state machine.
+//! toolnexus-auth: MCP authorization (OAuth 2.1: the authorization code with PKCE, and the
+//! grants for machines) as a sans-I/O state machine.
 //!
 //! An MCP server that answers 401 (or 403 with `insufficient_scope`) wants a token. A [`Flow`]
 //! works out how to get one, as the MCP authorization specification (2025-11-25 and
@@ -43,6 +43,12 @@
 //! # }
 //! ```
 //!
+//! A workload with nobody to sign in sets [`Config::grant`] to a grant for machines
+//! ([`GrantType`]): client credentials (with the client's secret, or a JWT signed with its
+//! [`ClientKey`]), the JWT bearer grant with a workload's JWT, or enterprise-managed
+//! authorization (an ID token exchanged at the identity provider, then presented). Discovery
+//! and its checks are the same; no [`Next::Authorize`] comes.
+//!
 //! When the authorization server lists `ES256` in `dpop_signing_alg_values_supported` (or
 //! [`Config::dpop`] says [`DpopUse::Always`]), the token requests carry a DPoP proof (RFC
 //! 9449) made with a [`DpopKey`] drawn from the flow's entropy, a `400 use_dpop_nonce` is
@@ -75,7 +81,9 @@ mod urls;
 pub use challenge::{Challenge, parse_challenge};
 pub use client::{AuthMethod, Client};
 pub use client_key::{CLIENT_ASSERTION_TYPE, CLIENT_KEY_ALG, ClientKey};
-pub use dpop::{DPOP_ALG, DpopKey, MAX_NONCE_BYTES, ath, check_nonce};
+pub use dpop::{
+    DPOP_ALG, DpopKey, MAX_JTI_BYTES, MAX_NONCE_BYTES, MIN_JTI_BYTES, ath, check_nonce,
+};
 pub use error::{AuthError, AuthErrorKind};
 pub use flow::{Authorization, Config, DpopUse, Flow, Next};
 pub use grant::Grant;
