@@ -413,6 +413,15 @@ impl PyGrant {
         self.0.client().client_id()
     }
 
+    /// How the token was obtained: `"authorization_code"` (a person signed in),
+    /// `"client_credentials"`, `"jwt_bearer"` or `"enterprise"`; a refresh keeps it. Reuse a
+    /// kept grant only for the same kind of grant, so that a job running as a machine never
+    /// acts with a person's token.
+    #[getter]
+    fn obtained_by(&self) -> &str {
+        self.0.obtained_by()
+    }
+
     /// How many authorizations its step-up chain took (1 for a grant read back).
     #[getter]
     fn authorizations(&self) -> u32 {

@@ -772,6 +772,9 @@ def test_client_credentials_asks_nobody() -> None:
     done = flow.on_response(200, {}, json.dumps(TOKEN).encode(), now_ms=NOW)
     assert isinstance(done, Done)
     assert done.grant.authorization == "Bearer at-SECRET-1"
+    assert done.grant.obtained_by == "client_credentials"
+    assert Grant.from_json(done.grant.to_json()).obtained_by == "client_credentials"
+    assert full_grant().obtained_by == "authorization_code"
 
 
 def test_client_credentials_with_a_client_key_signs_an_assertion() -> None:

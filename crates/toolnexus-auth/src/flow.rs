@@ -22,7 +22,7 @@ use crate::document::Document;
 use crate::dpop::{DPOP_ALG, DpopKey, check_nonce, derive, derived_jti};
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant::{Grant, TokenRequestContext, read_token_response, redirected};
-use crate::grant_type::{GrantType, JWT_BEARER, exchange_request, read_exchange};
+use crate::grant_type::{GrantType, JWT_BEARER, Obtained, exchange_request, read_exchange};
 use crate::http::{HttpRequest, HttpResponse};
 use crate::metadata::{
     ResourceMetadata, ServerMetadata, fallback_server, read_resource_metadata, read_server_metadata,
@@ -347,6 +347,9 @@ pub struct Flow {
     /// The ID-JAG the identity provider issued (enterprise-managed authorization), kept out
     /// of messages.
     exchanged: Option<String>,
+    /// The grant the token is obtained by: the configured one, or for a refresh the
+    /// refreshed grant's.
+    obtained_by: Obtained,
     /// The latest time the caller gave, in milliseconds since the Unix epoch.
     now_ms: u64,
 }
@@ -459,6 +462,7 @@ impl Flow {
                 Some(DpopKey::from_bytes(&derive(&entropy, "key"))?)
             }
         };
+        let obtained_by = config.grant.obtained();
         let flow = Flow {
             server,
             config,
@@ -486,6 +490,7 @@ impl Flow {
             nonce_retried: false,
             token_form: Vec::new(),
             exchanged: None,
+            obtained_by,
             now_ms: 0,
         };
         Ok((flow, Next::Fetch(HttpRequest::get_json(first))))
@@ -588,6 +593,7 @@ impl Flow {
             nonce_retried: false,
             token_form: Vec::new(),
             exchanged: None,
+            obtained_by: grant.obtained_by,
             now_ms,
         };
         flow.token_form = form;
@@ -1294,6 +1300,7 @@ impl Flow {
             authorizations: self.authorizations,
             secrets: &secrets,
             dpop_key: self.dpop.as_ref(),
+            obtained_by: self.obtained_by,
         };
         let grant = read_token_response(response, &self.config.limits, now_ms, &context)?;
         self.stage = Stage::Done;

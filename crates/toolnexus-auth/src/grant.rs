@@ -9,6 +9,7 @@ use crate::client::{Client, oauth_error, only_members};
 use crate::document::Document;
 use crate::dpop::DpopKey;
 use crate::error::{AuthError, AuthErrorKind, quote};
+use crate::grant_type::Obtained;
 use crate::http::HttpResponse;
 
 /// The version of the stored form [`Grant::to_json`] writes.
@@ -34,6 +35,8 @@ pub struct Grant {
     /// Authorizations in the step-up chain that led here (1 for a first authorization); held
     /// in memory only.
     pub(crate) authorizations: u32,
+    /// The grant that obtained it; a refresh keeps it.
+    pub(crate) obtained_by: Obtained,
 }
 
 impl Grant {
@@ -141,6 +144,14 @@ impl Grant {
         &self.client
     }
 
+    /// How the token was obtained: `authorization_code` (a person signed in),
+    /// `client_credentials`, `jwt_bearer` or `enterprise` ([`GrantType::name`]); a refresh
+    /// keeps it. A host reuses a kept grant only for the same kind of grant, so that a job
+    /// that runs as a machine never acts with a person's token, nor the other way round.
+    pub fn obtained_by(&self) -> &str {
+        self.obtained_by.name()
+    }
+
     /// How many authorizations the step-up chain that led to this grant took (1 for a first
     /// authorization). A grant read back with [`Grant::from_json`] starts a new chain.
     pub fn authorizations(&self) -> u32 {
@@ -172,6 +183,11 @@ impl Grant {
         if let Some(key) = &self.dpop_key {
             map.insert("dpop_key", Value::from(key.to_secret()));
         }
+        // The person's grant is the default: grants kept before this member was written read
+        // back as what they are.
+        if self.obtained_by != Obtained::AuthorizationCode {
+            map.insert("obtained_by", Value::from(self.obtained_by.name()));
+        }
         map.to_json()
     }
 
@@ -201,8 +217,18 @@ impl Grant {
                 "token_endpoint",
                 "client",
                 "dpop_key",
+                "obtained_by",
             ],
         )?;
+        let obtained_by = match doc.string("obtained_by")? {
+            None => Obtained::AuthorizationCode,
+            Some(name) => Obtained::from_name(name).ok_or_else(|| {
+                doc.error(
+                    "obtained_by",
+                    format_args!("is {}, not a grant this crate knows", quote(name)),
+                )
+            })?,
+        };
         match doc.count("version")? {
             Some(STORED_VERSION) => {}
             _ => {
@@ -243,6 +269,7 @@ impl Grant {
             client,
             dpop_key,
             authorizations: 1,
+            obtained_by,
         })
     }
 }
@@ -286,6 +313,8 @@ pub(crate) struct TokenRequestContext<'a> {
     /// The DPoP key the request was proved with, if it was: a `DPoP` token is accepted then
     /// only, and bound to it.
     pub(crate) dpop_key: Option<&'a DpopKey>,
+    /// The grant that obtains the token.
+    pub(crate) obtained_by: Obtained,
 }
 
 /// Reads the token endpoint's answer at `now_ms` into a [`Grant`].
@@ -362,6 +391,7 @@ pub(crate) fn read_token_response(
         client: request.client.clone(),
         dpop_key,
         authorizations: request.authorizations,
+        obtained_by: request.obtained_by,
     })
 }
 
@@ -417,6 +447,7 @@ mod tests {
             authorizations: 2,
             secrets: &["the-code-123", "csecret"],
             dpop_key: None,
+            obtained_by: Obtained::AuthorizationCode,
         };
         let headers = vec![("location".to_owned(), "https://elsewhere".to_owned())];
         let response = HttpResponse {
@@ -553,6 +584,27 @@ mod tests {
     }
 
     #[test]
+    fn how_a_grant_was_obtained_is_kept() {
+        let person = r#"{"version":1,"access_token":"at","token_type":"Bearer","issuer":"i","token_endpoint":"t","client":{"client_id":"c","auth_method":"none","issuer":"i"}}"#;
+        let g = Grant::from_json(person.as_bytes(), &Limits::DEFAULT).unwrap();
+        assert_eq!(g.obtained_by(), "authorization_code");
+        assert_eq!(g.to_json(), person, "a person's grant is written as before");
+        for name in crate::GRANT_NAMES.into_iter().skip(1) {
+            let machine = person.replace(
+                r#","client""#,
+                &format!(r#","client":{{"client_id":"c","auth_method":"none","issuer":"i"}},"obtained_by":"{name}","x""#),
+            );
+            let machine = machine.replace(
+                r#","x":{"client_id":"c","auth_method":"none","issuer":"i"}"#,
+                "",
+            );
+            let g = Grant::from_json(machine.as_bytes(), &Limits::DEFAULT).unwrap();
+            assert_eq!(g.obtained_by(), name);
+            assert_eq!(g.to_json(), machine);
+        }
+    }
+
+    #[test]
     fn stored_grants_are_checked() {
         use AuthErrorKind::*;
         let good = r#"{"version":1,"access_token":"at","token_type":"Bearer","issuer":"i","token_endpoint":"t","client":{"client_id":"c","auth_method":"none","issuer":"i"}}"#;
@@ -611,6 +663,16 @@ mod tests {
                 ),
                 InvalidGrant,
                 "/client",
+            ),
+            (
+                good.replace(r#""version":1"#, r#""version":1,"obtained_by":"password""#),
+                InvalidGrant,
+                "/obtained_by",
+            ),
+            (
+                good.replace(r#""version":1"#, r#""version":1,"obtained_by":7"#),
+                InvalidGrant,
+                "/obtained_by",
             ),
             ("nope".to_owned(), InvalidJson, ""),
         ];

@@ -60,7 +60,65 @@ pub struct Enterprise {
     pub id_token: String,
 }
 
+/// The names of the grants, as [`GrantType::name`] gives them, in declaration order.
+pub const GRANT_NAMES: [&str; 4] = [
+    "authorization_code",
+    "client_credentials",
+    "jwt_bearer",
+    "enterprise",
+];
+
+/// Which grant obtained a token: [`GRANT_NAMES`] as one byte, so that a grant stays small.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Obtained {
+    AuthorizationCode,
+    ClientCredentials,
+    JwtBearer,
+    Enterprise,
+}
+
+impl Obtained {
+    /// Its name, as [`GrantType::name`] gives it.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Obtained::AuthorizationCode => "authorization_code",
+            Obtained::ClientCredentials => "client_credentials",
+            Obtained::JwtBearer => "jwt_bearer",
+            Obtained::Enterprise => "enterprise",
+        }
+    }
+
+    /// The grant named `name`, one of [`GRANT_NAMES`].
+    pub(crate) fn from_name(name: &str) -> Option<Obtained> {
+        [
+            Obtained::AuthorizationCode,
+            Obtained::ClientCredentials,
+            Obtained::JwtBearer,
+            Obtained::Enterprise,
+        ]
+        .into_iter()
+        .find(|o| o.name() == name)
+    }
+}
+
 impl GrantType {
+    /// Which grant this is, as a grant records it.
+    pub(crate) const fn obtained(&self) -> Obtained {
+        match self {
+            GrantType::AuthorizationCode => Obtained::AuthorizationCode,
+            GrantType::ClientCredentials => Obtained::ClientCredentials,
+            GrantType::JwtBearer { .. } => Obtained::JwtBearer,
+            GrantType::Enterprise(_) => Obtained::Enterprise,
+        }
+    }
+
+    /// The grant's name: `authorization_code`, `client_credentials`, `jwt_bearer` or
+    /// `enterprise` (one of [`GRANT_NAMES`]), as [`Grant::obtained_by`](crate::Grant::obtained_by)
+    /// records it.
+    pub const fn name(&self) -> &'static str {
+        self.obtained().name()
+    }
+
     /// The `grant_type` its token request to the authorization server carries.
     pub const fn as_str(&self) -> &'static str {
         match self {
@@ -197,4 +255,35 @@ pub(crate) fn read_exchange(
         return Err(doc.error("access_token", "is empty"));
     }
     Ok(token.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_are_one_list() {
+        let grants = [
+            GrantType::AuthorizationCode,
+            GrantType::ClientCredentials,
+            GrantType::JwtBearer {
+                assertion: "a".into(),
+            },
+            GrantType::Enterprise(Enterprise {
+                token_endpoint: "https://idp.example/token".into(),
+                client_id: None,
+                client_secret: None,
+                id_token: "t".into(),
+            }),
+        ];
+        let names: Vec<&str> = grants.iter().map(GrantType::name).collect();
+        assert_eq!(names, GRANT_NAMES);
+        for grant in &grants {
+            assert_eq!(Obtained::from_name(grant.name()), Some(grant.obtained()));
+        }
+        assert_eq!(Obtained::from_name("password"), None);
+        assert_eq!(GrantType::default(), GrantType::AuthorizationCode);
+        assert!(GrantType::AuthorizationCode.is_interactive());
+        assert!(!GrantType::ClientCredentials.is_interactive());
+    }
 }

@@ -88,7 +88,7 @@ pub use error::{AuthError, AuthErrorKind};
 pub use flow::{Authorization, Config, DpopUse, Flow, Next};
 pub use grant::Grant;
 pub use grant_type::{
-    Enterprise, GrantType, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER, TOKEN_EXCHANGE,
+    Enterprise, GRANT_NAMES, GrantType, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER, TOKEN_EXCHANGE,
 };
 pub use http::{HttpRequest, HttpResponse, Method};
 pub use toolnexus_core::json::Limits;

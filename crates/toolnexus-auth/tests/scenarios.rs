@@ -419,6 +419,7 @@ fn metadata_default() {
     assert_eq!(grant.client().client_id(), "test-client-id");
     assert_eq!(grant.client().client_secret(), Some("test-client-secret"));
     assert_eq!(grant.client().auth_method(), AuthMethod::None);
+    assert_eq!(grant.obtained_by(), "authorization_code");
     assert_eq!(grant.client().issuer(), A);
     assert_eq!(grant.authorizations(), 1);
     assert_eq!(run.authorizations, 1);
@@ -2508,6 +2509,7 @@ fn client_credentials_basic() {
     );
     let grant = run.grant(TOKEN);
     assert_eq!(grant.authorization(), "Bearer test-token-1");
+    assert_eq!(grant.obtained_by(), "client_credentials");
     assert_eq!(grant.client().auth_method(), AuthMethod::ClientSecretBasic);
     assert_eq!(
         run.flow.client().map(|c| c.client_id()),
@@ -2610,14 +2612,35 @@ fn client_credentials_jwt() {
     let body = r#"{"access_token":"cc-token-1","token_type":"Bearer","expires_in":3600,"refresh_token":"r-1"}"#;
     let grant = run.grant(body);
     assert_eq!(grant.client().auth_method(), AuthMethod::PrivateKeyJwt);
+    let stored = Grant::from_json(grant.to_json().as_bytes(), &Limits::DEFAULT).unwrap();
+    assert_eq!(stored.obtained_by(), "client_credentials");
     assert_eq!(grant.client().client_secret(), None);
 
     // A refresh authenticates the same way, with a fresh assertion.
-    let (_, Next::Fetch(refresh)) =
+    let (mut refreshing, Next::Fetch(refresh)) =
         Flow::refresh_at(SERVER, &grant, config.clone(), NOW + 5_000, [9; 32]).unwrap()
     else {
         panic!("a refresh fetches");
     };
+    let no_headers = Vec::new();
+    let refreshed = refreshing
+        .on_response(
+            HttpResponse {
+                status: 200,
+                headers: &no_headers,
+                body: TOKEN.as_bytes(),
+            },
+            NOW + 5_000,
+        )
+        .unwrap();
+    let Next::Done(refreshed) = refreshed else {
+        panic!("a refresh ends with a grant");
+    };
+    assert_eq!(
+        refreshed.obtained_by(),
+        "client_credentials",
+        "a refresh keeps it"
+    );
     let form = pairs(std::str::from_utf8(&refresh.body).unwrap());
     let assertion = &form
         .iter()
@@ -2702,6 +2725,7 @@ fn workload_identity_jwt_bearer() {
     );
     let grant = run.grant(TOKEN);
     assert_eq!(grant.authorization(), "Bearer test-token-1");
+    assert_eq!(grant.obtained_by(), "jwt_bearer");
 
     // With no client id, the request carries no client authentication (RFC 7523 §3.1); a
     // refusal ends the flow.
@@ -2790,6 +2814,7 @@ fn enterprise_managed_authorization() {
     );
     let grant = run.grant(TOKEN);
     assert_eq!(grant.issuer(), A);
+    assert_eq!(grant.obtained_by(), "enterprise");
     assert_eq!(grant.client().client_id(), "conformance-test-xaa-client");
 
     // A secret at the identity provider goes with HTTP Basic.

@@ -1,5 +1,6 @@
 //! `toolnexus auth`: the authorizations kept between commands, listed (`auth list`: server,
-//! authorization server, scope, expiry; never a token) or forgotten (`auth logout [URL]`).
+//! authorization server, how and by which client it was obtained, scope, expiry; never a
+//! token) or forgotten (`auth logout [URL]`).
 
 use toolnexus_core::id::now_ms;
 use toolnexus_core::rfc3339::format_unix_ms;
@@ -31,6 +32,14 @@ pub fn list(store: &Store) -> Printed {
             let mut lines = vec![
                 kept.server.clone(),
                 format!("  authorization server  {}", grant.issuer()),
+                format!(
+                    "  obtained by           {} (client {})",
+                    grant.obtained_by(),
+                    match grant.client().client_id() {
+                        "" => "none",
+                        id => id,
+                    }
+                ),
                 format!(
                     "  scope                 {}",
                     grant.scope().unwrap_or("(none)")

@@ -358,6 +358,10 @@ fn a_token_is_got_once_kept_for_the_user_alone_and_never_shown() {
     assert!(listed.starts_with(&url), "{listed}");
     assert!(listed.contains(&server.origin), "{listed}");
     assert!(listed.contains("scope                 mcp"), "{listed}");
+    assert!(
+        listed.contains("obtained by           authorization_code (client registered-client)"),
+        "{listed}"
+    );
     holds_no_secret(&printed(&out), &server);
     let out = toolnexus(&config, &["auth", "logout", &url], "");
     assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
@@ -565,4 +569,102 @@ fn the_options_of_a_grant_are_checked_before_anything_is_sent() {
         );
     }
     assert!(server.log().is_empty(), "nothing was sent");
+}
+
+/// The grant types of the token requests `server` saw, in order.
+fn grant_types(server: &Server) -> Vec<String> {
+    server
+        .log()
+        .iter()
+        .filter(|s| s.verb == "POST" && s.path == "/token")
+        .filter_map(|s| {
+            s.body
+                .split('&')
+                .find_map(|p| p.strip_prefix("grant_type=").map(decode))
+        })
+        .collect()
+}
+
+#[test]
+fn a_kept_grant_serves_only_the_grant_and_the_client_that_got_it() {
+    let server = Server::start();
+    let config = config_dir("kinds");
+    let url = server.url();
+    let browser = browser();
+    let person = [
+        "call",
+        "t",
+        "--url",
+        &url,
+        "--protocol",
+        "2025-11-25",
+        "--browser",
+        &browser,
+        "--answers",
+        "-",
+    ];
+    let out = toolnexus(&config, &person, r#"[{"ok":true}]"#);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(server.count("GET", "/authorize"), 1);
+
+    // A job that runs as a machine does not act with the person's token.
+    let secret = format!("--client-secret={CLIENT_SECRET}");
+    let machine = |client: &'static str| {
+        [
+            "call",
+            "t",
+            "--url",
+            url.as_str(),
+            "--protocol",
+            "2025-11-25",
+            "--grant",
+            "client-credentials",
+            "--client-id",
+            client,
+            secret.as_str(),
+        ]
+        .map(str::to_owned)
+    };
+    let run = |args: &[String], stdin: &str| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        toolnexus(&config, &args, stdin)
+    };
+    let out = run(&machine("machine-1"), "");
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "obtained by authorization_code, and this command asks for client_credentials"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        grant_types(&server),
+        ["authorization_code", "client_credentials"]
+    );
+
+    let out = toolnexus(&config, &["auth", "list"], "");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains("obtained by           client_credentials (client machine-1)"),
+        "{listed}"
+    );
+    // Its own grant, kept now, serves it again without a token request...
+    let out = run(&machine("machine-1"), "");
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(grant_types(&server).len(), 2);
+    // ...but not another client.
+    let out = run(&machine("machine-2"), "");
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another client's"));
+    assert_eq!(grant_types(&server).len(), 3);
+
+    // A person's command does not act with the machine's token: the person signs in.
+    let out = toolnexus(&config, &person, r#"[{"ok":true}]"#);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(server.count("GET", "/authorize"), 2);
+    assert_eq!(
+        grant_types(&server).last().map(String::as_str),
+        Some("authorization_code")
+    );
 }

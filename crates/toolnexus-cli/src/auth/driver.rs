@@ -1,6 +1,8 @@
 //! The [`Authorizer`]: what a server reached over HTTP gets when it asks for authorization.
 //!
-//! - A grant kept for the server (and not expired) is sent from the first request on.
+//! - A grant kept for the server (and not expired) is sent from the first request on, when
+//!   it was obtained by the grant the command asks for (`--grant`) and, for a grant for
+//!   machines, by the same client.
 //! - A `401` to a request that carried the token held: a refresh, once per grant, when the
 //!   grant has a refresh token; else (or when the refresh fails) the whole flow again, the
 //!   grant held passed along so that its client is reused at the same authorization server.
@@ -82,6 +84,7 @@ impl Authorizer {
                 })
                 .ok()
                 .flatten()
+                .filter(|grant| suits(grant, &options))
         });
         let header = grant
             .as_ref()
@@ -327,6 +330,32 @@ impl Authorizer {
             ..Config::new(CLIENT_NAME, redirect_uri)
         }
     }
+}
+
+/// Whether the kept `grant` may serve a command with `options`: obtained by the grant the
+/// command asks for, so that a job that runs as a machine never acts with a person's token
+/// (nor a person with a machine's), and for a grant for machines by the same client. A grant
+/// that does not is said and left unused; the one this command gets replaces it.
+fn suits(grant: &Grant, options: &Options) -> bool {
+    let asked = options.grant.name();
+    if grant.obtained_by() != asked {
+        eprintln!(
+            "toolnexus: the authorization kept for this server was obtained by {}, and this \
+             command asks for {asked}: it is not used",
+            grant.obtained_by()
+        );
+        return false;
+    }
+    let same_client =
+        grant.client().client_id() == options.client_id.as_deref().unwrap_or_default();
+    if !options.grant.is_interactive() && !same_client {
+        eprintln!(
+            "toolnexus: the authorization kept for this server is another client's: it is not \
+             used"
+        );
+        return false;
+    }
+    true
 }
 
 /// 64 random bytes: the PKCE verifier and the state of one flow.
