@@ -384,15 +384,24 @@ pub(crate) fn request_answer(
     let options = args.options(true).or_raise(py)?;
     // A short post of plain pairs is read where its strings are, with the interpreter held
     // throughout; any other is copied first, as it may be read with the interpreter released.
-    if let Some(owned) = plain_pairs(data) {
-        let mut borrowed: Vec<(&str, &str)> = Vec::with_capacity(owned.len());
-        for (name, value) in &owned {
+    if let Some(tuples) = plain_pairs(data) {
+        // The strings are borrowed from their tuples, which are held: no reference to take
+        // and give back per string.
+        let mut strings = Vec::with_capacity(tuples.len());
+        for tuple in &tuples {
+            match (string_at(tuple, 0), string_at(tuple, 1)) {
+                (Some(name), Some(value)) => strings.push((name, value)),
+                _ => break,
+            }
+        }
+        let mut borrowed: Vec<(&str, &str)> = Vec::with_capacity(strings.len());
+        for (name, value) in &strings {
             match (name.to_str(), value.to_str()) {
                 (Ok(name), Ok(value)) => borrowed.push((name, value)),
                 _ => break,
             }
         }
-        if borrowed.len() == owned.len() {
+        if borrowed.len() == tuples.len() {
             let post = html::PostPairs::new(&borrowed, &args.limits).or_raise(py)?;
             return match form {
                 Some(form) => html::answer_from_form_pairs(request, form, post, &options),
@@ -409,20 +418,14 @@ pub(crate) fn request_answer(
     detached_if_large(py, post.pairs().len(), answer).or_raise(py)
 }
 
-/// The items of `data` when it is a list or tuple of fewer than [`DETACH_FROM_ITEMS`] pairs,
-/// each an exact `tuple` of two exact `str`s: held, so that their text can be borrowed. `None`
-/// for anything else, which [`read_post`] reads, or refuses with its errors.
-fn plain_pairs<'py>(
-    data: &Bound<'py, PyAny>,
-) -> Option<Vec<(Bound<'py, PyString>, Bound<'py, PyString>)>> {
+/// The items of `data` when it is a list or tuple of fewer than [`DETACH_FROM_ITEMS`] items,
+/// each an exact `tuple` of two items: held, so that their strings can be borrowed
+/// ([`string_at`]). `None` for anything else, which [`read_post`] reads, or refuses with its
+/// errors.
+fn plain_pairs<'py>(data: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyTuple>>> {
     let pair = |item: Bound<'py, PyAny>| {
         let tuple = item.cast_into_exact::<PyTuple>().ok()?;
-        if tuple.len() != 2 {
-            return None;
-        }
-        let name = tuple.get_item(0).ok()?.cast_into_exact::<PyString>().ok()?;
-        let value = tuple.get_item(1).ok()?.cast_into_exact::<PyString>().ok()?;
-        Some((name, value))
+        (tuple.len() == 2).then_some(tuple)
     };
     let mut pairs = Vec::new();
     if let Ok(list) = data.cast_exact::<PyList>() {
@@ -444,6 +447,19 @@ fn plain_pairs<'py>(
         }
     }
     Some(pairs)
+}
+
+/// Item `index` of `tuple` when it is an exact `str`, borrowed: a tuple cannot change, so its
+/// items live as long as it is held.
+fn string_at<'a, 'py>(
+    tuple: &'a Bound<'py, PyTuple>,
+    index: usize,
+) -> Option<Borrowed<'a, 'py, PyString>> {
+    tuple
+        .get_borrowed_item(index)
+        .ok()?
+        .cast_exact::<PyString>()
+        .ok()
 }
 
 /// The most pairs (or fields) read or written with the interpreter held: below this, releasing
