@@ -13,6 +13,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyMapping, PyString, PyTuple, PyType};
+use smallvec::SmallVec;
 use toolnexus_core::content::ContentOptions;
 use toolnexus_core::form::Form;
 use toolnexus_core::html::{self, FormData, HtmlOptions, Submission};
@@ -387,14 +388,14 @@ pub(crate) fn request_answer(
     if let Some(tuples) = plain_pairs(data) {
         // The strings are borrowed from their tuples, which are held: no reference to take
         // and give back per string.
-        let mut strings = Vec::with_capacity(tuples.len());
+        let mut strings: SmallVec<[_; SHORT_POST]> = SmallVec::new();
         for tuple in &tuples {
             match (string_at(tuple, 0), string_at(tuple, 1)) {
                 (Some(name), Some(value)) => strings.push((name, value)),
                 _ => break,
             }
         }
-        let mut borrowed: Vec<(&str, &str)> = Vec::with_capacity(strings.len());
+        let mut borrowed: SmallVec<[(&str, &str); SHORT_POST]> = SmallVec::new();
         for (name, value) in &strings {
             match (name.to_str(), value.to_str()) {
                 (Ok(name), Ok(value)) => borrowed.push((name, value)),
@@ -422,12 +423,14 @@ pub(crate) fn request_answer(
 /// each an exact `tuple` of two items: held, so that their strings can be borrowed
 /// ([`string_at`]). `None` for anything else, which [`read_post`] reads, or refuses with its
 /// errors.
-fn plain_pairs<'py>(data: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyTuple>>> {
+fn plain_pairs<'py>(
+    data: &Bound<'py, PyAny>,
+) -> Option<SmallVec<[Bound<'py, PyTuple>; SHORT_POST]>> {
     let pair = |item: Bound<'py, PyAny>| {
         let tuple = item.cast_into_exact::<PyTuple>().ok()?;
         (tuple.len() == 2).then_some(tuple)
     };
-    let mut pairs = Vec::new();
+    let mut pairs = SmallVec::new();
     if let Ok(list) = data.cast_exact::<PyList>() {
         if list.len() >= DETACH_FROM_ITEMS {
             return None;
@@ -448,6 +451,10 @@ fn plain_pairs<'py>(data: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyTuple>>
     }
     Some(pairs)
 }
+
+/// The most pairs a post's vectors hold on the stack: a form of a dozen fields, its request
+/// and its button.
+const SHORT_POST: usize = 16;
 
 /// Item `index` of `tuple` when it is an exact `str`, borrowed: a tuple cannot change, so its
 /// items live as long as it is held.
