@@ -134,9 +134,9 @@ impl PyRequest {
     /// The form `form` gives, read once for the request, for the web form's calls: a page or
     /// a post then does not read the schema again. `None` for a request without one, or one
     /// whose schema cannot be read: those go to the core whole, which says why.
-    fn prepared_form(&self, py: Python<'_>) -> Option<Py<PyForm>> {
+    fn prepared_form(&self, py: Python<'_>) -> Option<&Py<PyForm>> {
         match self.form.get_or_try_init(py, || self.make_form(py)) {
-            Ok(Some(form)) => Some(form.clone_ref(py)),
+            Ok(Some(form)) => Some(form),
             Ok(None) | Err(_) => None,
         }
     }
@@ -309,8 +309,7 @@ json_class! {
             allow_unknown,
             limits: PyLimits::or_default(limits),
         };
-        let form = self.prepared_form(py);
-        let form = form.as_ref().map(|form| form.get().core());
+        let form = self.prepared_form(py).map(|form| form.get().core());
         request_to_html(py, &self.request, form, form_data, error, &args)
     }
 
@@ -344,8 +343,7 @@ json_class! {
             allow_unknown,
             PyLimits::or_default(limits),
         );
-        let form = self.prepared_form(py);
-        let form = form.as_ref().map(|form| form.get().core());
+        let form = self.prepared_form(py).map(|form| form.get().core());
         request_answer(py, &self.request, form, data, &args).map(PyAnswer)
     }
 }
