@@ -297,6 +297,22 @@ fn holds_no_secret(text: &str, server: &Server) {
     }
 }
 
+/// `call t` on the server at `url`, signed in through `browser`, consent read from stdin.
+fn signed_in_call<'a>(url: &'a str, browser: &'a str) -> [&'a str; 10] {
+    [
+        "call",
+        "t",
+        "--url",
+        url,
+        "--protocol",
+        "2025-11-25",
+        "--browser",
+        browser,
+        "--answers",
+        "-",
+    ]
+}
+
 fn mode(path: &Path) -> u32 {
     fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
@@ -307,18 +323,7 @@ fn a_token_is_got_once_kept_for_the_user_alone_and_never_shown() {
     let config = config_dir("kept");
     let url = server.url();
     let browser = browser();
-    let call = [
-        "call",
-        "t",
-        "--url",
-        &url,
-        "--protocol",
-        "2025-11-25",
-        "--browser",
-        &browser,
-        "--answers",
-        "-",
-    ];
+    let call = signed_in_call(&url, &browser);
     let out = toolnexus(&config, &call, r#"[{"ok":true}]"#);
     assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -591,18 +596,7 @@ fn a_kept_grant_serves_only_the_grant_and_the_client_that_got_it() {
     let config = config_dir("kinds");
     let url = server.url();
     let browser = browser();
-    let person = [
-        "call",
-        "t",
-        "--url",
-        &url,
-        "--protocol",
-        "2025-11-25",
-        "--browser",
-        &browser,
-        "--answers",
-        "-",
-    ];
+    let person = signed_in_call(&url, &browser);
     let out = toolnexus(&config, &person, r#"[{"ok":true}]"#);
     assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
     assert_eq!(server.count("GET", "/authorize"), 1);
