@@ -280,9 +280,7 @@ pub(crate) fn read_registration(
 ) -> Result<Client, AuthError> {
     let what = format!("the client registration response of {}", quote(url));
     if !(200..300).contains(&response.status) {
-        let code = Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)
-            .ok()
-            .and_then(|doc| oauth_error(&doc));
+        let code = refusal(response, limits, what, &[]);
         return Err(AuthError::new(
             AuthErrorKind::RegistrationFailed,
             "",
@@ -315,6 +313,20 @@ pub(crate) fn oauth_error(doc: &Document) -> Option<String> {
         text.push_str(&format!(" ({})", quote(&printable(description))));
     }
     Some(text)
+}
+
+/// The OAuth error of the error answer `response` (read as `what`), quoted for a message
+/// with every one of `secrets` redacted; `None` when its body says none.
+pub(crate) fn refusal(
+    response: &HttpResponse<'_>,
+    limits: &Limits,
+    what: String,
+    secrets: &[&str],
+) -> Option<String> {
+    Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)
+        .ok()
+        .and_then(|doc| oauth_error(&doc))
+        .map(|text| crate::grant::redact(&text, secrets))
 }
 
 /// `text` with every character outside printable ASCII dropped.

@@ -22,7 +22,7 @@ use crate::document::Document;
 use crate::dpop::{DPOP_ALG, DpopKey, check_nonce, derive, derived_jti};
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant::{Grant, TokenRequestContext, read_token_response, redirected};
-use crate::grant_type::{GrantType, JWT_BEARER, Obtained, exchange_request, read_exchange};
+use crate::grant_type::{GrantType, Obtained, exchange_request, read_exchange};
 use crate::http::{HttpRequest, HttpResponse};
 use crate::metadata::{
     ResourceMetadata, ServerMetadata, fallback_server, read_resource_metadata, read_server_metadata,
@@ -1119,23 +1119,24 @@ impl Flow {
         );
         self.metadata = Some(server);
         self.client = Some(client);
-        self.scope.clone_from(&scope);
-        let mut form = vec![("grant_type", self.config.grant.as_str().to_owned())];
+        self.scope = scope;
         match &self.config.grant {
-            GrantType::AuthorizationCode => return self.authorize(),
-            GrantType::ClientCredentials => {}
-            GrantType::JwtBearer { assertion } => form.push(("assertion", assertion.clone())),
+            GrantType::AuthorizationCode => self.authorize(),
+            GrantType::ClientCredentials => self.machine_token(None),
+            GrantType::JwtBearer { assertion } => {
+                let assertion = assertion.clone();
+                self.machine_token(Some(assertion))
+            }
             GrantType::Enterprise(enterprise) => {
                 let resource = self.resource.as_ref().map(|r| r.resource.as_str());
-                let request = exchange_request(enterprise, &issuer, resource, scope.as_deref());
+                let request =
+                    exchange_request(enterprise, &issuer, resource, self.scope.as_deref());
                 self.stage = Stage::Exchange {
                     endpoint: enterprise.token_endpoint.clone(),
                 };
-                return Ok(Next::Fetch(request));
+                Ok(Next::Fetch(request))
             }
         }
-        form.extend(scope.map(|s| ("scope", s)));
-        self.send_token(form)
     }
 
     /// Reads the identity provider's answer to the token exchange, then presents the ID-JAG
@@ -1145,21 +1146,22 @@ impl Flow {
         response: &HttpResponse<'_>,
         endpoint: &str,
     ) -> Result<Next, AuthError> {
-        if (300..400).contains(&response.status) {
-            return Err(redirected(endpoint, response));
-        }
         let jag = read_exchange(
             response,
             &self.config.limits,
             endpoint,
             &self.config.grant.secrets(),
         )?;
-        let mut form = vec![
-            ("grant_type", JWT_BEARER.to_owned()),
-            ("assertion", jag.clone()),
-        ];
+        self.exchanged = Some(jag.clone());
+        self.machine_token(Some(jag))
+    }
+
+    /// The token request of a grant for machines: its `grant_type`, the `assertion` it
+    /// presents (for a JWT bearer grant) and the scopes chosen.
+    fn machine_token(&mut self, assertion: Option<String>) -> Result<Next, AuthError> {
+        let mut form = vec![("grant_type", self.config.grant.as_str().to_owned())];
+        form.extend(assertion.map(|a| ("assertion", a)));
         form.extend(self.scope.clone().map(|s| ("scope", s)));
-        self.exchanged = Some(jag);
         self.send_token(form)
     }
 

@@ -5,7 +5,7 @@ use std::fmt;
 
 use toolnexus_core::json::{Limits, Map, Value};
 
-use crate::client::{Client, oauth_error, only_members};
+use crate::client::{Client, only_members, refusal};
 use crate::document::Document;
 use crate::dpop::DpopKey;
 use crate::error::{AuthError, AuthErrorKind, quote};
@@ -335,10 +335,8 @@ pub(crate) fn read_token_response(
         return Err(redirected(request.token_endpoint, response));
     }
     if !(200..300).contains(&response.status) {
-        let code = Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)
-            .ok()
-            .and_then(|doc| oauth_error(&doc))
-            .map(|text| format!(" with {}", redact(&text, request.secrets)))
+        let code = refusal(response, limits, what, request.secrets)
+            .map(|text| format!(" with {text}"))
             .unwrap_or_default();
         return Err(AuthError::new(
             AuthErrorKind::TokenRefused,

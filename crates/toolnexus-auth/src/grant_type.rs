@@ -9,10 +9,10 @@ use std::fmt;
 
 use toolnexus_core::json::Limits;
 
-use crate::client::oauth_error;
+use crate::client::refusal;
 use crate::document::Document;
 use crate::error::{AuthError, AuthErrorKind, quote};
-use crate::grant::redact;
+use crate::grant::{redact, redirected};
 use crate::http::{HttpRequest, HttpResponse};
 
 /// `grant_type` of the RFC 7523 JWT bearer grant.
@@ -211,7 +211,7 @@ pub(crate) fn exchange_request(
 
 /// Reads the identity provider's answer to the token exchange: the ID-JAG.
 ///
-/// Refused: an error status ([`AuthErrorKind::TokenRefused`], with the OAuth error the
+/// Refused: a redirect ([`AuthErrorKind::Redirected`]); an error status ([`AuthErrorKind::TokenRefused`], with the OAuth error the
 /// provider gave); an answer without `access_token`, or whose `issued_token_type` is not the
 /// ID-JAG type ([`AuthErrorKind::InvalidResponse`]). No message holds a token.
 pub(crate) fn read_exchange(
@@ -220,11 +220,12 @@ pub(crate) fn read_exchange(
     endpoint: &str,
     secrets: &[&str],
 ) -> Result<String, AuthError> {
+    if (300..400).contains(&response.status) {
+        return Err(redirected(endpoint, response));
+    }
     let what = format!("the token exchange response of {}", quote(endpoint));
     if !(200..300).contains(&response.status) {
-        let code = Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)
-            .ok()
-            .and_then(|doc| oauth_error(&doc));
+        let code = refusal(response, limits, what, secrets);
         return Err(AuthError::new(
             AuthErrorKind::TokenRefused,
             "",
@@ -233,8 +234,7 @@ pub(crate) fn read_exchange(
                  {}{}",
                 quote(endpoint),
                 response.status,
-                code.map(|c| format!(" and {}", redact(&c, secrets)))
-                    .unwrap_or_default()
+                code.map(|c| format!(" and {c}")).unwrap_or_default()
             ),
         ));
     }
