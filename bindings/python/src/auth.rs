@@ -17,8 +17,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyMapping, PyString, PyTuple};
 use toolnexus_auth::{
-    AuthError, Challenge, ClientKey, Config, DpopUse, Enterprise, Flow, Grant, GrantType,
-    HttpRequest, HttpResponse, Next,
+    AuthError, Challenge, ClientKey, Config, DpopUse, Enterprise, Flow, GRANT_NAMES, Grant,
+    GrantType, HttpRequest, HttpResponse, Next,
 };
 use toolnexus_core::{Error, ErrorKind};
 
@@ -123,10 +123,10 @@ pub(crate) fn parse_challenge(status: u16, www_authenticate: Option<&str>) -> Py
 /// most authorizations one step-up chain may take (`max_authorizations`) and when token
 /// requests are proved with DPoP (`dpop`: `"when-offered"`, `"always"`, `"never"`).
 ///
-/// `grant` says how the token is obtained: `"authorization-code"` (a person signs in, the
-/// default) or, unattended, `"client-credentials"` (the pre-registered client's secret, or
+/// `grant` says how the token is obtained: `"authorization_code"` (a person signs in, the
+/// default) or, unattended, `"client_credentials"` (the pre-registered client's secret, or
 /// `client_key`: a P-256 private key in PEM that signs a `private_key_jwt` assertion),
-/// `"jwt-bearer"` (a workload's JWT, `assertion`) or `"enterprise"` (the person's `id_token`
+/// `"jwt_bearer"` (a workload's JWT, `assertion`) or `"enterprise"` (the person's `id_token`
 /// exchanged at `idp_token_endpoint`, as `idp_client_id` with `idp_client_secret`, then
 /// presented by the pre-registered client). An option of another grant, a grant missing its
 /// options or an unusable key raise at once; the rest is checked when a flow starts
@@ -151,7 +151,7 @@ impl PyAuthConfig {
         limits = None,
         max_authorizations = 3,
         dpop = "when-offered",
-        grant = "authorization-code",
+        grant = "authorization_code",
         client_key = None,
         assertion = None,
         id_token = None,
@@ -263,11 +263,11 @@ impl PyAuthConfig {
         dpop_name(self.0.dpop)
     }
 
-    /// How the token is obtained: `"authorization-code"`, `"client-credentials"`,
-    /// `"jwt-bearer"` or `"enterprise"`.
+    /// How the token is obtained: `"authorization_code"`, `"client_credentials"`,
+    /// `"jwt_bearer"` or `"enterprise"`, the names `Grant.obtained_by` gives.
     #[getter]
     fn grant(&self) -> &'static str {
-        grant_name(&self.0.grant)
+        self.0.grant.name()
     }
 
     /// Whether a client key is configured for `private_key_jwt` (the key is not shown).
@@ -295,7 +295,7 @@ impl PyAuthConfig {
         Ok(repr
             .field("max_authorizations", self.0.max_authorizations, py)?
             .field("dpop", dpop_name(self.0.dpop), py)?
-            .field("grant", grant_name(&self.0.grant), py)?
+            .field("grant", self.0.grant.name(), py)?
             .finish())
     }
 }
@@ -804,28 +804,21 @@ fn dpop_use(py: Python<'_>, name: &str) -> PyResult<DpopUse> {
     )
 }
 
-/// The names of the grants, as `AuthConfig(grant=…)` takes them.
-const GRANT_NAMES: [&str; 4] = [
-    "authorization-code",
-    "client-credentials",
-    "jwt-bearer",
-    "enterprise",
-];
-
-/// The grant named `name` with its options: `assertion` for `"jwt-bearer"`, `enterprise`
-/// (its token endpoint and ID token empty when not given) for `"enterprise"`. An option of
-/// another grant, or a grant without the options it needs, raises `InvalidValueError`.
+/// The grant named `name` (one of the crate's [`GRANT_NAMES`], as `Grant.obtained_by` gives
+/// them) with its options: `assertion` for `"jwt_bearer"`, `enterprise` (its token endpoint
+/// and ID token empty when not given) for `"enterprise"`. An option of another grant, or a
+/// grant without the options it needs, raises `InvalidValueError`.
 fn grant_type(
     py: Python<'_>,
     name: &str,
     assertion: Option<String>,
     enterprise: Enterprise,
 ) -> PyResult<GrantType> {
-    let index = named(
+    let name = named(
         py,
         name,
-        |n| GRANT_NAMES.iter().position(|g| *g == n),
-        "a grant (\"authorization-code\", \"client-credentials\", \"jwt-bearer\" or \
+        |n| GRANT_NAMES.into_iter().find(|g| *g == n),
+        "a grant (\"authorization_code\", \"client_credentials\", \"jwt_bearer\" or \
          \"enterprise\")",
     )?;
     let invalid = |message: &str| {
@@ -838,8 +831,8 @@ fn grant_type(
         || !enterprise.id_token.is_empty()
         || enterprise.client_id.is_some()
         || enterprise.client_secret.is_some();
-    if name != "jwt-bearer" && assertion.is_some() {
-        return invalid("assertion is for grant=\"jwt-bearer\"");
+    if name != "jwt_bearer" && assertion.is_some() {
+        return invalid("assertion is for grant=\"jwt_bearer\"");
     }
     if name != "enterprise" && enterprise_given {
         return invalid(
@@ -847,13 +840,11 @@ fn grant_type(
              grant=\"enterprise\"",
         );
     }
-    Ok(match index {
-        1 => GrantType::ClientCredentials,
-        2 => match assertion {
-            Some(assertion) => GrantType::JwtBearer { assertion },
-            None => return invalid("grant=\"jwt-bearer\" needs assertion"),
-        },
-        3 => {
+    Ok(match (name, assertion) {
+        ("client_credentials", _) => GrantType::ClientCredentials,
+        ("jwt_bearer", Some(assertion)) => GrantType::JwtBearer { assertion },
+        ("jwt_bearer", None) => return invalid("grant=\"jwt_bearer\" needs assertion"),
+        ("enterprise", _) => {
             if enterprise.token_endpoint.is_empty() || enterprise.id_token.is_empty() {
                 return invalid("grant=\"enterprise\" needs id_token and idp_token_endpoint");
             }
@@ -861,16 +852,6 @@ fn grant_type(
         }
         _ => GrantType::AuthorizationCode,
     })
-}
-
-/// The name of `grant`, as `grant_type` reads it.
-fn grant_name(grant: &GrantType) -> &'static str {
-    match grant {
-        GrantType::AuthorizationCode => "authorization-code",
-        GrantType::ClientCredentials => "client-credentials",
-        GrantType::JwtBearer { .. } => "jwt-bearer",
-        GrantType::Enterprise(_) => "enterprise",
-    }
 }
 
 /// The name of `dpop`, as `dpop_use` reads it.

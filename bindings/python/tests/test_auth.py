@@ -761,8 +761,8 @@ def jwt_part(token: str, index: int) -> dict[str, Any]:
 
 
 def test_client_credentials_asks_nobody() -> None:
-    cfg = config(client_id="machine-1", client_secret="client-SECRET-1", grant="client-credentials")
-    assert (cfg.grant, cfg.has_client_key) == ("client-credentials", False)
+    cfg = config(client_id="machine-1", client_secret="client-SECRET-1", grant="client_credentials")
+    assert (cfg.grant, cfg.has_client_key) == ("client_credentials", False)
     metadata = as_metadata(grant_types_supported=["client_credentials"],
                            token_endpoint_auth_methods_supported=["client_secret_basic"])
     flow, request = to_token_request(cfg, metadata)
@@ -778,7 +778,7 @@ def test_client_credentials_asks_nobody() -> None:
 
 
 def test_client_credentials_with_a_client_key_signs_an_assertion() -> None:
-    cfg = config(client_id="machine-1", client_key=CLIENT_KEY_PEM, grant="client-credentials")
+    cfg = config(client_id="machine-1", client_key=CLIENT_KEY_PEM, grant="client_credentials")
     assert cfg.has_client_key and "BEGIN" not in repr(cfg)
     metadata = as_metadata(grant_types_supported=["client_credentials"],
                            token_endpoint_auth_methods_supported=["private_key_jwt"],
@@ -803,7 +803,7 @@ def test_client_credentials_with_a_client_key_signs_an_assertion() -> None:
 
 def test_a_workload_jwt_is_the_grant_and_a_refusal_is_final() -> None:
     workload = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3In0.c2lnbmF0dXJl"
-    cfg = config(grant="jwt-bearer", assertion=workload)
+    cfg = config(grant="jwt_bearer", assertion=workload)
     metadata = as_metadata(grant_types_supported=[JWT_BEARER])
     flow, request = to_token_request(cfg, metadata)
     assert form(request.body) == {"grant_type": JWT_BEARER, "assertion": workload,
@@ -850,10 +850,10 @@ def test_enterprise_exchanges_the_id_token_then_presents_the_grant() -> None:
     ("options", "said"),
     [
         ({"grant": "password"}, "is not a grant"),
-        ({"assertion": "a.b.c"}, 'assertion is for grant="jwt-bearer"'),
-        ({"grant": "jwt-bearer"}, 'grant="jwt-bearer" needs assertion'),
+        ({"assertion": "a.b.c"}, 'assertion is for grant="jwt_bearer"'),
+        ({"grant": "jwt_bearer"}, 'grant="jwt_bearer" needs assertion'),
         ({"grant": "enterprise", "id_token": "t"}, "needs id_token and idp_token_endpoint"),
-        ({"grant": "client-credentials", "idp_client_id": "x"}, 'are for grant="enterprise"'),
+        ({"grant": "client_credentials", "idp_client_id": "x"}, 'are for grant="enterprise"'),
     ],
 )
 def test_grant_options_are_checked_at_once(options: dict[str, Any], said: str) -> None:
@@ -868,5 +868,5 @@ def test_an_unusable_client_key_is_refused_without_showing_it() -> None:
     assert "c2VjcmV0" not in str(raised.value)
     # A configuration a flow cannot use is refused when it starts.
     with pytest.raises(AuthError) as started:
-        start(cfg=config(grant="client-credentials"))
+        start(cfg=config(grant="client_credentials"))
     assert (started.value.kind, started.value.pointer) == ("invalid_config", "/client_id")

@@ -939,7 +939,7 @@ def parse_challenge(status: int, www_authenticate: str | None) -> Challenge:
 _DpopUse: TypeAlias = Literal["when-offered", "always", "never"]
 """When an ``AuthFlow`` proves its token requests with DPoP (RFC 9449)."""
 _GrantName: TypeAlias = Literal[
-    "authorization-code", "client-credentials", "jwt-bearer", "enterprise"
+    "authorization_code", "client_credentials", "jwt_bearer", "enterprise"
 ]
 """How an ``AuthFlow`` obtains its token: a person signing in, or a grant for machines."""
 
@@ -959,7 +959,7 @@ class AuthConfig:
         limits: Limits | None = None,
         max_authorizations: int = 3,
         dpop: _DpopUse = "when-offered",
-        grant: _GrantName = "authorization-code",
+        grant: _GrantName = "authorization_code",
         client_key: str | None = None,
         assertion: str | None = None,
         id_token: str | None = None,
@@ -1029,7 +1029,7 @@ class Grant(_Unhashable):
     @property
     def client_id(self) -> str: ...
     @property
-    def obtained_by(self) -> Literal["authorization_code", "client_credentials", "jwt_bearer", "enterprise"]: ...
+    def obtained_by(self) -> _GrantName: ...
     @property
     def authorizations(self) -> int: ...
     def is_expired(self, now_ms: int | None = None) -> bool: ...
