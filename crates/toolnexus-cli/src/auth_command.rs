@@ -6,6 +6,7 @@ use toolnexus_core::id::now_ms;
 use toolnexus_core::rfc3339::format_unix_ms;
 
 use crate::auth::Store;
+use crate::auth::driver::grant_option;
 use crate::report::{Exit, Failure};
 use crate::tools::Printed;
 
@@ -33,8 +34,8 @@ pub fn list(store: &Store) -> Printed {
                 kept.server.clone(),
                 format!("  authorization server  {}", grant.issuer()),
                 format!(
-                    "  obtained by           {} (client {})",
-                    grant.obtained_by(),
+                    "  obtained by           --grant {} (client {})",
+                    grant_option(grant.obtained_by()),
                     match grant.client().client_id() {
                         "" => "none",
                         id => id,

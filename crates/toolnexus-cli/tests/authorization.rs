@@ -364,7 +364,9 @@ fn a_token_is_got_once_kept_for_the_user_alone_and_never_shown() {
     assert!(listed.contains(&server.origin), "{listed}");
     assert!(listed.contains("scope                 mcp"), "{listed}");
     assert!(
-        listed.contains("obtained by           authorization_code (client registered-client)"),
+        listed.contains(
+            "obtained by           --grant authorization-code (client registered-client)"
+        ),
         "{listed}"
     );
     holds_no_secret(&printed(&out), &server);
@@ -628,7 +630,8 @@ fn a_kept_grant_serves_only_the_grant_and_the_client_that_got_it() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "obtained by authorization_code, and this command asks for client_credentials"
+            "obtained by --grant authorization-code, and this command asks for --grant \
+             client-credentials"
         ),
         "{stderr}"
     );
@@ -640,7 +643,7 @@ fn a_kept_grant_serves_only_the_grant_and_the_client_that_got_it() {
     let out = toolnexus(&config, &["auth", "list"], "");
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(
-        listed.contains("obtained by           client_credentials (client machine-1)"),
+        listed.contains("obtained by           --grant client-credentials (client machine-1)"),
         "{listed}"
     );
     // Its own grant, kept now, serves it again without a token request...

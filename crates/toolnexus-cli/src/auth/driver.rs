@@ -337,12 +337,12 @@ impl Authorizer {
 /// (nor a person with a machine's), and for a grant for machines by the same client. A grant
 /// that does not is said and left unused; the one this command gets replaces it.
 fn suits(grant: &Grant, options: &Options) -> bool {
-    let asked = options.grant.name();
-    if grant.obtained_by() != asked {
+    if grant.obtained_by() != options.grant.name() {
         eprintln!(
-            "toolnexus: the authorization kept for this server was obtained by {}, and this \
-             command asks for {asked}: it is not used",
-            grant.obtained_by()
+            "toolnexus: the authorization kept for this server was obtained by --grant {}, \
+             and this command asks for --grant {}: it is not used",
+            grant_option(grant.obtained_by()),
+            grant_option(options.grant.name())
         );
         return false;
     }
@@ -356,6 +356,12 @@ fn suits(grant: &Grant, options: &Options) -> bool {
         return false;
     }
     true
+}
+
+/// A grant's name (`GrantType::name`) as `--grant` spells it: `client_credentials` is
+/// `client-credentials`.
+pub fn grant_option(name: &str) -> String {
+    name.replace('_', "-")
 }
 
 /// 64 random bytes: the PKCE verifier and the state of one flow.
