@@ -1106,17 +1106,7 @@ impl Flow {
                 ),
             ));
         }
-        let supported = self
-            .resource
-            .as_ref()
-            .map(|r| r.scopes_supported.as_slice())
-            .unwrap_or_default();
-        let scope = scope::choose(
-            &self.challenged,
-            supported,
-            &self.held,
-            &server.scopes_supported,
-        );
+        let scope = self.chosen_scope(&server.scopes_supported);
         self.metadata = Some(server);
         self.client = Some(client);
         self.scope = scope;
@@ -1187,23 +1177,24 @@ impl Flow {
         self.authorize()
     }
 
+    /// The scopes to ask for: the challenge's, else the resource's, else the authorization
+    /// server's (`server_scopes`), with those held kept (see [`scope::choose`]).
+    fn chosen_scope(&self, server_scopes: &[String]) -> Option<String> {
+        let supported = self
+            .resource
+            .as_ref()
+            .map(|r| r.scopes_supported.as_slice())
+            .unwrap_or_default();
+        scope::choose(&self.challenged, supported, &self.held, server_scopes)
+    }
+
     /// The authorization request, with the scopes chosen.
     fn authorize(&mut self) -> Result<Next, AuthError> {
         let (Some(metadata), Some(client), Some(pkce)) = (&self.metadata, &self.client, &self.pkce)
         else {
             return Err(self.out_of_order("an authorization"));
         };
-        let supported = self
-            .resource
-            .as_ref()
-            .map(|r| r.scopes_supported.as_slice())
-            .unwrap_or_default();
-        let scope = scope::choose(
-            &self.challenged,
-            supported,
-            &self.held,
-            &metadata.scopes_supported,
-        );
+        let scope = self.chosen_scope(&metadata.scopes_supported);
         let mut query = form_urlencoded::Serializer::new(String::new());
         query
             .append_pair("response_type", "code")
