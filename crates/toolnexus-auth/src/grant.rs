@@ -145,9 +145,10 @@ impl Grant {
     }
 
     /// How the token was obtained: `authorization_code` (a person signed in),
-    /// `client_credentials`, `jwt_bearer` or `enterprise` ([`GrantType::name`]); a refresh
-    /// keeps it. A host reuses a kept grant only for the same kind of grant, so that a job
-    /// that runs as a machine never acts with a person's token, nor the other way round.
+    /// `client_credentials`, `jwt_bearer` or `enterprise`
+    /// ([`GrantType::name`](crate::GrantType::name)); a refresh keeps it. A host reuses a kept
+    /// grant only for the same kind of grant, so that a job that runs as a machine never acts
+    /// with a person's token, nor the other way round.
     pub fn obtained_by(&self) -> &str {
         self.obtained_by.name()
     }
