@@ -76,6 +76,7 @@ pub mod error;
 pub mod id;
 pub mod rfc3339;
 pub mod seal;
+pub mod terminal;
 
 // 1. JSON: the bounded reader, values, pointers, the writer.
 pub mod json;
@@ -117,6 +118,7 @@ pub use mcp::{
 };
 pub use schema::check_schema;
 pub use session::{Session, SessionOptions};
+pub use terminal::{LineBreaks, terminal_json, terminal_text};
 pub use url_review::{FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url};
 pub use wire::mrtr::{InputRequired, InputRound, ServerResult};
 pub use wire::reverse::{IgnoreReason, Incoming, ReverseBridge};
