@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use toolnexus_core::form::Form;
 use toolnexus_core::{Error, ErrorKind, Map, Request, UrlReview, Value};
 
-use crate::report::Reporter;
+use crate::report;
+use crate::{note, warning};
 
 /// What is asked: the request, who asks (when known) and its place among the requests of one
 /// elicitation.
@@ -152,8 +153,8 @@ pub struct Nobody {
 impl Nobody {
     fn cancel(&mut self, ask: &Ask<'_>) -> Option<Reply> {
         self.asked = true;
-        eprintln!(
-            "toolnexus: the server asks a person ({}), but there is no terminal to ask on and no \
+        note!(
+            "the server asks a person ({}), but there is no terminal to ask on and no \
              --answers: the question is cancelled",
             asked(ask, None)
         );
@@ -221,7 +222,6 @@ fn answered(reply: &Reply) -> String {
 pub struct Scripted {
     answers: std::vec::IntoIter<Reply>,
     used: usize,
-    reporter: Reporter,
 }
 
 impl Scripted {
@@ -245,13 +245,7 @@ impl Scripted {
         Ok(Scripted {
             answers: answers.into_iter(),
             used: 0,
-            reporter: Reporter::new(false),
         })
-    }
-
-    /// These answers, explaining refusals with `reporter`.
-    pub fn reporting(self, reporter: Reporter) -> Scripted {
-        Scripted { reporter, ..self }
     }
 
     /// The next answer, after saying why the last one was refused; `None`, said on standard
@@ -264,16 +258,16 @@ impl Scripted {
         refused: Option<&Error>,
     ) -> Option<Reply> {
         if let Some(error) = refused {
-            eprintln!(
-                "toolnexus: answer {} was refused for request {}; using the next one:",
+            note!(
+                "answer {} was refused for request {}; using the next one:",
                 self.used,
                 ask.request.id()
             );
-            self.reporter.error(error);
+            report::error(error);
         }
         let Some(reply) = self.answers.next() else {
-            eprintln!(
-                "toolnexus: the answers ran out ({} used) before request {} was answered: it is \
+            warning!(
+                "the answers ran out ({} used) before request {} was answered: it is \
                  cancelled, and nothing invalid is sent",
                 self.used,
                 ask.request.id()
@@ -281,8 +275,8 @@ impl Scripted {
             return None;
         };
         self.used += 1;
-        eprintln!(
-            "toolnexus: asked {}; answered {}",
+        note!(
+            "asked {}; answered {}",
             asked(ask, review),
             answered(&reply)
         );

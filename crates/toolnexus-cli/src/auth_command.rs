@@ -7,6 +7,8 @@ use toolnexus_core::rfc3339::format_unix_ms;
 
 use crate::auth::Store;
 use crate::auth::driver::grant_option;
+use crate::note;
+use crate::printer::{Output, one_line};
 use crate::report::{Exit, Failure};
 use crate::tools::Printed;
 
@@ -14,11 +16,8 @@ use crate::tools::Printed;
 pub fn list(store: &Store) -> Printed {
     let kept = store.list().map_err(Failure::usage)?;
     if kept.is_empty() {
-        eprintln!(
-            "toolnexus: no authorization is kept (in {})",
-            store.path().display()
-        );
-        return Ok((String::new(), Exit::Done));
+        note!("no authorization is kept (in {})", store.path().display());
+        return Ok((Output::Nothing, Exit::Done));
     }
     let now = now_ms();
     let blocks: Vec<String> = kept
@@ -31,19 +30,19 @@ pub fn list(store: &Store) -> Printed {
                 None => String::from("not said"),
             };
             let mut lines = vec![
-                kept.server.clone(),
-                format!("  authorization server  {}", grant.issuer()),
+                one_line(&kept.server).into_owned(),
+                format!("  authorization server  {}", one_line(grant.issuer())),
                 format!(
                     "  obtained by           --grant {} (client {})",
                     grant_option(grant.obtained_by()),
                     match grant.client().client_id() {
-                        "" => "none",
-                        id => id,
+                        "" => one_line("none"),
+                        id => one_line(id),
                     }
                 ),
                 format!(
                     "  scope                 {}",
-                    grant.scope().unwrap_or("(none)")
+                    one_line(grant.scope().unwrap_or("(none)"))
                 ),
                 format!("  expires               {expiry}"),
             ];
@@ -53,7 +52,7 @@ pub fn list(store: &Store) -> Printed {
             lines.join("\n")
         })
         .collect();
-    Ok((blocks.join("\n"), Exit::Done))
+    Ok((Output::Text(blocks.join("\n")), Exit::Done))
 }
 
 /// `auth logout [URL]`: forgets what is kept for the server at `server`, or everything.
@@ -61,11 +60,11 @@ pub fn logout(store: &Store, server: Option<&str>) -> Printed {
     let forgotten = store.forget(server).map_err(Failure::usage)?;
     let whose = server.map_or_else(String::new, |s| format!(" for {s}"));
     match forgotten {
-        0 => eprintln!("toolnexus: no authorization is kept{whose}"),
-        1 => eprintln!("toolnexus: 1 authorization forgotten{whose}"),
-        n => eprintln!("toolnexus: {n} authorizations forgotten{whose}"),
+        0 => note!("no authorization is kept{whose}"),
+        1 => note!("1 authorization forgotten{whose}"),
+        n => note!("{n} authorizations forgotten{whose}"),
     }
-    Ok((String::new(), Exit::Done))
+    Ok((Output::Nothing, Exit::Done))
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use crate::ask::{Ask, Asker, Reply};
 use crate::input::Elicitation;
 use crate::report::{Exit, Failure};
 use crate::tools::verdict;
+use crate::{note, warning};
 
 /// What the command prints on standard output, and how it ends.
 #[derive(Debug)]
@@ -87,8 +88,8 @@ pub fn run(
                 }
                 // The request cannot be shown: its error response is the reply.
                 Incoming::Reply(response) => {
-                    eprintln!(
-                        "toolnexus: the request cannot be shown; the reply is the error the \
+                    warning!(
+                        "the request cannot be shown; the reply is the error the \
                          server gets"
                     );
                     Ok(Finished {
@@ -113,8 +114,8 @@ pub fn run(
                 .map(|r| (String::from(r.key()), String::from(r.method())))
                 .collect();
             for (key, method) in &unhandled {
-                eprintln!(
-                    "toolnexus: input request {key:?} asks for {method}, which is not an \
+                note!(
+                    "input request {key:?} asks for {method}, which is not an \
                      elicitation: toolnexus elicit answers elicitation/create only, so the reply \
                      leaves it out"
                 );

@@ -12,6 +12,7 @@ use toolnexus_core::{
 };
 
 use crate::input::Source;
+use crate::printer::Output;
 use crate::report::{Exit, Failure};
 use crate::tools::Printed;
 
@@ -50,11 +51,11 @@ pub fn html(source: &Source, page: &Page, limits: &Limits) -> Printed {
         Some(path) => {
             fs::write(path, &text)
                 .map_err(|e| Failure::usage(format!("cannot write {path}: {e}")))?;
-            Ok((String::new(), Exit::Done))
+            Ok((Output::Nothing, Exit::Done))
         }
         // The printer ends what it prints with a line break: the text already has its own.
         None => Ok((
-            text.strip_suffix('\n').unwrap_or(&text).to_owned(),
+            Output::Page(text.strip_suffix('\n').unwrap_or(&text).to_owned()),
             Exit::Done,
         )),
     }

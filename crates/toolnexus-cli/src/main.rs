@@ -1,7 +1,7 @@
 //! `toolnexus`: answer an MCP elicitation in the terminal, or map and check its JSON in a
 //! script.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,7 +10,8 @@ use toolnexus_core::Limits;
 
 use toolnexus_cli::ask::{Asker, Nobody, Scripted, Shared};
 use toolnexus_cli::input::{Elicitation, Source};
-use toolnexus_cli::report::{Exit, Failure, Reporter};
+use toolnexus_cli::printer::{self, Output};
+use toolnexus_cli::report::{self, Exit, Failure};
 use toolnexus_cli::terminal::Terminal;
 use toolnexus_cli::{auth, auth_command, call, elicit, html, sample, tools};
 
@@ -484,6 +485,16 @@ enum AuthAction {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() && std::env::args_os().any(|a| a == "--json-errors") => {
+            // A script that asked for JSON errors gets one, even for a command line clap
+            // refused: its first line, without clap's "error: ".
+            printer::json_errors(true);
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let message = first.strip_prefix("error: ").unwrap_or(first);
+            printer::error("usage", "", message, message);
+            return Exit::Usage.into();
+        }
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() {
@@ -493,25 +504,20 @@ fn main() -> ExitCode {
             };
         }
     };
-    let reporter = Reporter::new(cli.json_errors);
-    match run(cli.command, &reporter) {
-        Ok((text, exit)) => {
-            // Nothing to print (`html -o FILE` wrote its page) prints nothing, not a blank line.
-            if !text.is_empty() {
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{text}");
-                let _ = out.flush();
-            }
+    printer::json_errors(cli.json_errors);
+    match run(cli.command) {
+        Ok((output, exit)) => {
+            printer::stdout(&output);
             exit.into()
         }
         Err(failure) => {
-            reporter.failure(&failure);
+            report::failure(&failure);
             failure.exit().into()
         }
     }
 }
 
-fn run(command: Command, reporter: &Reporter) -> tools::Printed {
+fn run(command: Command) -> tools::Printed {
     let limits = Limits::DEFAULT;
     let source = |file: Option<String>| Source::parse(file.as_deref().unwrap_or("-"));
     match command {
@@ -519,19 +525,19 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
             file,
             answers,
             server,
-        } => elicit(file, answers, server.as_deref(), reporter, &limits),
+        } => elicit(file, answers, server.as_deref(), &limits),
         Command::Call {
             tool,
             args,
             answers,
             task,
             server,
-        } => call(&tool, &args, answers, task, &server, reporter, &limits),
+        } => call(&tool, &args, answers, task, &server, &limits),
         Command::Tools {
             json,
             answers,
             server,
-        } => list_tools(&server, json, answers, reporter, &limits),
+        } => list_tools(&server, json, answers, &limits),
         Command::Auth { action } => {
             let store = auth::Store::locate().map_err(Failure::usage)?;
             match action {
@@ -585,13 +591,12 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
 /// (asking is all it does); `call` starts with nobody to ask, and only a question ends it.
 fn asker(
     answers: Option<&str>,
-    reporter: &Reporter,
     limits: &Limits,
     terminal_needed: bool,
 ) -> Result<Box<dyn Asker>, Failure> {
     if let Some(answers) = answers {
         let value = Source::parse(answers).json(limits)?;
-        return Ok(Box::new(Scripted::from_value(value)?.reporting(*reporter)));
+        return Ok(Box::new(Scripted::from_value(value)?));
     }
     match Terminal::open() {
         Some(terminal) => Ok(Box::new(terminal)),
@@ -646,7 +651,6 @@ fn call(
     answers: Option<String>,
     task: bool,
     server: &ServerArgs,
-    reporter: &Reporter,
     limits: &Limits,
 ) -> tools::Printed {
     let arguments = match toolnexus_core::json::parse_str(args, limits)? {
@@ -660,7 +664,7 @@ fn call(
     };
     // One asker for the conversation's questions and the consent to an authorization, so
     // that --answers are used in the order the questions come.
-    let asker = Shared::new(asker(answers.as_deref(), reporter, limits, false)?);
+    let asker = Shared::new(asker(answers.as_deref(), limits, false)?);
     let transport = connect(server, &asker)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversing = asker.clone();
@@ -681,20 +685,22 @@ fn call(
     } else {
         tools::verdict(!is_error && answered_all)
     };
-    Ok((toolnexus_core::Value::Object(result).to_json(), exit))
+    Ok((
+        Output::Json(toolnexus_core::Value::Object(result).to_json()),
+        exit,
+    ))
 }
 
 fn list_tools(
     server: &ServerArgs,
     json: bool,
     answers: Option<String>,
-    reporter: &Reporter,
     limits: &Limits,
 ) -> tools::Printed {
     // Listing asks nothing: a question that comes anyway is cancelled, and said. Consent to
     // an authorization the server asks for is the one question asked.
     let mut nobody = Nobody::default();
-    let consent = Shared::new(asker(answers.as_deref(), reporter, limits, false)?);
+    let consent = Shared::new(asker(answers.as_deref(), limits, false)?);
     let transport = connect(server, &consent)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversation = call::Conversation::new(transport, &mut nobody, timeout);
@@ -706,10 +712,10 @@ fn list_tools(
     let listing = outcome?;
     if json {
         let list = toolnexus_core::Value::Array(listing.tools);
-        return Ok((list.to_json(), Exit::Done));
+        return Ok((Output::Json(list.to_json()), Exit::Done));
     }
     Ok((
-        tools::describe_tools(who.as_deref(), &listing.tools),
+        Output::Text(tools::describe_tools(who.as_deref(), &listing.tools)),
         Exit::Done,
     ))
 }
@@ -718,7 +724,6 @@ fn elicit(
     file: Option<String>,
     answers: Option<String>,
     server: Option<&str>,
-    reporter: &Reporter,
     limits: &Limits,
 ) -> tools::Printed {
     if file.as_deref() == Some("-") && answers.as_deref() == Some("-") {
@@ -726,7 +731,7 @@ fn elicit(
             "the elicitation and --answers cannot both be standard input",
         ));
     }
-    let mut asker = asker(answers.as_deref(), reporter, limits, true)?;
+    let mut asker = asker(answers.as_deref(), limits, true)?;
     // No file and nothing piped in: the sample, a form and then a URL request.
     let sample = file.is_none() && std::io::stdin().is_terminal();
     if sample {
@@ -740,10 +745,10 @@ fn elicit(
                 exit = finished.exit;
             }
         }
-        return Ok((replies.join("\n"), exit));
+        return Ok((Output::Json(replies.join("\n")), exit));
     }
     let bytes = Source::parse(file.as_deref().unwrap_or("-")).read(limits)?;
     let elicitation = Elicitation::read(&bytes, limits)?;
     let finished = elicit::run(elicitation, asker.as_mut(), server)?;
-    Ok((finished.reply, finished.exit))
+    Ok((Output::Json(finished.reply), finished.exit))
 }

@@ -1,10 +1,13 @@
 //! How a command ends: its exit code, and errors as one line a person reads
-//! (`kind at pointer: message`) or, with `--json-errors`, as `{kind, pointer, message}`.
+//! (`kind at pointer: message`) or, with `--json-errors`, as `{kind, pointer, message}`, both
+//! written by the printer.
 
 use std::process::ExitCode;
 
 use toolnexus_auth::AuthError;
-use toolnexus_core::{Error, Map, Value};
+use toolnexus_core::Error;
+
+use crate::printer;
 
 /// The exit codes, as `--help` and the README list them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,74 +98,53 @@ impl From<Error> for Failure {
     }
 }
 
-/// Writes errors to standard error, in the form the command line asked for.
-#[derive(Debug, Clone, Copy)]
-pub struct Reporter {
-    json: bool,
-}
-
-impl Reporter {
-    /// A reporter writing JSON objects when `json` is set, lines otherwise.
-    pub fn new(json: bool) -> Reporter {
-        Reporter { json }
-    }
-
-    /// Reports a failure.
-    pub fn failure(&self, failure: &Failure) {
-        match failure {
-            Failure::Refused(error) => self.error(error),
-            Failure::Usage(message) => self.line("usage", message),
-            Failure::Server(message) => self.line("server", &format!("server failed: {message}")),
-            Failure::Interrupted(message) => self.line("interrupted", message),
-            Failure::Unasked(message) => self.line("unasked", message),
-            Failure::Declined(message) => self.line("declined", message),
-            Failure::Authorization(error) => {
-                if self.json {
-                    let object = object(error.kind().as_str(), error.pointer(), error.message());
-                    eprintln!("{}", object.to_json());
-                } else {
-                    eprintln!("toolnexus: the authorization failed: {error}");
-                }
-            }
+/// Reports a failure on standard error, through the printer: one line for people, or the
+/// object `{kind, pointer, message}` with `--json-errors`.
+pub fn failure(failure: &Failure) {
+    let line = |kind: &str, message: &str, text: String| printer::error(kind, "", message, &text);
+    match failure {
+        Failure::Refused(error) => self::error(error),
+        Failure::Usage(message) => line("usage", message, format!("toolnexus: {message}")),
+        Failure::Server(message) => line(
+            "server",
+            message,
+            format!("toolnexus: server failed: {message}"),
+        ),
+        Failure::Interrupted(message) => {
+            line("interrupted", message, format!("toolnexus: {message}"));
         }
-    }
-
-    fn line(&self, kind: &str, message: &str) {
-        if self.json {
-            eprintln!("{}", object(kind, "", message).to_json());
-        } else {
-            eprintln!("toolnexus: {message}");
-        }
-    }
-
-    /// Reports one of the core's errors.
-    pub fn error(&self, error: &Error) {
-        if self.json {
-            eprintln!(
-                "{}",
-                object(error.kind().as_str(), error.pointer(), error.message()).to_json()
-            );
-        } else {
-            eprintln!("{error}");
-        }
-        for violation in error.violations() {
-            if self.json {
-                eprintln!("{}", violation.to_value().to_json());
-            } else {
-                let at = match violation.pointer() {
-                    "" => String::new(),
-                    pointer => format!(" at {pointer}"),
-                };
-                eprintln!("  {}{at}: {}", violation.keyword(), violation.message());
-            }
-        }
+        Failure::Unasked(message) => line("unasked", message, format!("toolnexus: {message}")),
+        Failure::Declined(message) => line("declined", message, format!("toolnexus: {message}")),
+        Failure::Authorization(error) => printer::error(
+            error.kind().as_str(),
+            error.pointer(),
+            error.message(),
+            &format!("toolnexus: the authorization failed: {error}"),
+        ),
     }
 }
 
-fn object(kind: &str, pointer: &str, message: &str) -> Value {
-    let mut map = Map::new();
-    map.insert("kind", Value::from(kind));
-    map.insert("pointer", Value::from(pointer));
-    map.insert("message", Value::from(message));
-    Value::Object(map)
+/// Reports one of the core's errors, and each of its violations on a line of its own.
+pub fn error(error: &Error) {
+    printer::error(
+        error.kind().as_str(),
+        error.pointer(),
+        error.message(),
+        &error.to_string(),
+    );
+    for violation in error.violations() {
+        if printer::is_json() {
+            printer::json_line(&violation.to_value());
+        } else {
+            let at = match violation.pointer() {
+                "" => String::new(),
+                pointer => format!(" at {pointer}"),
+            };
+            printer::text_line(&format!(
+                "  {}{at}: {}",
+                violation.keyword(),
+                violation.message()
+            ));
+        }
+    }
 }

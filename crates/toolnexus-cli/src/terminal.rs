@@ -15,6 +15,7 @@ use toolnexus_core::{Error, UrlReview, Value};
 use crate::ask::{Ask, Asker, Reply};
 use crate::flow::{Choice, FormFlow, Outcome, Step, show};
 use crate::line::{Answer, LinePrompt};
+use crate::printer::{self, block, is_plain, one_line};
 use crate::style::Style;
 use crate::wrap;
 
@@ -62,12 +63,12 @@ impl Terminal {
 
     fn header(&self, ask: &Ask<'_>, what: &str) {
         let s = &self.style;
-        eprintln!();
+        printer::screen("");
         let who = ask.who.map_or_else(
             || String::from("The server"),
-            |w| format!("The server {}", s.bold(w)),
+            |w| format!("The server {}", s.bold(&one_line(w))),
         );
-        let place = match (ask.position, ask.key) {
+        let place = match (ask.position, ask.key.map(one_line)) {
             ((1, 1), None) => String::new(),
             ((1, 1), Some(key)) => format!(" (input request {key})"),
             ((n, count), Some(key)) => format!(" (request {n} of {count}: {key})"),
@@ -78,7 +79,7 @@ impl Terminal {
         });
         let prompt = ask.request.prompt();
         if !prompt.is_empty() {
-            say("  ", prompt, |l| s.bold(l));
+            say("  ", &block(prompt), |l| s.bold(l));
         }
         say("  ", "Esc, Ctrl-C or Ctrl-D cancels.", |l| s.dim(l));
     }
@@ -89,11 +90,11 @@ impl Terminal {
         };
         let s = &self.style;
         if error.violations().is_empty() {
-            say("", error.message(), |l| s.error(l));
+            say("", &block(error.message()), |l| s.error(l));
         } else {
             say("", "The answers do not fit the form:", |l| s.error(l));
             for v in error.violations() {
-                say("  ", v.message(), |l| s.error(l));
+                say("  ", &block(v.message()), |l| s.error(l));
             }
         }
     }
@@ -105,13 +106,13 @@ impl Terminal {
         let s = &self.style;
         let total = flow.form().fields().len();
         let star = if field.required() { " *" } else { "" };
-        let label = format!("{}{star} ({}/{total})", field.label(), index + 1);
+        let label = format!("{}{star} ({}/{total})", one_line(field.label()), index + 1);
         let mut help: Vec<String> = Vec::new();
         if let Some(d) = field.description() {
-            help.push(String::from(d));
+            help.push(block(d).into_owned());
         }
         if let Some(h) = field.hint() {
-            help.push(h);
+            help.push(one_line(&h).into_owned());
         }
         if !field.required() {
             help.push(String::from("optional: leave empty to skip"));
@@ -134,7 +135,7 @@ impl Terminal {
             let warning = format!(
                 "⚠ {} seems to ask for {}: servers must not ask for secrets in a form. \
                  Your typing is hidden; think twice before you send it.",
-                field.label(),
+                one_line(field.label()),
                 kind.describe()
             );
             say("", &warning, |l| s.warn(l));
@@ -158,23 +159,25 @@ impl Terminal {
     fn review(&self, flow: &mut FormFlow<'_>) -> Result<Option<Outcome>, Stopped> {
         let s = &self.style;
         let form = flow.form();
-        eprintln!();
-        eprintln!("{}", s.bold("Review your answers:"));
+        printer::screen("");
+        printer::screen(&s.bold("Review your answers:"));
         let defaults = form.defaults();
         for (i, field) in form.fields().iter().enumerate() {
             let shown = match (flow.value(i), defaults.get(field.name())) {
                 (Some(_), _) if field.sensitive() => String::from("••••••"),
-                (Some(v), _) => show(field, v),
-                (None, Some(d)) => format!("{} {}", show(field, d), s.dim("(default)")),
+                (Some(v), _) => one_line(&show(field, v)).into_owned(),
+                (None, Some(d)) => format!("{} {}", one_line(&show(field, d)), s.dim("(default)")),
                 (None, None) => s.dim("(empty)"),
             };
-            say("  ", &format!("{}: {shown}", field.label()), |l| {
-                l.to_owned()
-            });
+            say(
+                "  ",
+                &format!("{}: {shown}", one_line(field.label())),
+                |l| l.to_owned(),
+            );
         }
         let problems = flow.problems();
         for v in &problems {
-            say("  ", v.message(), |l| s.error(l));
+            say("  ", &block(v.message()), |l| s.error(l));
         }
         let mut options = Vec::new();
         if problems.is_empty() {
@@ -198,7 +201,7 @@ impl Terminal {
                     .fields()
                     .iter()
                     .enumerate()
-                    .map(|(i, f)| format!("{}. {}", i + 1, f.label()))
+                    .map(|(i, f)| format!("{}. {}", i + 1, one_line(f.label())))
                     .collect();
                 let picked = Select::new("Which answer?", labels).raw_prompt()?;
                 Choice::Change(picked.index)
@@ -218,7 +221,7 @@ impl Asker for Terminal {
     fn form(&mut self, ask: &Ask<'_>, form: &Form, refused: Option<&Error>) -> Option<Reply> {
         self.header(ask, "asks you to fill in a form");
         for problem in form.problems() {
-            say("  ", &format!("note: {}", problem.message()), |l| {
+            say("  ", &format!("note: {}", block(problem.message())), |l| {
                 self.style.dim(l)
             });
         }
@@ -245,7 +248,7 @@ impl Asker for Terminal {
             Outcome::Accept(content) => Reply::accept(Some(content)),
             Outcome::Decline => Reply::decline(),
             Outcome::Cancel => {
-                eprintln!("{}", self.style.dim("Cancelled."));
+                printer::screen(&self.style.dim("Cancelled."));
                 Reply::cancel("cancelled")
             }
         })
@@ -283,16 +286,18 @@ impl Terminal {
             self.header(ask, "asks you to open a link");
         }
         self.refused(refused);
-        eprintln!("  URL:  {}", review.url());
+        printer::screen(&format!("  URL:  {}", one_line(review.url())));
         match (review.host(), review.host_ascii()) {
-            (Some(host), Some(ascii)) if host != ascii => {
-                eprintln!("  Host: {}  (as sent: {})", s.host(host), s.host(ascii));
-            }
-            (Some(host), _) => eprintln!("  Host: {}", s.host(host)),
+            (Some(host), Some(ascii)) if host != ascii => printer::screen(&format!(
+                "  Host: {}  (as sent: {})",
+                s.host(&one_line(host)),
+                s.host(&one_line(ascii))
+            )),
+            (Some(host), _) => printer::screen(&format!("  Host: {}", s.host(&one_line(host)))),
             (None, _) => {}
         }
         for finding in review.findings() {
-            let line = format!("{}: {}", finding.code(), finding.message());
+            let line = format!("{}: {}", finding.code(), block(finding.message()));
             match finding.severity() {
                 Severity::Reject => say("  ", &format!("✖ {line}"), |l| s.error(l)),
                 _ => say("  ", &format!("⚠ {line}"), |l| s.warn(l)),
@@ -335,15 +340,16 @@ impl Terminal {
     }
 }
 
-/// Prints `text` for the person (on standard error) wrapped at word boundaries to the
+/// Prints `text` for the person (on standard error, through the printer), every piece of
+/// server text in it shown by the rule already, wrapped at word boundaries to the
 /// terminal's width, `indent` before every line and each line painted by `paint`.
 fn say(indent: &str, text: &str, paint: impl Fn(&str) -> String) {
     let width = wrap::width().saturating_sub(wrap::display_width(indent));
     for line in wrap::lines(text, width) {
         if line.is_empty() {
-            eprintln!();
+            printer::screen("");
         } else {
-            eprintln!("{indent}{}", paint(&line));
+            printer::screen(&format!("{indent}{}", paint(&line)));
         }
     }
 }
@@ -354,13 +360,16 @@ fn boxed(help: &str) -> String {
     wrap::lines(help, wrap::width().saturating_sub(2)).join("\n ")
 }
 
-/// The text of `value` for pre-filling a text box.
+/// The text of `value` for pre-filling a text box. A value the rule would change (a default
+/// a server wrote with a control or a bidi character in it) is not pre-filled: the box would
+/// show something else than it holds. Left empty, the field still gets its default.
 fn initial(value: Option<&Value>) -> String {
-    match value {
+    let text = match value {
         Some(Value::String(s)) => s.to_string(),
         Some(other) => other.to_json(),
         None => String::new(),
-    }
+    };
+    if is_plain(&text) { text } else { String::new() }
 }
 
 /// One field to ask: what to show and what it holds so far.
@@ -453,7 +462,10 @@ fn toggle(p: &Prompt<'_>) -> Result<Entry, Stopped> {
 
 fn single_select(p: &Prompt<'_>) -> Result<Entry, Stopped> {
     let options = p.field.options();
-    let items = options.iter().map(|o| String::from(o.label())).collect();
+    let items = options
+        .iter()
+        .map(|o| one_line(o.label()).into_owned())
+        .collect();
     let start = p
         .current
         .and_then(Value::as_str)
@@ -474,7 +486,7 @@ fn multi_select(p: &Prompt<'_>) -> Result<Entry, Stopped> {
     let mut labels: Vec<String> = field
         .options()
         .iter()
-        .map(|o| String::from(o.label()))
+        .map(|o| one_line(o.label()).into_owned())
         .collect();
     let count = labels.len();
     if p.back {
@@ -490,7 +502,7 @@ fn multi_select(p: &Prompt<'_>) -> Result<Entry, Stopped> {
     };
     let c = field.constraints();
     let (min, max, required) = (c.min_items(), c.max_items(), field.required());
-    let name = String::from(field.label());
+    let name = one_line(field.label()).into_owned();
     let validator = move |picked: &[ListOption<&String>]| {
         if picked.iter().any(|o| o.index >= count) {
             return Ok(Validation::Valid);
@@ -531,5 +543,5 @@ fn multi_select(p: &Prompt<'_>) -> Result<Entry, Stopped> {
 /// out of raw mode, bracketed paste off, the cursor shown, on a new line.
 pub fn restore() {
     let _ = crossterm::terminal::disable_raw_mode();
-    eprint!("\u{1b}[?2004l\u{1b}[?25h\r\n");
+    printer::reset_terminal();
 }

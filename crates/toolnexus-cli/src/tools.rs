@@ -13,13 +13,14 @@ use toolnexus_core::{
 };
 
 use crate::input::Source;
+use crate::printer::{self, Output, one_line};
 use crate::report::{Exit, Failure};
 
 /// What a tool prints and how it ends.
-pub type Printed = Result<(String, Exit), Failure>;
+pub type Printed = Result<(Output, Exit), Failure>;
 
-fn done(text: String) -> Printed {
-    Ok((text, Exit::Done))
+fn done(json: String) -> Printed {
+    Ok((Output::Json(json), Exit::Done))
 }
 
 /// [`Exit::Done`] when the verdict is positive, else [`Exit::Refused`].
@@ -45,7 +46,7 @@ pub fn check_schema_tool(source: &Source, limits: &Limits) -> Printed {
     let problems = check_schema(&source.json(limits)?);
     let exit = verdict(problems.is_empty());
     let list = Value::Array(problems.iter().map(|p| p.to_value()).collect());
-    Ok((list.to_json(), exit))
+    Ok((Output::Json(list.to_json()), exit))
 }
 
 /// `validate`: every violation of `content` against `schema`, `[{pointer, keyword,
@@ -66,7 +67,7 @@ pub fn validate(
     let violations = form.validate(&content.json(limits)?, &options);
     let exit = verdict(violations.is_empty());
     let list = Value::Array(violations.iter().map(|v| v.to_value()).collect());
-    Ok((list.to_json(), exit))
+    Ok((Output::Json(list.to_json()), exit))
 }
 
 /// `fields`: the form model, as the fields a UI renders.
@@ -79,7 +80,7 @@ pub fn fields(source: &Source, limits: &Limits) -> Printed {
 pub fn review(url: &str) -> Printed {
     let review = review_url(url);
     let exit = verdict(review.verdict() != Verdict::Reject);
-    Ok((review.to_json(), exit))
+    Ok((Output::Json(review.to_json()), exit))
 }
 
 /// `conformance`: the shared suite through the core, a line per area with its counts, then
@@ -107,10 +108,11 @@ pub fn conformance(dir: PathBuf) -> Printed {
             let ok = match check(case) {
                 Ok(()) => true,
                 Err(why) => {
-                    eprintln!(
-                        "FAIL #{} {} ({})\n    {why}",
+                    printer::text_line(&format!(
+                        "FAIL #{} {} ({})",
                         case.id, case.description, loaded.path
-                    );
+                    ));
+                    printer::text_line(&format!("    {why}"));
                     false
                 }
             };
@@ -134,15 +136,16 @@ pub fn conformance(dir: PathBuf) -> Printed {
     }
     out.push_str(&format!("{passed} passed, {failed} failed"));
     let exit = verdict(failed == 0 && passed > 0);
-    Ok((out, exit))
+    Ok((Output::Text(out), exit))
 }
 
-/// The tools a server lists, for a person: each name with its arguments (`*` required), what
+/// The tools a server lists, for a person (every piece of the server's text shown on its own
+/// line by the rule): each name with its arguments (`*` required), what
 /// it says about running as a task (2025-11-25 `execution.taskSupport`), and its description.
 pub fn describe_tools(who: Option<&str>, tools: &[Value]) -> String {
     let mut out = String::new();
     if let Some(who) = who {
-        out.push_str(&format!("{who}: {} tools\n", tools.len()));
+        out.push_str(&format!("{}: {} tools\n", one_line(who), tools.len()));
     }
     for tool in tools {
         let Some(map) = tool.as_object() else {
@@ -162,9 +165,9 @@ pub fn describe_tools(who: Option<&str>, tools: &[Value]) -> String {
                 p.keys()
                     .map(|k| {
                         if required.contains(&k) {
-                            format!("{k}*")
+                            format!("{}*", one_line(k))
                         } else {
-                            k.to_owned()
+                            one_line(k).into_owned()
                         }
                     })
                     .collect()
@@ -175,10 +178,10 @@ pub fn describe_tools(who: Option<&str>, tools: &[Value]) -> String {
             TaskSupport::Optional => "  [may run as a task: --task]",
             TaskSupport::Forbidden => "",
         };
-        out.push_str(&format!("{name}({}){task}\n", args.join(", ")));
+        out.push_str(&format!("{}({}){task}\n", one_line(name), args.join(", ")));
         if let Some(description) = map.get("description").and_then(Value::as_str) {
             for line in description.lines() {
-                out.push_str(&format!("    {line}\n"));
+                out.push_str(&format!("    {}\n", one_line(line)));
             }
         }
     }

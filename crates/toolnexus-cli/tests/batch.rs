@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use toolnexus_conformance::{Case, Op, load_suite, suite_dir};
-use toolnexus_core::{Limits, Map, Value, json};
+use toolnexus_core::{Limits, Map, Value, json, terminal_json};
 
 static FILES: AtomicUsize = AtomicUsize::new(0);
 
@@ -142,6 +142,13 @@ fn run_case(case: &Case) -> Option<Result<(), String>> {
     Some(match (want_out, want_err) {
         (Some(want), None) => {
             let same = if compare_messages {
+                // The command line prints JSON safe on a terminal: the case's bytes, with the
+                // characters a terminal would obey written as \uXXXX escapes. A page is
+                // printed as the core wrote it.
+                let want = match case.op {
+                    Op::Html => std::borrow::Cow::Borrowed(want),
+                    _ => terminal_json(want),
+                };
                 got == format!("{want}\n")
             } else {
                 without_messages(parse(&got)) == parse(want)

@@ -3,6 +3,7 @@
 //! or, without it, the system's opener (`xdg-open`, `open`) where there is one, the link
 //! printed first for the person to open by hand.
 
+use crate::note;
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -43,7 +44,7 @@ impl Browser {
                 let Some((program, args)) = words.split_first() else {
                     return Err(String::from("--browser: the command is empty"));
                 };
-                eprintln!("toolnexus: opening the authorization link with {program}");
+                note!("opening the authorization link with {program}");
                 let child = Command::new(program)
                     .args(args)
                     .arg(url)
@@ -58,7 +59,7 @@ impl Browser {
                 })
             }
             Browser::System => {
-                eprintln!("toolnexus: open this link in your browser to authorize: {url}");
+                note!("open this link in your browser to authorize: {url}");
                 let child = SYSTEM_OPENERS
                     .iter()
                     .find_map(|name| on_path(name))

@@ -28,6 +28,7 @@ use super::listener::Listener;
 use super::store::Store;
 use crate::ask::Shared;
 use crate::report::Failure;
+use crate::{note, warning};
 
 /// The most authorization flows one command starts, step-ups included.
 pub const MAX_AUTHORIZATIONS: u32 = 3;
@@ -70,9 +71,7 @@ impl Authorizer {
     /// cannot be read is said and left unused).
     pub fn new(server: &str, options: Options, asker: Shared, patience: Duration) -> Authorizer {
         let store = if options.store {
-            Store::locate()
-                .map_err(|why| eprintln!("toolnexus: {why}"))
-                .ok()
+            Store::locate().map_err(|why| note!("{why}")).ok()
         } else {
             None
         };
@@ -80,7 +79,7 @@ impl Authorizer {
             store
                 .grant_for(server)
                 .map_err(|why| {
-                    eprintln!("toolnexus: {why}: the authorizations kept there are not used");
+                    note!("{why}: the authorizations kept there are not used");
                 })
                 .ok()
                 .flatten()
@@ -140,11 +139,11 @@ impl Authorizer {
             self.refreshed = true;
             match self.refresh(&grant) {
                 Ok(grant) => {
-                    eprintln!("toolnexus: the token was refreshed");
+                    note!("the token was refreshed");
                     return Ok(self.hold(grant));
                 }
-                Err(why) => eprintln!(
-                    "toolnexus: the token could not be refreshed ({}); authorizing again",
+                Err(why) => warning!(
+                    "the token could not be refreshed ({}); authorizing again",
                     shown(&why)
                 ),
             }
@@ -165,15 +164,15 @@ impl Authorizer {
         }
         self.started += 1;
         if step_up {
-            eprintln!(
-                "toolnexus: the server asks for more scope ({}): authorizing again",
+            note!(
+                "the server asks for more scope ({}): authorizing again",
                 challenge.scope.as_deref().unwrap_or("none named")
             );
         } else if sent.is_some() {
-            eprintln!("toolnexus: the server refused the token (HTTP {status}): authorizing again");
+            note!("the server refused the token (HTTP {status}): authorizing again");
         } else {
-            eprintln!(
-                "toolnexus: the server asks for an authorization (HTTP {status}): finding its \
+            note!(
+                "the server asks for an authorization (HTTP {status}): finding its \
                  authorization server"
             );
         }
@@ -187,7 +186,7 @@ impl Authorizer {
             .scope()
             .map(|s| format!(" for the scope {s:?}"))
             .unwrap_or_default();
-        eprintln!("toolnexus: authorized by {}{scope}", grant.issuer());
+        note!("authorized by {}{scope}", grant.issuer());
         Ok(self.hold(grant))
     }
 
@@ -310,7 +309,7 @@ impl Authorizer {
         if let Some(store) = &self.store
             && let Err(why) = store.keep(&self.server, &grant)
         {
-            eprintln!("toolnexus: the authorization is not kept: {why}");
+            warning!("the authorization is not kept: {why}");
         }
         self.grant = Some(grant);
         self.header = Some(header.clone());
@@ -338,8 +337,8 @@ impl Authorizer {
 /// that does not is said and left unused; the one this command gets replaces it.
 fn suits(grant: &Grant, options: &Options) -> bool {
     if grant.obtained_by() != options.grant.name() {
-        eprintln!(
-            "toolnexus: the authorization kept for this server was obtained by --grant {}, \
+        note!(
+            "the authorization kept for this server was obtained by --grant {}, \
              and this command asks for --grant {}: it is not used",
             grant_option(grant.obtained_by()),
             grant_option(options.grant.name())
@@ -349,8 +348,8 @@ fn suits(grant: &Grant, options: &Options) -> bool {
     let same_client =
         grant.client().client_id() == options.client_id.as_deref().unwrap_or_default();
     if !options.grant.is_interactive() && !same_client {
-        eprintln!(
-            "toolnexus: the authorization kept for this server is another client's: it is not \
+        note!(
+            "the authorization kept for this server is another client's: it is not \
              used"
         );
         return false;

@@ -21,6 +21,7 @@ use super::inbox::Inbox;
 use super::transport::Event;
 use crate::ask::{Ask, Reply};
 use crate::elicit::{answer_with, ask_once};
+use crate::note;
 use crate::report::Failure;
 use crate::terminal::{self, Terminal};
 
@@ -36,21 +37,21 @@ impl Conversation<'_> {
         match self.bridge.handle(message, now_ms()) {
             Incoming::Elicit { request, .. } => self.elicit(&request),
             Incoming::Reply(reply) => {
-                eprintln!(
-                    "toolnexus: the server sent a request this client cannot answer; it gets \
+                note!(
+                    "the server sent a request this client cannot answer; it gets \
                      an error: {reply}"
                 );
                 self.send_reply(reply)
             }
             Incoming::Completed { request_id, reply } => {
-                eprintln!("toolnexus: the server says the interaction of {request_id} is complete");
+                note!("the server says the interaction of {request_id} is complete");
                 match reply {
                     Some(reply) => self.send_reply(reply),
                     None => Ok(()),
                 }
             }
             Incoming::Withdrawn { request_id } => {
-                eprintln!("toolnexus: the server withdrew its question ({request_id})");
+                note!("the server withdrew its question ({request_id})");
                 Ok(())
             }
             Incoming::Ignored { .. } => Ok(()),
@@ -88,8 +89,8 @@ impl Conversation<'_> {
                     return ask_once(*asker, &ask, form.as_ref(), review, refused);
                 }
                 if *terminal_taken {
-                    eprintln!(
-                        "toolnexus: the terminal is still held by a withdrawn form; this \
+                    note!(
+                        "the terminal is still held by a withdrawn form; this \
                          request is cancelled"
                     );
                     return Some(Reply::cancel("cancelled"));
@@ -112,8 +113,8 @@ impl Conversation<'_> {
             |answer| {
                 let mut watch = watch.borrow_mut();
                 if watch.withdrawn(answer.id()) {
-                    eprintln!(
-                        "toolnexus: the server withdrew its question: the form is closed and \
+                    note!(
+                        "the server withdrew its question: the form is closed and \
                          nothing is sent"
                     );
                     return Ok(None);

@@ -41,6 +41,7 @@ use super::sse::{Cursor, read_events};
 use super::transport::{Challenge, Event, Inbox, Received, Transport, wait};
 use crate::auth::Authorizer;
 use crate::report::Failure;
+use crate::{note, warning};
 
 /// How long to wait before reconnecting a stream whose server named no `retry` delay.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
@@ -132,7 +133,7 @@ impl Shared {
         match made {
             Ok(proof) => proof,
             Err(why) => {
-                eprintln!("toolnexus: the request goes without a DPoP proof: {why}");
+                warning!("the request goes without a DPoP proof: {why}");
                 None
             }
         }
@@ -449,8 +450,8 @@ impl Endpoint {
         let status = response.status().as_u16();
         let body = read_body(response);
         match Event::read(body, &Limits::DEFAULT) {
-            Event::Garbage(body) if status >= 300 => eprintln!(
-                "toolnexus: the server refused a message with HTTP {status}: {}",
+            Event::Garbage(body) if status >= 300 => note!(
+                "the server refused a message with HTTP {status}: {}",
                 shown(&body)
             ),
             Event::Garbage(_) => {}
@@ -613,7 +614,7 @@ impl Endpoint {
             let response = match response {
                 Ok(response) => response,
                 Err(e) => {
-                    eprintln!("toolnexus: the server's event stream could not be opened: {e}");
+                    warning!("the server's event stream could not be opened: {e}");
                     return;
                 }
             };
@@ -628,8 +629,8 @@ impl Endpoint {
                 continue;
             }
             if status != 200 || !is_event_stream(&response) {
-                eprintln!(
-                    "toolnexus: the server's event stream was refused (HTTP {status}); requests \
+                warning!(
+                    "the server's event stream was refused (HTTP {status}); requests \
                      it makes outside a call cannot arrive"
                 );
                 return;
@@ -643,8 +644,8 @@ impl Endpoint {
                 return;
             }
             if empty > MAX_EMPTY_RECONNECTIONS {
-                eprintln!(
-                    "toolnexus: the server's event stream closed {empty} times without a word; \
+                note!(
+                    "the server's event stream closed {empty} times without a word; \
                      it is not reopened"
                 );
                 return;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use toolnexus_core::wire::client::Outgoing;
 
 use super::transport::{Challenge, Event, Received, Transport};
+use crate::note;
 use crate::report::Failure;
 
 /// The transport, with the events put aside and the server's time left.
@@ -140,7 +141,7 @@ impl Inbox {
                 Received::Unauthorized(challenge) => self.challenges.push_back(*challenge),
                 Received::Timeout => return None,
                 Received::Closed(why) => {
-                    eprintln!("toolnexus: {why}");
+                    note!("{why}");
                     return None;
                 }
             }
@@ -167,7 +168,5 @@ impl Inbox {
 fn not_json_rpc(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     let shown: String = text.chars().take(120).collect();
-    eprintln!(
-        "toolnexus: the server wrote a line that is not a JSON-RPC message; ignored: {shown}"
-    );
+    note!("the server wrote a line that is not a JSON-RPC message; ignored: {shown}");
 }

@@ -34,6 +34,7 @@ use toolnexus_core::{Error, Form, Map, Modes, Request, ReverseBridge, Value};
 use crate::ask::{Ask, Asker};
 use crate::elicit::{answer_one, session_options};
 use crate::report::Failure;
+use crate::{note, warning};
 use inbox::Inbox;
 use transport::{Event, Transport};
 
@@ -238,8 +239,8 @@ impl<'a> Conversation<'a> {
         }
         match client::choose_version(&supported) {
             Some(version) if Era::of(version) == Some(Era::Modern) => {
-                eprintln!(
-                    "toolnexus: the server does not serve {} for {what}; sent again in {version}",
+                note!(
+                    "the server does not serve {} for {what}; sent again in {version}",
                     self.client.version()
                 );
                 self.client.set_version(version);
@@ -308,8 +309,8 @@ impl<'a> Conversation<'a> {
         }
         ParamHeaders::of_tool(tool).map(|_| ()).map_err(|e| {
             let name = tool_name(tool);
-            eprintln!(
-                "toolnexus: the tool {name:?} is left out: its x-mcp-header annotation at {} is \
+            warning!(
+                "the tool {name:?} is left out: its x-mcp-header annotation at {} is \
                  invalid: {}",
                 e.pointer(),
                 e.message()
@@ -364,7 +365,7 @@ impl<'a> Conversation<'a> {
         let (mut out, mut reply) = self.ask(TOOLS_CALL, &mut call)?;
         if is_header_mismatch(&reply) && self.mirrors() {
             // The tool's annotations may have changed: read them again and send once more.
-            eprintln!("toolnexus: the server says the headers do not match; tools listed again");
+            note!("the server says the headers do not match; tools listed again");
             mirrored = self.mirrored(name, true)?;
             (out, reply) = self.ask(TOOLS_CALL, |client| {
                 client.call_tool(name, arguments.clone(), &mirrored)
@@ -381,8 +382,8 @@ impl<'a> Conversation<'a> {
     fn as_task(&mut self, name: &str) -> Result<bool, Failure> {
         if self.client.era() != Era::Handshake {
             if self.want_task {
-                eprintln!(
-                    "toolnexus: at {} the server alone decides whether a call runs as a task;                      --task changes nothing",
+                note!(
+                    "at {} the server alone decides whether a call runs as a task;                      --task changes nothing",
                     self.client.version()
                 );
             }
@@ -390,7 +391,7 @@ impl<'a> Conversation<'a> {
         }
         if !self.server_tasks {
             if self.want_task {
-                eprintln!("toolnexus: the server does not run tool calls as tasks; called plainly");
+                note!("the server does not run tool calls as tasks; called plainly");
             }
             return Ok(false);
         }
@@ -407,9 +408,7 @@ impl<'a> Conversation<'a> {
             TaskSupport::Optional => self.want_task,
             TaskSupport::Forbidden => {
                 if self.want_task {
-                    eprintln!(
-                        "toolnexus: the tool {name:?} does not run as a task; called plainly"
-                    );
+                    note!("the tool {name:?} does not run as a task; called plainly");
                 }
                 false
             }
@@ -584,8 +583,8 @@ fn is_header_mismatch(reply: &Reply) -> bool {
 
 /// Says a response to no request of ours was ignored.
 fn never_sent(id: Option<&toolnexus_core::wire::rpc::RpcId>) {
-    eprintln!(
-        "toolnexus: the server answered a request never sent (id {}); ignored",
+    note!(
+        "the server answered a request never sent (id {}); ignored",
         id.map_or_else(|| String::from("none"), |id| id.to_json())
     );
 }

@@ -21,6 +21,7 @@ use super::Conversation;
 use super::transport::Event;
 use crate::elicit::session_options;
 use crate::report::Failure;
+use crate::{note, warning};
 
 /// The longest the loop waits at once, so that Ctrl-C is seen promptly.
 const SLICE: Duration = Duration::from_millis(100);
@@ -45,7 +46,7 @@ fn catch_interrupts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst)) {
-            eprintln!("toolnexus: Ctrl-C cannot be caught ({e}); it will not cancel the task");
+            warning!("Ctrl-C cannot be caught ({e}); it will not cancel the task");
         }
     });
 }
@@ -246,7 +247,7 @@ impl Conversation<'_> {
             self.client.request(call.method(), call.into_params())
         };
         if let Err(e) = self.inbox.send(&out) {
-            eprintln!("toolnexus: tasks/cancel for the task {id} could not be sent: {e:?}");
+            warning!("tasks/cancel for the task {id} could not be sent: {e:?}");
             return;
         }
         let deadline = Instant::now() + CANCEL_WAIT;
@@ -257,9 +258,9 @@ impl Conversation<'_> {
                     reply,
                 })) if out.id() == Some(&theirs) => {
                     match reply {
-                        Reply::Result(_) => eprintln!("toolnexus: the task {id} is cancelled"),
-                        Reply::Error(e) => eprintln!(
-                            "toolnexus: the server answered tasks/cancel for the task {id} with \
+                        Reply::Result(_) => note!("the task {id} is cancelled"),
+                        Reply::Error(e) => note!(
+                            "the server answered tasks/cancel for the task {id} with \
                              error {}: {}",
                             e.code(),
                             e.message()
@@ -271,7 +272,7 @@ impl Conversation<'_> {
                 Err(_) => return,
             }
         }
-        eprintln!("toolnexus: the server did not acknowledge tasks/cancel for the task {id}");
+        warning!("the server did not acknowledge tasks/cancel for the task {id}");
     }
 }
 
@@ -347,10 +348,7 @@ fn say(driver: &TaskDriver, since: Option<u64>) {
     let since = since
         .map(|s| format!(" ({s} s since the last change)"))
         .unwrap_or_default();
-    eprintln!(
-        "toolnexus: task {}: {status}{message}{since}",
-        task.task_id()
-    );
+    note!("task {}: {status}{message}{since}", task.task_id());
 }
 
 /// ` with error CODE: MESSAGE`, from the task's error or its status message.
