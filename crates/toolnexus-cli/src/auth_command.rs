@@ -78,14 +78,16 @@ mod tests {
     fn the_list_names_servers_issuers_scopes_and_expiry_but_no_secret() {
         let dir = folder("list");
         let store = Store::at(&dir);
-        assert_eq!(list(&store).unwrap(), (String::new(), Exit::Done));
+        assert_eq!(list(&store).unwrap(), (Output::Nothing, Exit::Done));
         store
             .keep(
                 "http://localhost:3000/mcp",
                 &grant("http://localhost:4000", "test-token-SECRET"),
             )
             .unwrap();
-        let (text, exit) = list(&store).unwrap();
+        let (Output::Text(text), exit) = list(&store).unwrap() else {
+            panic!("auth list prints text");
+        };
         assert_eq!(exit, Exit::Done);
         assert!(text.starts_with("http://localhost:3000/mcp\n"), "{text}");
         assert!(text.contains("authorization server  http://localhost:4000"));
@@ -95,7 +97,28 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("SECRET"), "{text}");
-        let (_, exit) = logout(&store, Some("http://localhost:3000/mcp")).unwrap();
+        // What a server wrote is shown on its own line, never obeyed.
+        store
+            .keep(
+                "http://localhost:3001/mcp",
+                &grant(
+                    r"http://localhost:4000/\u001b]0;owned\u0007\n  scope  all",
+                    "t",
+                ),
+            )
+            .unwrap();
+        let (Output::Text(text), _) = list(&store).unwrap() else {
+            panic!("auth list prints text");
+        };
+        assert!(
+            !text.contains('\x1b') && !text.contains("\n  scope  all"),
+            "{text}"
+        );
+        assert!(
+            text.contains(r"\u{1b}]0;owned\u{7}\n  scope  all"),
+            "{text}"
+        );
+        let (_, exit) = logout(&store, None).unwrap();
         assert_eq!(exit, Exit::Done);
         assert!(store.list().unwrap().is_empty());
         fs::remove_dir_all(&dir).ok();
