@@ -34,6 +34,9 @@ pub fn temp(name: &str) -> PathBuf {
 pub struct Run {
     pub session: OsSession,
     out: PathBuf,
+    /// Every byte the screen showed up to the last [`Run::see`] (or to the end, after
+    /// [`Run::finish`]).
+    pub screen: Vec<u8>,
 }
 
 impl Run {
@@ -67,13 +70,23 @@ impl Run {
         }
         let mut session = Session::spawn(command).unwrap();
         session.set_expect_timeout(Some(Duration::from_secs(30)));
-        Run { session, out }
+        Run {
+            session,
+            out,
+            screen: Vec::new(),
+        }
     }
 
     /// Waits until the screen shows `text`.
     pub fn see(&mut self, text: &str) -> &mut Run {
-        if let Err(e) = self.session.expect(text) {
-            panic!("the screen never showed {text:?}: {e}");
+        match self.session.expect(text) {
+            Ok(found) => {
+                self.screen.extend_from_slice(found.before());
+                for part in found.matches() {
+                    self.screen.extend_from_slice(part);
+                }
+            }
+            Err(e) => panic!("the screen never showed {text:?}: {e}"),
         }
         self
     }
@@ -88,6 +101,12 @@ impl Run {
 
     /// Waits for the process to end: its exit code and what it printed on standard output.
     pub fn finish(&mut self) -> (i32, String) {
+        if let Ok(rest) = self.session.expect(expectrl::Eof) {
+            self.screen.extend_from_slice(rest.before());
+            for part in rest.matches() {
+                self.screen.extend_from_slice(part);
+            }
+        }
         let status = self.session.get_process().wait().unwrap();
         let code = match status {
             WaitStatus::Exited(_, code) => code,
