@@ -3,10 +3,11 @@
 //! or, without it, the system's opener (`xdg-open`, `open`) where there is one, the link
 //! printed first for the person to open by hand.
 
-use crate::note;
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+
+use crate::note;
 
 /// The programs that open a link in the person's browser, tried in order.
 const SYSTEM_OPENERS: [&str; 2] = ["xdg-open", "open"];
