@@ -305,12 +305,16 @@ pub(crate) fn read_registration(
 }
 
 /// The OAuth error of an error response (RFC 6749 §5.2), quoted for a message: `error` and,
-/// when given, `error_description`, each kept to the characters RFC 6749 allows them.
-pub(crate) fn oauth_error(doc: &Document) -> Option<String> {
+/// when given, `error_description`, each kept to the characters RFC 6749 allows them. Every
+/// one of `secrets` is taken out of the text as the server wrote it, before anything is
+/// dropped, escaped or cut: a secret holding a quote or a backslash, or longer than a quote
+/// keeps, is still found whole.
+pub(crate) fn oauth_error(doc: &Document, secrets: &[&str]) -> Option<String> {
+    let shown = |text: &str| quote(&printable(&crate::grant::redact(text, secrets)));
     let code = doc.string("error").ok().flatten()?;
-    let mut text = quote(&printable(code));
+    let mut text = shown(code);
     if let Some(description) = doc.string("error_description").ok().flatten() {
-        text.push_str(&format!(" ({})", quote(&printable(description))));
+        text.push_str(&format!(" ({})", shown(description)));
     }
     Some(text)
 }
@@ -325,8 +329,7 @@ pub(crate) fn refusal(
 ) -> Option<String> {
     Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)
         .ok()
-        .and_then(|doc| oauth_error(&doc))
-        .map(|text| crate::grant::redact(&text, secrets))
+        .and_then(|doc| oauth_error(&doc, secrets))
 }
 
 /// `text` with every character outside printable ASCII dropped.
@@ -340,6 +343,29 @@ mod tests {
 
     fn list(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_refusal_shows_no_secret_whatever_it_holds() {
+        let long = "L".repeat(300);
+        let quoted = r#"se"cr\et"#;
+        for secret in [quoted, long.as_str(), "ab", "x\u{1}y"] {
+            let body = toolnexus_core::Value::from(format!("echo {secret} and {secret}!"));
+            let json = format!(
+                r#"{{"error":"invalid_grant","error_description":{}}}"#,
+                body.to_json()
+            );
+            let response = HttpResponse {
+                status: 400,
+                headers: &[],
+                body: json.as_bytes(),
+            };
+            let shown = refusal(&response, &Limits::DEFAULT, String::from("t"), &[secret]).unwrap();
+            assert_eq!(
+                shown,
+                "\"invalid_grant\" (\"echo [redacted] and [redacted]!\")"
+            );
+        }
     }
 
     #[test]

@@ -411,11 +411,21 @@ pub(crate) fn redirected(url: &str, response: &HttpResponse<'_>) -> AuthError {
     )
 }
 
-/// `text` with every occurrence of each of `secrets` replaced by `…`.
+/// What a secret is replaced by in a message: printable ASCII, so that it survives what a
+/// message keeps of a server's text.
+pub(crate) const REDACTED: &str = "[redacted]";
+
+/// `text` with every occurrence of each of `secrets` (of any length but empty) replaced by
+/// [`REDACTED`], the longest secrets first so that one holding another is taken out whole. Run it on
+/// what a server wrote before quoting or cutting it.
 pub(crate) fn redact(text: &str, secrets: &[&str]) -> String {
+    let mut secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
+    secrets.sort_unstable_by_key(|s| std::cmp::Reverse(s.len()));
     let mut out = text.to_owned();
-    for secret in secrets.iter().filter(|s| s.len() >= 4) {
-        out = out.replace(secret, "…");
+    for secret in secrets {
+        if out.contains(secret) {
+            out = out.replace(secret, REDACTED);
+        }
     }
     out
 }
@@ -686,6 +696,11 @@ mod tests {
 
     #[test]
     fn redaction() {
-        assert_eq!(redact("a secret b secret", &["secret", "x"]), "a … b …");
+        assert_eq!(
+            redact("a secret b secret", &["secret", "x"]),
+            "a [redacted] b [redacted]"
+        );
+        // The longest first: a secret inside another does not leave the rest of it.
+        assert_eq!(redact("key-123456", &["123", "key-123456"]), "[redacted]");
     }
 }
