@@ -86,7 +86,8 @@ impl fmt::Debug for HttpRequest {
             .headers
             .iter()
             .map(|(n, v)| {
-                if n == "authorization" {
+                // A token and a DPoP proof act for whoever holds them: names only.
+                if n.eq_ignore_ascii_case("authorization") || n.eq_ignore_ascii_case("dpop") {
                     (n.as_str(), "…")
                 } else {
                     (n.as_str(), v.as_str())
@@ -137,8 +138,13 @@ mod tests {
         request
             .headers
             .push(("authorization".into(), "Basic c2VjcmV0".into()));
+        request
+            .headers
+            .push(("DPoP".into(), "eyJ0eXAiOiJkcG9wK2p3dCJ9.proof.sig".into()));
         let shown = format!("{request:?}");
         assert!(!shown.contains("c2VjcmV0"), "{shown}");
+        assert!(!shown.contains("eyJ0eXAi"), "{shown}");
+        assert!(shown.contains("\"DPoP\""), "{shown}");
         assert!(!shown.contains("secret-code"), "{shown}");
         assert!(shown.contains("https://as.example/token"));
         assert_eq!(request.header("accept"), Some("application/json"));
