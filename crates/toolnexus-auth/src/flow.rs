@@ -504,8 +504,10 @@ impl Flow {
     /// another resource ([`AuthErrorKind::ResourceMismatch`]), a token endpoint that is not
     /// `https` or loopback `http`.
     ///
-    /// A grant bound to a DPoP key needs a proof, and so the time and fresh randomness: it is
-    /// refreshed with [`Flow::refresh_at`] ([`AuthErrorKind::InvalidDpop`] here).
+    /// A grant bound to a DPoP key needs a proof, and a `private_key_jwt` client a fresh
+    /// client assertion, and so the time and fresh randomness: they are refreshed with
+    /// [`Flow::refresh_at`] ([`AuthErrorKind::InvalidDpop`] and
+    /// [`AuthErrorKind::InvalidConfig`] here).
     pub fn refresh(
         resource_url: &str,
         grant: &Grant,
@@ -516,6 +518,16 @@ impl Flow {
                 AuthErrorKind::InvalidDpop,
                 "/dpop_key",
                 "a DPoP grant is refreshed with a proof: use Flow::refresh_at",
+            ));
+        }
+        // A client assertion needs the time (its `iat` and `exp`) and a fresh `jti`: signed
+        // at time 0 from no entropy, every refresh would send the same one.
+        if grant.client.auth_method == AuthMethod::PrivateKeyJwt {
+            return Err(AuthError::new(
+                AuthErrorKind::InvalidConfig,
+                "/client/auth_method",
+                "a private_key_jwt client signs a fresh assertion for each refresh: use \
+                 Flow::refresh_at with the time and random bytes",
             ));
         }
         Flow::refresh_at(resource_url, grant, config, 0, [0; 32])

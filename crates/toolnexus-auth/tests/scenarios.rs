@@ -2656,6 +2656,30 @@ fn client_credentials_jwt() {
         !claims.contains(first_jti.as_deref().unwrap()),
         "a fresh jti"
     );
+    // Refreshed again later with other random bytes: another time, another jti.
+    let (_, Next::Fetch(again)) =
+        Flow::refresh_at(SERVER, &grant, config.clone(), NOW + 9_000, [7; 32]).unwrap()
+    else {
+        panic!("a refresh fetches");
+    };
+    let form = pairs(std::str::from_utf8(&again.body).unwrap());
+    let (_, later) = read_assertion(
+        &form
+            .iter()
+            .find(|(k, _)| k == "client_assertion")
+            .unwrap()
+            .1,
+        &key,
+    );
+    assert!(later.contains(&format!(r#""iat":{}"#, now + 9)), "{later}");
+    let jti = |claims: &str| claims.split("\"jti\":").nth(1).map(str::to_owned);
+    assert_ne!(jti(&later), jti(&claims));
+    // Without the time and random bytes, no assertion is signed at all.
+    let e = Flow::refresh(SERVER, &grant, config.clone()).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidConfig, "/client/auth_method")
+    );
     // Without the key, a private_key_jwt grant cannot be refreshed.
     let keyless = Config {
         client_key: None,
