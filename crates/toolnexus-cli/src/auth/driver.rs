@@ -299,7 +299,7 @@ impl Authorizer {
             .open(&authorization.url)
             .map_err(Failure::usage)?;
         listener
-            .wait(SIGN_IN_WAIT, || opened.check())
+            .wait(SIGN_IN_WAIT, &authorization.state, || opened.check())
             .map_err(Failure::server)
     }
 

@@ -3,7 +3,10 @@
 //! saying the window can be closed and hands back the query that carries the outcome.
 //!
 //! Anything else that reaches it (a `favicon.ico`, another path, another method) gets a
-//! `404` and the wait goes on. The query is never written anywhere: it holds the
+//! `404` and the wait goes on; so does a callback whose `state` is not this authorization's
+//! (a `400`, and a note that it came): only the browser the person signed in with can end
+//! the wait. Each connection has a few seconds to send its request, and none can hold the
+//! listener past its deadline. The query is never written anywhere: it holds the
 //! authorization code.
 
 use std::io::{self, Read, Write};
@@ -11,13 +14,15 @@ use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::note;
+
 /// The path the authorization server redirects to.
 pub const CALLBACK_PATH: &str = "/callback";
 
 /// The most bytes read of a request's line and headers.
 const MAX_HEAD: usize = 16 * 1024;
 
-/// How long one connection may take to send its request.
+/// How long one connection may take to send its request, in all.
 const READ_WAIT: Duration = Duration::from_secs(5);
 
 /// How often the wait looks for a connection, and asks whether to go on.
@@ -52,22 +57,28 @@ impl Listener {
         &self.redirect_uri
     }
 
-    /// Waits for the `GET /callback` and returns its query (without the `?`; empty when it
-    /// has none), then stops listening. `go_on` is asked between connections: an error from
-    /// it ends the wait with that error. No callback within `patience` is an error too.
+    /// Waits for the `GET /callback` whose `state` is `state` and returns its query (without
+    /// the `?`), then stops listening. A callback with another `state`, or none, is answered
+    /// `400`, said on standard error, and the wait goes on. `go_on` is asked between
+    /// connections: an error from it ends the wait with that error. No callback within
+    /// `patience` is an error too, whatever connections come meanwhile.
     pub fn wait(
         self,
         patience: Duration,
+        state: &str,
         mut go_on: impl FnMut() -> Result<(), String>,
     ) -> Result<String, String> {
         let deadline = Instant::now() + patience;
         loop {
             match self.socket.accept() {
-                Ok((stream, _)) => {
-                    if let Some(query) = serve(stream) {
-                        return Ok(query);
-                    }
-                }
+                Ok((stream, _)) => match serve(stream, state, deadline) {
+                    Served::Callback(query) => return Ok(query),
+                    Served::OtherState => note!(
+                        "a sign-in that is not this one came back to {}; still waiting",
+                        self.redirect_uri
+                    ),
+                    Served::Other => {}
+                },
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     go_on()?;
                     if Instant::now() >= deadline {
@@ -91,33 +102,77 @@ impl Listener {
     }
 }
 
-/// Reads one request and answers it: the callback's query for a `GET /callback` (answered
-/// with the closing page), `None` for anything else (answered `404`, or not at all when it
-/// cannot be read).
-fn serve(mut stream: TcpStream) -> Option<String> {
-    // An accepted socket may inherit the listener's non-blocking mode.
-    stream.set_nonblocking(false).ok()?;
-    stream.set_read_timeout(Some(READ_WAIT)).ok()?;
-    stream.set_write_timeout(Some(READ_WAIT)).ok()?;
-    let head = read_head(&mut stream)?;
-    let query = callback_query(&head);
-    let answer = match &query {
-        Some(_) => response("200 OK", "text/html; charset=utf-8", DONE_PAGE),
-        None => response("404 Not Found", "text/plain; charset=utf-8", "Not found\n"),
-    };
-    let _ = stream.write_all(answer.as_bytes());
-    let _ = stream.flush();
-    query
+/// What one connection was.
+enum Served {
+    /// The callback of this authorization: its query.
+    Callback(String),
+    /// A callback of another authorization, or of none (its `state` differs or is missing).
+    OtherState,
+    /// Anything else, or a request that could not be read in time.
+    Other,
 }
 
-/// The request line and headers, up to the blank line that ends them.
-fn read_head(stream: &mut TcpStream) -> Option<Vec<u8>> {
+/// Reads one request and answers it: the closing page for the callback of this
+/// authorization, `400` for a callback with another `state`, `404` for anything else,
+/// nothing for a request not read within [`READ_WAIT`] or by `deadline`.
+fn serve(mut stream: TcpStream, state: &str, deadline: Instant) -> Served {
+    let until = deadline.min(Instant::now() + READ_WAIT);
+    // An accepted socket may inherit the listener's non-blocking mode.
+    if stream.set_nonblocking(false).is_err() {
+        return Served::Other;
+    }
+    let Some(head) = read_head(&mut stream, until) else {
+        return Served::Other;
+    };
+    let (served, answer) = match callback_query(&head) {
+        Some(query) if state_of(&query).as_deref() == Some(state) => (
+            Served::Callback(query),
+            response("200 OK", "text/html; charset=utf-8", DONE_PAGE),
+        ),
+        Some(_) => (
+            Served::OtherState,
+            response("400 Bad Request", "text/plain; charset=utf-8", OTHER_STATE),
+        ),
+        None => (
+            Served::Other,
+            response("404 Not Found", "text/plain; charset=utf-8", "Not found\n"),
+        ),
+    };
+    let left = until.saturating_duration_since(Instant::now());
+    if stream
+        .set_write_timeout(Some(left.max(Duration::from_millis(1))))
+        .is_ok()
+    {
+        let _ = stream.write_all(answer.as_bytes());
+        let _ = stream.flush();
+    }
+    served
+}
+
+/// The answer to a callback that is not this authorization's.
+const OTHER_STATE: &str = "This is not the sign-in toolnexus is waiting for.\n";
+
+/// The `state` of a callback's query, percent-decoded; `None` without one.
+fn state_of(query: &str) -> Option<String> {
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(name, _)| name == "state")
+        .map(|(_, value)| value.into_owned())
+}
+
+/// The request line and headers, up to the blank line that ends them, read by `until`.
+fn read_head(stream: &mut TcpStream, until: Instant) -> Option<Vec<u8>> {
     let mut head = Vec::new();
     let mut chunk = [0_u8; 1024];
     while !head.windows(4).any(|w| w == b"\r\n\r\n") {
         if head.len() >= MAX_HEAD {
             return None;
         }
+        // Each read may wait only for what is left of the connection's time, so a client
+        // that sends a byte now and then cannot hold the listener.
+        let left = until.checked_duration_since(Instant::now())?;
+        stream
+            .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+            .ok()?;
         let read = stream.read(&mut chunk).ok()?;
         if read == 0 {
             break;
@@ -186,7 +241,9 @@ mod tests {
             );
             (favicon, posted, done)
         });
-        let query = listener.wait(Duration::from_secs(30), || Ok(())).unwrap();
+        let query = listener
+            .wait(Duration::from_secs(30), "s", || Ok(()))
+            .unwrap();
         assert_eq!(query, "code=c0de&state=s");
         let (favicon, posted, done) = browser.join().unwrap();
         assert!(favicon.starts_with("HTTP/1.1 404"), "{favicon}");
@@ -202,26 +259,64 @@ mod tests {
     }
 
     #[test]
-    fn a_callback_without_a_query_gives_an_empty_one() {
+    fn a_callback_of_another_sign_in_does_not_end_the_wait() {
         let listener = Listener::bind().unwrap();
         let port = port_of(listener.redirect_uri());
-        let browser = thread::spawn(move || send(port, "GET /callback HTTP/1.1\r\n\r\n"));
+        let browser = thread::spawn(move || {
+            let none = send(port, "GET /callback HTTP/1.1\r\n\r\n");
+            let other = send(port, "GET /callback?code=evil&state=other HTTP/1.1\r\n\r\n");
+            let right = send(port, "GET /callback?code=c0de&state=s%2Bt HTTP/1.1\r\n\r\n");
+            (none, other, right)
+        });
         assert_eq!(
-            listener.wait(Duration::from_secs(30), || Ok(())).unwrap(),
-            ""
+            listener
+                .wait(Duration::from_secs(30), "s+t", || Ok(()))
+                .unwrap(),
+            "code=c0de&state=s%2Bt"
         );
-        assert!(browser.join().unwrap().starts_with("HTTP/1.1 200"));
+        let (none, other, right) = browser.join().unwrap();
+        assert!(none.starts_with("HTTP/1.1 400"), "{none}");
+        assert!(other.starts_with("HTTP/1.1 400"), "{other}");
+        assert!(right.starts_with("HTTP/1.1 200"), "{right}");
+    }
+
+    #[test]
+    fn a_slow_client_cannot_hold_the_listener_past_its_deadline() {
+        let listener = Listener::bind().unwrap();
+        let port = port_of(listener.redirect_uri());
+        let slow = thread::spawn(move || {
+            let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+            // A byte now and then, never the end of a request.
+            for _ in 0..40 {
+                if stream.write_all(b"G").is_err() {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let started = Instant::now();
+        let late = listener
+            .wait(Duration::from_millis(1500), "s", || Ok(()))
+            .unwrap_err();
+        assert!(late.contains("did not come back"), "{late}");
+        // The deadline held: not the 5 s a connection may take, nor the 8 s it kept sending.
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{:?}",
+            started.elapsed()
+        );
+        slow.join().unwrap();
     }
 
     #[test]
     fn the_wait_ends_when_told_to_or_when_patience_runs_out() {
         let listener = Listener::bind().unwrap();
-        let stopped = listener.wait(Duration::from_secs(30), || {
+        let stopped = listener.wait(Duration::from_secs(30), "s", || {
             Err(String::from("the browser command failed"))
         });
         assert_eq!(stopped, Err(String::from("the browser command failed")));
         let listener = Listener::bind().unwrap();
-        let late = listener.wait(Duration::ZERO, || Ok(())).unwrap_err();
+        let late = listener.wait(Duration::ZERO, "s", || Ok(())).unwrap_err();
         assert!(late.contains("did not come back"), "{late}");
     }
 
