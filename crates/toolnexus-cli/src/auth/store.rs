@@ -11,13 +11,18 @@
 //! ```
 //!
 //! A write replaces the whole file at once (a new file, then a rename), so a reader never sees
-//! half of one. A grant this build cannot read (written by another version) is kept as it is
-//! and left unused.
+//! half of one, and a change (keep, forget) holds `auth.json.lock` from its read to its
+//! write, so two commands at once never lose each other's grant. A grant this build cannot
+//! read (written by another version) is kept as it is and left unused.
+//!
+//! The folder is the user's alone: made `0700`, and refused when it is a symbolic link or
+//! others can write to it (they could swap the file). The file is
+//! opened without following a symbolic link.
 
 use std::env;
-use std::fs::{self, DirBuilder, OpenOptions};
-use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use toolnexus_auth::Grant;
@@ -25,6 +30,9 @@ use toolnexus_core::json::{self, Limits, Map, Value};
 
 /// The file's name in the configuration folder.
 pub const FILE_NAME: &str = "auth.json";
+
+/// The lock a change holds from its read to its write.
+const LOCK_NAME: &str = "auth.json.lock";
 
 /// The version of the file's layout.
 const VERSION: u64 = 1;
@@ -116,6 +124,7 @@ impl Store {
     /// Keeps `grant` for the server at `server`, in place of any kept for that server from
     /// the same authorization server.
     pub fn keep(&self, server: &str, grant: &Grant) -> Result<(), String> {
+        let _lock = self.lock()?;
         // A file that cannot be read is replaced: what it held could not be used anyway.
         let mut entries = self.read().unwrap_or_default();
         entries.retain(|entry| {
@@ -134,6 +143,7 @@ impl Store {
     /// Forgets the authorizations kept for `server`, or every one when `None`: how many there
     /// were.
     pub fn forget(&self, server: Option<&str>) -> Result<usize, String> {
+        let _lock = self.lock()?;
         let mut entries = self.read()?;
         let before = entries.len();
         entries.retain(|entry| server.is_some_and(|s| entry.server != s));
@@ -144,14 +154,51 @@ impl Store {
         Ok(forgotten)
     }
 
+    /// Makes the folder (`0700`) when there is none, and checks it is the user's alone.
+    fn folder(&self) -> Result<(), String> {
+        DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        check_folder(&self.dir)
+    }
+
+    /// Holds the store's lock until the value returned is dropped.
+    fn lock(&self) -> Result<File, String> {
+        self.folder()?;
+        let path = self.dir.join(LOCK_NAME);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        file.lock()
+            .map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
+        Ok(file)
+    }
+
     /// The entries of the file; none when there is no file.
     fn read(&self) -> Result<Vec<Entry>, String> {
         let path = self.path();
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
+        match fs::symlink_metadata(&self.dir) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            _ => check_folder(&self.dir)?,
+        }
+        let opened = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path);
+        let mut bytes = Vec::new();
+        match opened.and_then(|mut file| file.read_to_end(&mut bytes)) {
+            Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        };
+        }
         let unreadable = |why: &str| format!("cannot read {}: {why}", path.display());
         let document = json::parse(&bytes, &LIMITS).map_err(|e| unreadable(e.message()))?;
         if document.get("version").and_then(Value::as_u64) != Some(VERSION) {
@@ -197,11 +244,7 @@ impl Store {
         document.insert("grants", Value::Array(grants));
         let mut text = document.to_json();
         text.push('\n');
-        DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&self.dir)
-            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        self.folder()?;
         let temporary = self
             .dir
             .join(format!(".{FILE_NAME}.{}.tmp", std::process::id()));
@@ -212,6 +255,33 @@ impl Store {
                 format!("cannot write {}: {e}", path.display())
             })
     }
+}
+
+/// Refuses a folder to keep grants in that is not the user's alone: a symbolic link, or a
+/// folder its group or others can write to (a folder another user owns and this one can
+/// write to is one of those).
+fn check_folder(dir: &Path) -> Result<(), String> {
+    let meta =
+        fs::symlink_metadata(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let refused = |why: &str| {
+        format!(
+            "{} is not a folder for authorizations: {why}",
+            dir.display()
+        )
+    };
+    if meta.file_type().is_symlink() {
+        return Err(refused("it is a symbolic link"));
+    }
+    if !meta.is_dir() {
+        return Err(refused("it is not a folder"));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(refused(&format!(
+            "others can write to it (mode {:o}): make it 0700",
+            meta.mode() & 0o777
+        )));
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to a new file at `path` that only its owner can read or write.
@@ -274,11 +344,13 @@ pub(crate) mod tests {
             .keep("http://localhost:3000/mcp", &grant("http://as", "token-b"))
             .unwrap();
         assert_eq!(mode(&store.path()), 0o600);
-        let names: Vec<_> = fs::read_dir(&dir)
+        let mut names: Vec<_> = fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names, [FILE_NAME]);
+        names.sort();
+        assert_eq!(names, [FILE_NAME, LOCK_NAME]);
+        assert_eq!(mode(&dir.join(LOCK_NAME)), 0o600);
         fs::remove_dir_all(dir.parent().unwrap()).unwrap();
     }
 
@@ -329,9 +401,86 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_folder_others_can_write_to_or_a_link_is_refused() {
+        let dir = folder("shared");
+        DirBuilder::new().mode(0o700).create(&dir).unwrap();
+        let store = Store::at(&dir);
+        store
+            .keep("http://a/mcp", &grant("http://as", "t"))
+            .unwrap();
+        // Others can write to the folder: nothing is read from it, nothing written.
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(store.list().unwrap_err().contains("others can write"));
+        let refused = store
+            .keep("http://b/mcp", &grant("http://as", "u"))
+            .unwrap_err();
+        assert!(refused.contains("make it 0700"), "{refused}");
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+        assert_eq!(store.list().unwrap().len(), 1);
+        // A folder that is a link to another.
+        let link = folder("link");
+        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        let linked = Store::at(&link);
+        assert!(linked.list().unwrap_err().contains("symbolic link"));
+        assert!(
+            linked
+                .keep("http://b/mcp", &grant("http://as", "u"))
+                .is_err()
+        );
+        // A file that is a link: not followed, never read through.
+        let elsewhere = folder("elsewhere");
+        DirBuilder::new().mode(0o700).create(&elsewhere).unwrap();
+        fs::rename(store.path(), elsewhere.join(FILE_NAME)).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join(FILE_NAME), store.path()).unwrap();
+        assert!(store.list().is_err(), "a linked file is not read");
+        // Written, the link is replaced by a file of its own; the target is untouched.
+        store
+            .keep("http://b/mcp", &grant("http://as", "u"))
+            .unwrap();
+        assert!(
+            !fs::symlink_metadata(store.path())
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(Store::at(&elsewhere).list().unwrap().len(), 1);
+        for d in [&dir, &elsewhere] {
+            fs::remove_dir_all(d).unwrap();
+        }
+        fs::remove_file(&link).unwrap();
+    }
+
+    #[test]
+    fn two_commands_keeping_at_once_lose_no_grant() {
+        let dir = folder("race");
+        let store = Store::at(&dir);
+        let keepers: Vec<_> = (0..8)
+            .map(|n| {
+                let store = store.clone();
+                std::thread::spawn(move || {
+                    for round in 0..5 {
+                        let server = format!("http://localhost:{}/mcp", 3000 + n);
+                        let token = format!("t-{n}-{round}");
+                        store.keep(&server, &grant("http://as", &token)).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for keeper in keepers {
+            keeper.join().unwrap();
+        }
+        let kept = store.list().unwrap();
+        assert_eq!(kept.len(), 8, "one per server, none lost");
+        for kept in &kept {
+            assert!(kept.grant.access_token().ends_with("-4"), "the newest kept");
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn entries_this_build_cannot_read_are_kept_unused() {
         let dir = folder("unknown");
-        fs::create_dir_all(&dir).unwrap();
+        DirBuilder::new().mode(0o700).create(&dir).unwrap();
         let store = Store::at(&dir);
         fs::write(
             store.path(),
