@@ -9,7 +9,7 @@ use crate::document::Document;
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::GrantType;
 use crate::scope::is_scope_token;
-use crate::urls::{endpoint, parse_web_url, resource_covers, secure};
+use crate::urls::{endpoint, parse_web_url, resource_identifies, secure};
 
 /// What the flow takes from a protected resource metadata document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,8 +27,8 @@ pub(crate) struct ResourceMetadata {
 /// Reads the protected resource metadata fetched from `url` for the server at `server`.
 ///
 /// Refused: a `resource` that is not an absolute URL without a fragment
-/// ([`AuthErrorKind::InvalidMetadata`]) or that does not cover `server`
-/// ([`AuthErrorKind::ResourceMismatch`]); no `authorization_servers`, or a first one that is
+/// ([`AuthErrorKind::InvalidMetadata`]) or that is not the resource the location `url` was
+/// made from ([`AuthErrorKind::ResourceMismatch`], see [`resource_identifies`]); no `authorization_servers`, or a first one that is
 /// not an `https` (or loopback `http`) URL without query and fragment; `scopes_supported`
 /// that is not a list of scope tokens.
 pub(crate) fn read_resource_metadata(
@@ -55,12 +55,13 @@ pub(crate) fn read_resource_metadata(
                 ),
             )
         })?;
-    if !resource_covers(&resource_url, server) {
+    if !resource_identifies(&resource_url, url, server) {
         return Err(doc.error_of(
             AuthErrorKind::ResourceMismatch,
             "resource",
             format_args!(
-                "is {}, which does not cover the server asked, {}",
+                "is {}, which is not the server asked, {} (RFC 9728 §3.3: metadata names the \
+                 resource its location was made from, the origin's at the root)",
                 quote(resource),
                 quote(server.as_str())
             ),
@@ -271,12 +272,11 @@ mod tests {
     }
 
     fn prm(text: &str) -> Result<ResourceMetadata, AuthError> {
-        read_resource_metadata(
-            text.as_bytes(),
-            &Limits::DEFAULT,
-            "http://localhost:5/prm",
-            &server(),
-        )
+        prm_at("http://localhost:5/prm", text)
+    }
+
+    fn prm_at(url: &str, text: &str) -> Result<ResourceMetadata, AuthError> {
+        read_resource_metadata(text.as_bytes(), &Limits::DEFAULT, url, &server())
     }
 
     fn asm(text: &str) -> Result<ServerMetadata, AuthError> {
@@ -340,7 +340,9 @@ mod tests {
 
     #[test]
     fn a_resource_document_is_kept_verbatim() {
-        let m = prm(r#"{"resource":"http://localhost:5","authorization_servers":["http://localhost:9/tenant1"],"scopes_supported":["a","b"]}"#).unwrap();
+        // The root's metadata names the origin.
+        let root = "http://localhost:5/.well-known/oauth-protected-resource";
+        let m = prm_at(root, r#"{"resource":"http://localhost:5","authorization_servers":["http://localhost:9/tenant1"],"scopes_supported":["a","b"]}"#).unwrap();
         assert_eq!(m.resource, "http://localhost:5");
         assert_eq!(m.issuer, "http://localhost:9/tenant1");
         assert_eq!(m.scopes_supported, ["a", "b"]);

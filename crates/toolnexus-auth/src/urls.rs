@@ -138,6 +138,25 @@ pub(crate) fn resource_covers(resource: &Url, server: &Url) -> bool {
     with_slash(server).starts_with(&with_slash(resource))
 }
 
+/// Whether the protected resource metadata fetched from `metadata_url` may name `resource`
+/// for the server at `server`, as RFC 9728 §3.3 says: the resource identifier the metadata's
+/// location was made from. Metadata at the root of the origin
+/// (`/.well-known/oauth-protected-resource`) is the origin's, so its resource is the origin
+/// (its path `/`); any other (the location with the server's path inserted, or one a `401`
+/// named) names the server itself. Paths are compared whole, a trailing slash aside, and
+/// queries exactly: a resource that is only a prefix of the server's URL would widen the
+/// token's audience to every other server under it.
+pub(crate) fn resource_identifies(resource: &Url, metadata_url: &str, server: &Url) -> bool {
+    if resource.origin() != server.origin() || resource.fragment().is_some() {
+        return false;
+    }
+    let root = format!("{}/.well-known/oauth-protected-resource", origin(server));
+    if metadata_url == root {
+        return trimmed_path(resource).is_empty() && resource.query().is_none();
+    }
+    trimmed_path(resource) == trimmed_path(server) && resource.query() == server.query()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +245,40 @@ mod tests {
                 "http://localhost:7/tenant1/.well-known/openid-configuration"
             ]
         );
+    }
+
+    #[test]
+    fn a_resource_is_the_one_its_metadata_location_was_made_from() {
+        let server = url("http://localhost:5/mcp");
+        let inserted = "http://localhost:5/.well-known/oauth-protected-resource/mcp";
+        let root = "http://localhost:5/.well-known/oauth-protected-resource";
+        let named = "http://localhost:5/custom/prm";
+        for at in [inserted, named] {
+            for yes in ["http://localhost:5/mcp", "http://localhost:5/mcp/"] {
+                assert!(resource_identifies(&url(yes), at, &server), "{yes} at {at}");
+            }
+            for no in [
+                "http://localhost:5",
+                "http://localhost:5/",
+                "http://localhost:5/mc",
+                "http://localhost:5/mcp/deeper",
+                "http://localhost:5/mcp?x=1",
+                "http://localhost:6/mcp",
+                "https://localhost:5/mcp",
+            ] {
+                assert!(!resource_identifies(&url(no), at, &server), "{no} at {at}");
+            }
+        }
+        for yes in ["http://localhost:5", "http://localhost:5/"] {
+            assert!(resource_identifies(&url(yes), root, &server), "{yes}");
+        }
+        for no in [
+            "http://localhost:5/mcp",
+            "http://localhost:5/other",
+            "http://localhost:6/",
+        ] {
+            assert!(!resource_identifies(&url(no), root, &server), "{no}");
+        }
     }
 
     #[test]

@@ -1017,6 +1017,21 @@ fn resource_mismatch() {
     assert_eq!(e.pointer(), "/resource");
 }
 
+/// A resource that is only a prefix of the server's URL, in metadata made for the server's
+/// own path, would widen the token to every server under it (RFC 9728 §3.3).
+#[test]
+fn a_resource_only_prefixing_the_server_is_refused() {
+    for prefix in [M.to_owned(), format!("{M}/"), format!("{M}/mc")] {
+        let mut run = Run::start(SERVER, 401, Some(&default_401()), config());
+        let e = run.get_fails(&prm_url(), 200, &prm(&prefix, A, ""));
+        assert_eq!(
+            (e.kind(), e.pointer()),
+            (AuthErrorKind::ResourceMismatch, "/resource"),
+            "{prefix}"
+        );
+    }
+}
+
 /// offline-access-scope: offline_access added where the server offers it; the client metadata
 /// document wins over registration.
 #[test]
