@@ -30,8 +30,8 @@ use crate::metadata::{
 use crate::pkce::Pkce;
 use crate::scope;
 use crate::urls::{
-    endpoint, origin, parse_web_url, resource_covers, resource_metadata_candidates, secure,
-    server_metadata_candidates,
+    endpoint, origin, parse_web_url, reachable, resource_covers, resource_metadata_candidates,
+    secure, server_metadata_candidates,
 };
 
 /// What the caller configures: the client's identity and the bounds of the flow.
@@ -463,7 +463,7 @@ impl Flow {
             }
         };
         let obtained_by = config.grant.obtained();
-        let flow = Flow {
+        let mut flow = Flow {
             server,
             config,
             stage: Stage::ResourceMetadata {
@@ -493,7 +493,8 @@ impl Flow {
             obtained_by,
             now_ms: 0,
         };
-        Ok((flow, Next::Fetch(HttpRequest::get_json(first))))
+        let next = flow.guard(Next::Fetch(HttpRequest::get_json(first)))?;
+        Ok((flow, next))
     }
 
     /// Begins refreshing `grant` for the MCP server at `resource_url` (its token expired or
@@ -610,7 +611,29 @@ impl Flow {
         };
         flow.token_form = form;
         let request = flow.token_fetch(None)?;
-        Ok((flow, Next::Fetch(request)))
+        let next = flow.guard(Next::Fetch(request))?;
+        Ok((flow, next))
+    }
+
+    /// `next`, when it sends no request where the server may not send the client
+    /// ([`reachable`]); the flow fails otherwise. Every request leaves the flow through here.
+    fn guard(&mut self, next: Next) -> Result<Next, AuthError> {
+        if let Next::Fetch(request) = &next {
+            let checked = parse_web_url(&request.url)
+                .ok_or_else(|| {
+                    AuthError::new(
+                        AuthErrorKind::InsecureEndpoint,
+                        "",
+                        format!("{} is not an http(s) URL", quote(&request.url)),
+                    )
+                })
+                .and_then(|target| reachable(&self.server, &target));
+            if let Err(e) = checked {
+                self.stage = Stage::Failed;
+                return Err(e);
+            }
+        }
+        Ok(next)
     }
 
     /// Reads the response to the last [`Next::Fetch`], received at `now_ms` (milliseconds since
@@ -628,7 +651,7 @@ impl Flow {
         }
         self.now_ms = self.now_ms.max(now_ms);
         let stage = std::mem::replace(&mut self.stage, Stage::Failed);
-        match stage {
+        let next = match stage {
             Stage::ResourceMetadata {
                 candidates,
                 at,
@@ -646,7 +669,8 @@ impl Flow {
             Stage::Authorization | Stage::Done | Stage::Failed => {
                 Err(self.out_of_order("an HTTP response"))
             }
-        }
+        }?;
+        self.guard(next)
     }
 
     /// Reads the redirect: `query` is the query string of the request the browser made to the
@@ -667,6 +691,11 @@ impl Flow {
     /// Reads the redirect as [`Flow::on_redirect`] does, received at `now_ms` (milliseconds
     /// since the Unix epoch): the time a DPoP proof of the token request carries.
     pub fn on_redirect_at(&mut self, query: &str, now_ms: u64) -> Result<Next, AuthError> {
+        let next = self.redirected(query, now_ms)?;
+        self.guard(next)
+    }
+
+    fn redirected(&mut self, query: &str, now_ms: u64) -> Result<Next, AuthError> {
         self.now_ms = self.now_ms.max(now_ms);
         if self.stage != Stage::Authorization {
             return Err(self.out_of_order("the redirect"));

@@ -75,6 +75,71 @@ pub(crate) fn secure(url: &Url, pointer: &str, what: &str) -> Result<(), AuthErr
     Ok(())
 }
 
+/// Refuses a request the flow would send, for the MCP server at `server`, to `target` when
+/// the server could be steering the client at the machine's own network: a remote server's
+/// metadata (and the authorization server it names) may send the client only to `https` URLs
+/// whose host is not loopback, link-local or private. A server on loopback is a developer's
+/// own, and may use plain `http` on loopback as [`secure`] allows. (A name that resolves to
+/// such an address is the caller's to refuse: the flow resolves no name.)
+pub(crate) fn reachable(server: &Url, target: &Url) -> Result<(), AuthError> {
+    let what = "a request of the authorization flow";
+    if is_loopback(server) {
+        return secure(target, "", what);
+    }
+    let refused = |why: &str| {
+        Err(AuthError::new(
+            AuthErrorKind::InsecureEndpoint,
+            "",
+            format!(
+                "{what} would go to {}, {why}; the server {} is remote, and its metadata may \
+                 send the client only to https on a public host",
+                quote(target.as_str()),
+                quote(server.as_str())
+            ),
+        ))
+    };
+    if target.scheme() != "https" {
+        return refused("which is plain http");
+    }
+    if is_internal(target) {
+        return refused("a loopback, link-local or private address");
+    }
+    Ok(())
+}
+
+/// Whether the host of `url` is the machine itself or its local network: loopback,
+/// link-local, private (RFC 1918, RFC 4193), shared (RFC 6598), unspecified or broadcast,
+/// IPv4 written inside IPv6 included, and the `localhost` names.
+fn is_internal(url: &Url) -> bool {
+    fn v4(ip: std::net::Ipv4Addr) -> bool {
+        let [a, b, ..] = ip.octets();
+        ip.is_loopback()
+            || ip.is_private()
+            || ip.is_link_local()
+            || ip.is_unspecified()
+            || ip.is_broadcast()
+            || a == 0
+            || (a == 100 && (64..128).contains(&b))
+    }
+    match url.host() {
+        Some(Host::Domain(name)) => {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            name == "localhost" || name.ends_with(".localhost")
+        }
+        Some(Host::Ipv4(ip)) => v4(ip),
+        Some(Host::Ipv6(ip)) => {
+            let [first, second, ..] = ip.segments();
+            ip.is_loopback()
+                || ip.is_unspecified()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+                || ip.to_ipv4_mapped().is_some_and(v4)
+                || (first == 0x64 && second == 0xff9b)
+        }
+        None => true,
+    }
+}
+
 /// `scheme://host[:port]` of `url`, without a trailing slash.
 pub(crate) fn origin(url: &Url) -> String {
     url.origin().ascii_serialization()
@@ -245,6 +310,44 @@ mod tests {
                 "http://localhost:7/tenant1/.well-known/openid-configuration"
             ]
         );
+    }
+
+    #[test]
+    fn a_remote_server_sends_the_client_to_public_https_only() {
+        let remote = url("https://mcp.example.com/mcp");
+        for ok in [
+            "https://as.example.com/token",
+            "https://8.8.8.8/x",
+            "https://[2001:db8::1]/",
+        ] {
+            assert!(reachable(&remote, &url(ok)).is_ok(), "{ok}");
+        }
+        for refused in [
+            "http://as.example.com/token",
+            "http://127.0.0.1:8080/admin?x=1",
+            "https://localhost/",
+            "https://LOCALHOST./",
+            "https://api.localhost/",
+            "https://127.0.0.1/",
+            "https://10.1.2.3/",
+            "https://172.16.0.1/",
+            "https://192.168.1.1/",
+            "https://169.254.169.254/latest/meta-data",
+            "https://100.64.0.1/",
+            "https://0.0.0.0/",
+            "https://[::1]/",
+            "https://[fe80::1]/",
+            "https://[fd00::1]/",
+            "https://[::ffff:127.0.0.1]/",
+            "https://[::ffff:10.0.0.1]/",
+        ] {
+            let e = reachable(&remote, &url(refused)).unwrap_err();
+            assert_eq!(e.kind(), AuthErrorKind::InsecureEndpoint, "{refused}");
+        }
+        // A server on loopback is the developer's own: plain http on loopback is allowed.
+        let local = url("http://localhost:3000/mcp");
+        assert!(reachable(&local, &url("http://127.0.0.1:9000/token")).is_ok());
+        assert!(reachable(&local, &url("http://example.com/token")).is_err());
     }
 
     #[test]

@@ -1032,6 +1032,51 @@ fn a_resource_only_prefixing_the_server_is_refused() {
     }
 }
 
+/// A remote server cannot send the client at the machine's own network: not with the
+/// challenge's resource_metadata, nor with the authorization server its metadata names.
+#[test]
+fn a_remote_server_cannot_steer_the_client_inward() {
+    let remote = "https://mcp.example.com/mcp";
+    for inward in [
+        "http://127.0.0.1:8080/admin?delete=1",
+        "https://169.254.169.254/latest/meta-data",
+        "https://localhost/x",
+    ] {
+        let header = format!(r#"Bearer resource_metadata="{inward}""#);
+        let challenge = parse_challenge(401, Some(&header));
+        let e = Flow::start(remote, &challenge, config(), None, entropy()).unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                AuthErrorKind::InsecureEndpoint | AuthErrorKind::InvalidChallenge
+            ),
+            "{inward}: {e}"
+        );
+    }
+    let challenge = parse_challenge(401, Some("Bearer"));
+    let (mut flow, next) = Flow::start(remote, &challenge, config(), None, entropy()).unwrap();
+    let Next::Fetch(request) = next else {
+        panic!("discovery fetches");
+    };
+    assert_eq!(
+        request.url,
+        "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+    );
+    let body = prm(remote, "https://10.0.0.7", "");
+    let no_headers = Vec::new();
+    let e = flow
+        .on_response(
+            HttpResponse {
+                status: 200,
+                headers: &no_headers,
+                body: body.as_bytes(),
+            },
+            NOW,
+        )
+        .unwrap_err();
+    assert_eq!(e.kind(), AuthErrorKind::InsecureEndpoint, "{e}");
+}
+
 /// offline-access-scope: offline_access added where the server offers it; the client metadata
 /// document wins over registration.
 #[test]
