@@ -352,6 +352,10 @@ enum Command {
         /// task; at 2026-07-28 the server decides.
         #[arg(long)]
         task: bool,
+        /// How many rounds of questions one call may take: input_required rounds
+        /// (2026-07-28) or URL interactions (2025-11-25) before the call is given up.
+        #[arg(long, value_name = "N", default_value_t = call::MAX_ROUNDS)]
+        max_rounds: usize,
         #[command(flatten)]
         server: ServerArgs,
     },
@@ -525,8 +529,17 @@ fn run(command: Command, reporter: &Reporter) -> tools::Printed {
             args,
             answers,
             task,
+            max_rounds,
             server,
-        } => call(&tool, &args, answers, task, &server, reporter, &limits),
+        } => call(
+            &tool,
+            &args,
+            answers,
+            Calling { task, max_rounds },
+            &server,
+            reporter,
+            &limits,
+        ),
         Command::Tools {
             json,
             answers,
@@ -640,11 +653,17 @@ fn connect(
     }
 }
 
+/// How `call` calls: `--task` and `--max-rounds`.
+struct Calling {
+    task: bool,
+    max_rounds: usize,
+}
+
 fn call(
     tool: &str,
     args: &str,
     answers: Option<String>,
-    task: bool,
+    calling: Calling,
     server: &ServerArgs,
     reporter: &Reporter,
     limits: &Limits,
@@ -665,7 +684,8 @@ fn call(
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversing = asker.clone();
     let mut conversation = call::Conversation::new(transport, &mut conversing, timeout);
-    conversation.prefer_task(task);
+    conversation.prefer_task(calling.task);
+    conversation.max_rounds(calling.max_rounds);
     let outcome = conversation
         .connect(server.protocol.as_deref())
         .and_then(|()| conversation.call_tool(tool, arguments));
