@@ -1,5 +1,6 @@
 //! `toolnexus call` against hostile servers on 127.0.0.1, judged by what the client does with
-//! its memory, its time and the request's headers: a huge event line, `retry: 0`, a huge task
+//! its memory, its time and the request's headers: a huge event line (and a huge line from a
+//! stdio server), `retry: 0`, a huge task
 //! poll interval and a short ttl, redirects to another origin, rounds that do not advance, a
 //! task key relisted as another question, and `--max-rounds`. Each server is a listener of
 //! this process, gone with it; each client is a child stopped by its own pid when it runs
@@ -396,6 +397,34 @@ fn a_huge_event_line_drops_the_stream_and_memory_stays_bounded() {
         ran.peak_kib
     );
     assert!(server.written.load(Ordering::SeqCst) < HUGE / 4);
+}
+
+#[test]
+fn a_huge_line_on_standard_output_ends_the_call_and_memory_stays_bounded() {
+    // A stdio server whose first line is 400 MiB long.
+    let ran = toolnexus(
+        &[
+            "call",
+            "t",
+            "--",
+            "sh",
+            "-c",
+            "head -c 419430400 /dev/zero | tr '\\0' x",
+        ],
+        Duration::from_secs(60),
+    );
+    eprintln!(
+        "huge stdio line: peak RSS {} KiB in {:?}",
+        ran.peak_kib, ran.took
+    );
+    assert_eq!(ran.code, Some(3), "{ran:?}");
+    assert!(
+        ran.stderr.contains("longer than 4194304 bytes"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.peak_kib > 0, "the child's memory was never read");
+    assert!(ran.peak_kib < 64 * 1024, "peak RSS {} KiB", ran.peak_kib);
 }
 
 #[test]
