@@ -518,7 +518,7 @@ impl Endpoint {
         };
         let mut url = self.url.clone();
         let mut response = send(request)?;
-        for _ in 0..=MAX_REDIRECTS {
+        for _ in 0..MAX_REDIRECTS {
             match redirect(&url, &response, false) {
                 Redirect::None => break,
                 Redirect::Follow(to) => {
