@@ -472,48 +472,57 @@ fn retry_zero_is_clamped_and_resumptions_are_budgeted() {
 
 #[test]
 fn redirects_to_another_origin_are_refused_and_carry_nothing_there() {
-    for status in [307, 308, 303] {
-        let elsewhere = Elsewhere::start();
-        let target = elsewhere.url.clone();
-        let server = Server::start(move |seen, _| {
-            handshake(seen).unwrap_or_else(|| match seen.method.as_str() {
-                "tools/call" => Answer::Redirect(status, target.clone()),
-                _ => Answer::Json(405, String::new()),
-            })
-        });
-        let ran = toolnexus(
-            &[
-                "call",
-                "t",
-                "--url",
-                &server.url,
-                "--protocol",
-                "2025-11-25",
-                "--header",
-                "X-Api-Key: sekrit-key",
-                "--timeout",
-                "10",
-            ],
-            Duration::from_secs(30),
-        );
-        // Time for anything on its way to arrive.
-        thread::sleep(Duration::from_millis(100));
-        let received = String::from_utf8_lossy(&elsewhere.received.lock().unwrap()).into_owned();
-        assert_eq!(
-            (
-                elsewhere.connections.load(Ordering::SeqCst),
-                received.as_str()
-            ),
-            (0, ""),
-            "HTTP {status}: the other origin was reached"
-        );
-        assert_eq!(ran.code, Some(3), "HTTP {status}: {ran:?}");
-        assert!(
-            ran.stderr.contains("another origin"),
-            "HTTP {status}: {}",
-            ran.stderr
-        );
-        assert!(!ran.stderr.contains("sekrit"), "{}", ran.stderr);
+    // Where the redirect comes: a request's POST, a notification's POST (after the session
+    // began), and the GET that resumes a request's stream.
+    for place in ["tools/call", "notifications/initialized", "resume"] {
+        for status in [307, 308, 303] {
+            let elsewhere = Elsewhere::start();
+            let target = elsewhere.url.clone();
+            let server = Server::start(move |seen, _| {
+                let resuming = seen.header("Last-Event-ID").is_some();
+                if seen.method == place || (place == "resume" && resuming) {
+                    return Answer::Redirect(status, target.clone());
+                }
+                handshake(seen).unwrap_or_else(|| match seen.method.as_str() {
+                    "tools/call" => Answer::Events(String::from("id: e-1\nretry: 100\n\n")),
+                    _ => Answer::Json(405, String::new()),
+                })
+            });
+            let ran = toolnexus(
+                &[
+                    "call",
+                    "t",
+                    "--url",
+                    &server.url,
+                    "--protocol",
+                    "2025-11-25",
+                    "--header",
+                    "X-Api-Key: sekrit-key",
+                    "--timeout",
+                    "10",
+                ],
+                Duration::from_secs(30),
+            );
+            // Time for anything on its way to arrive.
+            thread::sleep(Duration::from_millis(100));
+            let received =
+                String::from_utf8_lossy(&elsewhere.received.lock().unwrap()).into_owned();
+            assert_eq!(
+                (
+                    elsewhere.connections.load(Ordering::SeqCst),
+                    received.as_str()
+                ),
+                (0, ""),
+                "HTTP {status} on {place}: the other origin was reached"
+            );
+            assert_eq!(ran.code, Some(3), "HTTP {status} on {place}: {ran:?}");
+            assert!(
+                ran.stderr.contains("another origin"),
+                "HTTP {status} on {place}: {}",
+                ran.stderr
+            );
+            assert!(!ran.stderr.contains("sekrit"), "{}", ran.stderr);
+        }
     }
 }
 
