@@ -49,6 +49,9 @@ pub(crate) enum Target {
     Snapshot,
     /// the CLI's MCP client talking to a server that sends anything
     CliClient,
+    /// the CLI's event-stream reader within its cap: no event past it, `retry` clamped, the
+    /// events an unbounded reading gives
+    SseReader,
     /// the authorization flow fed any challenge, metadata, registration, redirect and token
     /// response: nothing insecure fetched or opened, no token in an error
     AuthFlow,
@@ -64,7 +67,7 @@ impl Target {
     /// The fuzz crate the target is in.
     fn dir(self, root: &Path) -> PathBuf {
         match self {
-            Target::CliClient => root.join("crates/toolnexus-cli/fuzz"),
+            Target::CliClient | Target::SseReader => root.join("crates/toolnexus-cli/fuzz"),
             Target::AuthFlow => root.join("crates/toolnexus-auth/fuzz"),
             _ => root.join("crates/toolnexus-core/fuzz"),
         }
@@ -101,6 +104,18 @@ impl Target {
     }
 }
 
+impl Target {
+    /// The folder of the fuzz crate whose files are the seeds of a target no conformance case
+    /// feeds: the authorization flow's canned flows, the event streams.
+    fn kept_seeds(self) -> Option<&'static str> {
+        match self {
+            Target::AuthFlow => Some("flows"),
+            Target::SseReader => Some("streams"),
+            _ => None,
+        }
+    }
+}
+
 /// The `snapshot` of the first `restore` step of a `snapshot` case's script, if it gives one.
 fn first_restored_snapshot(input: &[u8]) -> Option<String> {
     let script: serde_json::Value = serde_json::from_slice(input).ok()?;
@@ -113,15 +128,16 @@ fn first_restored_snapshot(input: &[u8]) -> Option<String> {
 }
 
 /// Writes the seeds of `target` from the conformance cases into `dir` (the authorization
-/// flow's from its canned flows, which no case holds); how many.
+/// flow's from its canned flows and the event streams from theirs, which no case holds); how
+/// many.
 fn write_seeds(target: Target, dir: &Path) -> Result<usize, String> {
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    if target == Target::AuthFlow {
-        // `dir` is `<fuzz crate>/seeds/auth_flow`; the flows are in `<fuzz crate>/flows`.
+    if let Some(kept) = target.kept_seeds() {
+        // `dir` is `<fuzz crate>/seeds/<target>`; the kept seeds are in `<fuzz crate>/<kept>`.
         let fuzz_crate = dir.parent().and_then(Path::parent).unwrap_or(dir);
-        let flows = fuzz_crate.join("flows");
+        let kept = fuzz_crate.join(kept);
         let mut written = 0;
-        for entry in fs::read_dir(&flows).map_err(|e| format!("{}: {e}", flows.display()))? {
+        for entry in fs::read_dir(&kept).map_err(|e| format!("{}: {e}", kept.display()))? {
             let from = entry.map_err(|e| e.to_string())?.path();
             let to = dir.join(from.file_name().unwrap_or_default());
             fs::copy(&from, &to).map_err(|e| format!("{}: {e}", from.display()))?;

@@ -29,8 +29,9 @@ Exit codes:
 130  call: interrupted with Ctrl-C while the tool ran as a task; the task was cancelled
      (tasks/cancel)";
 
-/// How to reach a server, for `call` and `tools`.
-#[derive(Debug, clap::Args)]
+/// How to reach a server, for `call` and `tools`. Its `Debug` form shows the name of each
+/// `--header`, never its value (an API key, a token).
+#[derive(clap::Args)]
 struct ServerArgs {
     /// Connect over streamable HTTP to this URL instead of starting a command.
     #[arg(long, value_name = "URL")]
@@ -131,6 +132,28 @@ enum Grant {
     /// Enterprise-managed authorization: --id-token-file exchanged at --idp-token-endpoint,
     /// then presented by --client-id.
     Enterprise,
+}
+
+impl std::fmt::Debug for ServerArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let headers: Vec<String> = self
+            .headers
+            .iter()
+            .map(|h| match h.split_once(':') {
+                Some((name, _)) => format!("{}: …", name.trim()),
+                None => String::from("…"),
+            })
+            .collect();
+        f.debug_struct("ServerArgs")
+            .field("url", &self.url)
+            .field("headers", &headers)
+            .field("protocol", &self.protocol)
+            .field("timeout", &self.timeout)
+            .field("server_log", &self.server_log)
+            .field("auth", &self.auth)
+            .field("command", &self.command)
+            .finish()
+    }
 }
 
 impl std::fmt::Debug for AuthArgs {
@@ -353,6 +376,10 @@ enum Command {
         /// task; at 2026-07-28 the server decides.
         #[arg(long)]
         task: bool,
+        /// How many rounds of questions one call may take: input_required rounds
+        /// (2026-07-28) or URL interactions (2025-11-25) before the call is given up.
+        #[arg(long, value_name = "N", default_value_t = call::MAX_ROUNDS)]
+        max_rounds: usize,
         #[command(flatten)]
         server: ServerArgs,
     },
@@ -531,8 +558,16 @@ fn run(command: Command) -> tools::Printed {
             args,
             answers,
             task,
+            max_rounds,
             server,
-        } => call(&tool, &args, answers, task, &server, &limits),
+        } => call(
+            &tool,
+            &args,
+            answers,
+            Calling { task, max_rounds },
+            &server,
+            &limits,
+        ),
         Command::Tools {
             json,
             answers,
@@ -645,11 +680,17 @@ fn connect(
     }
 }
 
+/// How `call` calls: `--task` and `--max-rounds`.
+struct Calling {
+    task: bool,
+    max_rounds: usize,
+}
+
 fn call(
     tool: &str,
     args: &str,
     answers: Option<String>,
-    task: bool,
+    calling: Calling,
     server: &ServerArgs,
     limits: &Limits,
 ) -> tools::Printed {
@@ -669,7 +710,8 @@ fn call(
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversing = asker.clone();
     let mut conversation = call::Conversation::new(transport, &mut conversing, timeout);
-    conversation.prefer_task(task);
+    conversation.prefer_task(calling.task);
+    conversation.max_rounds(calling.max_rounds);
     let outcome = conversation
         .connect(server.protocol.as_deref())
         .and_then(|()| conversation.call_tool(tool, arguments));
@@ -751,4 +793,49 @@ fn elicit(
     let elicitation = Elicitation::read(&bytes, limits)?;
     let finished = elicit::run(elicitation, asker.as_mut(), server)?;
     Ok((Output::Json(finished.reply), finished.exit))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::{Cli, Command};
+
+    #[test]
+    fn debug_forms_name_headers_and_never_show_their_values() {
+        let cli = Cli::try_parse_from([
+            "toolnexus",
+            "call",
+            "t",
+            "--url",
+            "http://127.0.0.1:1/mcp",
+            "--header",
+            "X-Api-Key: key-sekrit-1",
+            "--header",
+            "Authorization:Bearer token-sekrit-2",
+            "--header",
+            "no-colon-sekrit-3",
+            "--client-secret",
+            "client-sekrit-4",
+            "--max-rounds",
+            "3",
+        ])
+        .unwrap();
+        let shown = format!("{cli:?} {cli:#?}");
+        for secret in [
+            "key-sekrit-1",
+            "token-sekrit-2",
+            "no-colon-sekrit-3",
+            "client-sekrit-4",
+        ] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+        }
+        assert!(shown.contains("X-Api-Key: …"), "{shown}");
+        assert!(shown.contains("Authorization: …"), "{shown}");
+        assert!(shown.contains("http://127.0.0.1:1/mcp"), "{shown}");
+        let Command::Call { max_rounds, .. } = cli.command else {
+            panic!("{shown}")
+        };
+        assert_eq!(max_rounds, 3);
+    }
 }

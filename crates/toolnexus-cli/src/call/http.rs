@@ -23,6 +23,15 @@
 //!   carrying the last `DPoP-Nonce` the server sent; a `401` with
 //!   `error="use_dpop_nonce"` and a `DPoP-Nonce` sends the same request again, once, with
 //!   the nonce, and asks for no new authorization.
+//! - What the server cannot move: an event or a line of a stream is at most the core's
+//!   [`Limits::max_input_bytes`] (past it the stream is dropped and the request gets an error),
+//!   a `retry` delay is clamped ([`super::sse::MIN_RETRY`]..=[`super::sse::MAX_RETRY`]), and a
+//!   stream is resumed or reopened at most [`MAX_RESUMPTIONS`] times.
+//! - Redirects are followed by this client, not the HTTP library: a `307` or `308` to the same
+//!   origin (scheme, host and port) is followed (a GET follows any same-origin redirect), at
+//!   most [`MAX_REDIRECTS`] in a row; a redirect to another origin is refused with an error,
+//!   so that no header of the request (the user's `--header`s, `Mcp-Session-Id`, the
+//!   `Mcp-Param-*` headers, `Authorization`, `DPoP`) ever reaches it.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,14 +58,23 @@ const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// How many reconnections in a row may bring nothing before a stream is given up.
 const MAX_EMPTY_RECONNECTIONS: usize = 3;
 
+/// How many times one event stream (a request's, or the server's own) is resumed or reopened
+/// in all, whatever it brings each time: a server that ends every stream at once cannot keep
+/// the client reconnecting.
+pub const MAX_RESUMPTIONS: usize = 32;
+
+/// How many same-origin redirects in a row are followed.
+pub const MAX_REDIRECTS: usize = 5;
+
 /// How long the first message after the handshake waits for the server's own stream to open.
 const STREAM_OPEN_WAIT: Duration = Duration::from_secs(5);
 
 /// The largest body read from a plain (not event-stream) response.
 const MAX_BODY: u64 = 8 * 1024 * 1024;
 
-/// What every thread of one server shares.
-#[derive(Debug, Default)]
+/// What every thread of one server shares. Its `Debug` form names what is held, never the
+/// session id, the authorization or the nonce.
+#[derive(Default)]
 struct Shared {
     /// `Mcp-Session-Id`, when a handshake-era server gave one.
     session: Mutex<Option<String>>,
@@ -70,6 +88,32 @@ struct Shared {
     dpop: Mutex<Option<Grant>>,
     /// The last `DPoP-Nonce` the server sent, echoed in every proof.
     nonce: Mutex<Option<String>>,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let held = |m: &Mutex<Option<String>>| {
+            m.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .as_ref()
+                .map(|_| "…")
+        };
+        f.debug_struct("Shared")
+            .field("session", &held(&self.session))
+            .field("version", &self.version())
+            .field("closing", &self.closing())
+            .field("authorization", &held(&self.authorization))
+            .field(
+                "dpop",
+                &self
+                    .dpop
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .is_some(),
+            )
+            .field("nonce", &held(&self.nonce))
+            .finish()
+    }
 }
 
 impl Shared {
@@ -206,6 +250,8 @@ impl HttpServer {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(None)
+            // Redirects are this client's to follow (see the module): none leaves the origin.
+            .max_redirects(0)
             .build()
             .into();
         let (tx, inbox): Inbox = mpsc::channel();
@@ -270,6 +316,8 @@ impl Transport for HttpServer {
                 message: message.clone(),
                 authorization,
                 with_nonce: false,
+                url: endpoint.url.clone(),
+                redirects: 0,
             };
             thread::spawn(move || endpoint.exchange(request, body, &id, sent));
             return Ok(());
@@ -356,6 +404,10 @@ struct Sent {
     authorization: Option<String>,
     /// Whether it was sent again with the server's `DPoP-Nonce` already.
     with_nonce: bool,
+    /// Where it was sent: the endpoint, or where a same-origin redirect led.
+    url: String,
+    /// How many redirects led there.
+    redirects: usize,
 }
 
 impl Endpoint {
@@ -365,9 +417,19 @@ impl Endpoint {
         message: &Outgoing,
         authorization: Option<&str>,
     ) -> ureq::RequestBuilder<ureq::typestate::WithBody> {
+        self.post_to(&self.url, message, authorization)
+    }
+
+    /// [`Endpoint::post`] to `url`: the endpoint, or where a same-origin redirect led.
+    fn post_to(
+        &self,
+        url: &str,
+        message: &Outgoing,
+        authorization: Option<&str>,
+    ) -> ureq::RequestBuilder<ureq::typestate::WithBody> {
         let mut request = self
             .agent
-            .post(&self.url)
+            .post(url)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream");
         for (name, value) in message.headers() {
@@ -378,7 +440,7 @@ impl Endpoint {
         }
         if let Some(authorization) = authorization {
             request = request.header("Authorization", authorization);
-            if let Some(proof) = self.shared.proof("POST", &self.url) {
+            if let Some(proof) = self.shared.proof("POST", url) {
                 request = request.header("DPoP", &proof);
             }
         }
@@ -389,11 +451,26 @@ impl Endpoint {
     }
 
     /// A GET of an event stream: the server's own, or the rest of a request's after `last_id`.
-    fn get(&self, last_id: Option<&str>) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
-        let mut request = self
-            .agent
-            .get(&self.url)
-            .header("Accept", "text/event-stream");
+    /// Same-origin redirects are followed; one to another origin is an error.
+    fn get(&self, last_id: Option<&str>) -> Result<ureq::http::Response<ureq::Body>, String> {
+        let mut url = self.url.clone();
+        for _ in 0..=MAX_REDIRECTS {
+            let response = self.get_at(&url, last_id).map_err(|e| e.to_string())?;
+            match redirect(&url, &response, true) {
+                Redirect::None => return Ok(response),
+                Redirect::Follow(to) => url = to,
+                Redirect::Refused(why) => return Err(why),
+            }
+        }
+        Err(too_many_redirects())
+    }
+
+    fn get_at(
+        &self,
+        url: &str,
+        last_id: Option<&str>,
+    ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        let mut request = self.agent.get(url).header("Accept", "text/event-stream");
         if let Some(session) = self.shared.session() {
             request = request.header("Mcp-Session-Id", &session);
         }
@@ -405,7 +482,7 @@ impl Endpoint {
         }
         if let Some(authorization) = self.shared.authorization() {
             request = request.header("Authorization", &authorization);
-            if let Some(proof) = self.shared.proof("GET", &self.url) {
+            if let Some(proof) = self.shared.proof("GET", url) {
                 request = request.header("DPoP", &proof);
             }
         }
@@ -440,11 +517,26 @@ impl Endpoint {
                 .send(body.clone())
                 .map_err(|e| format!("the server did not take a message: {e}"))
         };
+        let mut url = self.url.clone();
         let mut response = send(request)?;
+        for _ in 0..MAX_REDIRECTS {
+            match redirect(&url, &response, false) {
+                Redirect::None => break,
+                Redirect::Follow(to) => {
+                    let _ = read_body(response);
+                    response = send(self.post_to(&to, message, authorization))?;
+                    url = to;
+                }
+                Redirect::Refused(why) => return Err(why),
+            }
+        }
+        if redirect(&url, &response, false) != Redirect::None {
+            return Err(too_many_redirects());
+        }
         self.shared.note_session(&response);
         if authorization.is_some() && asks_nonce(&response) {
             let _ = read_body(response);
-            response = send(self.post(message, authorization))?;
+            response = send(self.post_to(&url, message, authorization))?;
             self.shared.note_session(&response);
         }
         let status = response.status().as_u16();
@@ -481,12 +573,34 @@ impl Endpoint {
                 return;
             }
         };
+        match redirect(&sent.url, &response, false) {
+            Redirect::None => {}
+            Redirect::Follow(_) if sent.redirects >= MAX_REDIRECTS => {
+                self.event(error_for(id, too_many_redirects()));
+                return;
+            }
+            Redirect::Follow(to) => {
+                let _ = read_body(response);
+                let again = self.post_to(&to, &sent.message, sent.authorization.as_deref());
+                let sent = Sent {
+                    url: to,
+                    redirects: sent.redirects + 1,
+                    ..sent
+                };
+                self.exchange(again, body, id, sent);
+                return;
+            }
+            Redirect::Refused(why) => {
+                self.event(error_for(id, why));
+                return;
+            }
+        }
         self.shared.note_session(&response);
         let status = response.status().as_u16();
         if !sent.with_nonce && sent.authorization.is_some() && asks_nonce(&response) {
             // The server wants its DPoP nonce in the proof: the same request again, once.
             let _ = read_body(response);
-            let again = self.post(&sent.message, sent.authorization.as_deref());
+            let again = self.post_to(&sent.url, &sent.message, sent.authorization.as_deref());
             let sent = Sent {
                 with_nonce: true,
                 ..sent
@@ -544,16 +658,21 @@ impl Endpoint {
         let mut reader: Box<dyn Read> = Box::new(first);
         let mut cursor = Cursor::default();
         let mut empty = 0;
+        let mut resumed = 0;
         loop {
             let fields = cursor.fields;
             let mut answered = false;
             // Reading stops at the response: a resumed stream may stay open after it.
-            read_events(reader, &mut cursor, |data| {
+            let read = read_events(reader, &mut cursor, max_event(), |data| {
                 let event = Event::read(data, &Limits::DEFAULT);
                 answered |= event.answers(id);
                 self.event(event) && !answered
             });
             if answered || self.shared.closing() {
+                return;
+            }
+            if let Err(too_large) = read {
+                self.event(error_for(id, too_large.to_string()));
                 return;
             }
             empty = if cursor.fields > fields { 0 } else { empty + 1 };
@@ -574,6 +693,18 @@ impl Endpoint {
                 ));
                 return;
             }
+            if resumed >= MAX_RESUMPTIONS {
+                self.event(error_for(
+                    id,
+                    format!(
+                        "the server's event stream ended {} times without the response; it is \
+                         not resumed again",
+                        resumed + 1
+                    ),
+                ));
+                return;
+            }
+            resumed += 1;
             thread::sleep(cursor.retry.unwrap_or(DEFAULT_RETRY));
             match self.get(Some(&last_id)) {
                 Ok(response) if response.status().as_u16() == 200 && is_event_stream(&response) => {
@@ -607,8 +738,17 @@ impl Endpoint {
     fn listen(&self, opened: &Sender<()>) {
         let mut cursor = Cursor::default();
         let mut empty = 0;
+        let mut opened_times = 0;
         let mut with_nonce = false;
         while !self.shared.closing() {
+            if opened_times > MAX_RESUMPTIONS {
+                warning!(
+                    "the server's event stream was reopened {MAX_RESUMPTIONS} times; it is not \
+                     reopened again"
+                );
+                return;
+            }
+            opened_times += 1;
             let response = self.get(cursor.last_id.as_deref());
             let _ = opened.send(());
             let response = match response {
@@ -636,9 +776,16 @@ impl Endpoint {
                 return;
             }
             let fields = cursor.fields;
-            read_events(response.into_body().into_reader(), &mut cursor, |data| {
-                self.event(Event::read(data, &Limits::DEFAULT))
-            });
+            let read = read_events(
+                response.into_body().into_reader(),
+                &mut cursor,
+                max_event(),
+                |data| self.event(Event::read(data, &Limits::DEFAULT)),
+            );
+            if let Err(too_large) = read {
+                warning!("{too_large}");
+                return;
+            }
             empty = if cursor.fields > fields { 0 } else { empty + 1 };
             if self.shared.closing() {
                 return;
@@ -653,6 +800,115 @@ impl Endpoint {
             thread::sleep(cursor.retry.unwrap_or(DEFAULT_RETRY));
         }
     }
+}
+
+/// The largest event (and line) of an event stream: what one JSON-RPC message may be.
+fn max_event() -> usize {
+    Limits::DEFAULT.max_input_bytes()
+}
+
+/// What a response says about where the request should go instead.
+#[derive(Debug, PartialEq, Eq)]
+enum Redirect {
+    /// No redirect: the response is the answer.
+    None,
+    /// A same-origin redirect the request follows, to this URL.
+    Follow(String),
+    /// A redirect that is not followed, and why.
+    Refused(String),
+}
+
+/// Where the redirect `response` to a request to `url` leads: a `307` or `308` to the same
+/// origin is followed (for a GET, any redirect to the same origin), one to another origin is
+/// refused, as is a same-origin `301`, `302` or `303` of a POST (it would turn into a GET).
+fn redirect(url: &str, response: &ureq::http::Response<ureq::Body>, get: bool) -> Redirect {
+    let status = response.status().as_u16();
+    if !matches!(status, 301 | 302 | 303 | 307 | 308) {
+        return Redirect::None;
+    }
+    let Some(location) = response
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+    else {
+        return Redirect::None;
+    };
+    let Some(to) = resolve(url, location) else {
+        return Redirect::Refused(format!(
+            "the server redirected the request (HTTP {status}) to a URL that cannot be read; it \
+             is not followed"
+        ));
+    };
+    let (from, there) = (origin(url), origin(&to));
+    if from.is_none() || from != there {
+        let shown: String = there
+            .map(|(scheme, host, port)| format!("{scheme}://{host}:{port}"))
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(80)
+            .collect();
+        return Redirect::Refused(format!(
+            "the server redirected the request (HTTP {status}) to another origin ({shown}); it \
+             is not followed, so that none of its headers reaches another origin"
+        ));
+    }
+    if get || matches!(status, 307 | 308) {
+        Redirect::Follow(to)
+    } else {
+        Redirect::Refused(format!(
+            "the server redirected a POST with HTTP {status}, which would make it a GET; it is \
+             not followed"
+        ))
+    }
+}
+
+/// `location` read against `base`: an absolute URL, or a reference relative to `base`.
+fn resolve(base: &str, location: &str) -> Option<String> {
+    let location = location.trim();
+    if location.chars().any(char::is_control) {
+        return None;
+    }
+    let has_scheme = location.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            && !scheme.contains('/')
+    });
+    let base_uri: ureq::http::Uri = base.parse().ok()?;
+    let scheme = base_uri.scheme_str()?;
+    let authority = base_uri.authority()?.as_str();
+    let to = if has_scheme {
+        String::from(location)
+    } else if location.starts_with("//") {
+        format!("{scheme}:{location}")
+    } else if location.starts_with('/') {
+        format!("{scheme}://{authority}{location}")
+    } else {
+        let path = base_uri.path();
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        format!("{scheme}://{authority}{dir}/{location}")
+    };
+    to.parse::<ureq::http::Uri>().ok().map(|_| to)
+}
+
+/// The origin of an absolute URL: its scheme, host and port (the scheme's own when none is
+/// written), lowercased.
+fn origin(url: &str) -> Option<(String, String, u16)> {
+    let uri: ureq::http::Uri = url.parse().ok()?;
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    let host = uri.host()?.to_ascii_lowercase();
+    let port = uri.port_u16().or(match scheme.as_str() {
+        "http" => Some(80),
+        "https" => Some(443),
+        _ => None,
+    })?;
+    Some((scheme, host, port))
+}
+
+fn too_many_redirects() -> String {
+    format!("the server redirected the request more than {MAX_REDIRECTS} times; given up")
 }
 
 /// The `WWW-Authenticate` header (its values joined) of a response that asks for an
@@ -728,5 +984,61 @@ fn error_for(id: &RpcId, message: String) -> Event {
             ErrorCode::InvalidRequest,
             message,
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_are_read_against_the_endpoint() {
+        let base = "http://127.0.0.1:8000/mcp";
+        assert_eq!(
+            resolve(base, "/mcp/").as_deref(),
+            Some("http://127.0.0.1:8000/mcp/")
+        );
+        assert_eq!(
+            resolve(base, "other").as_deref(),
+            Some("http://127.0.0.1:8000/other")
+        );
+        assert_eq!(
+            resolve(base, "//evil.example/x").as_deref(),
+            Some("http://evil.example/x")
+        );
+        assert_eq!(
+            resolve(base, "HTTPS://Evil.example:444/x").as_deref(),
+            Some("HTTPS://Evil.example:444/x")
+        );
+        assert_eq!(resolve(base, "/a\r\nSet-Cookie: x"), None);
+    }
+
+    #[test]
+    fn origins_are_scheme_host_and_port() {
+        let here = origin("http://127.0.0.1:8000/mcp");
+        assert_eq!(here, origin("HTTP://127.0.0.1:8000/other"));
+        assert_ne!(here, origin("http://127.0.0.1:8001/mcp"));
+        assert_ne!(here, origin("https://127.0.0.1:8000/mcp"));
+        assert_ne!(here, origin("http://localhost:8000/mcp"));
+        assert_eq!(origin("http://a.example/"), origin("http://a.example:80/x"));
+        assert_eq!(
+            origin("https://a.example/"),
+            origin("https://A.example:443")
+        );
+        assert_eq!(origin("/relative"), None);
+    }
+
+    #[test]
+    fn the_shared_state_never_shows_its_secrets() {
+        let shared = Shared::default();
+        shared.hold(Some(String::from("Bearer sekrit-token-1")), None);
+        *shared.session.lock().unwrap() = Some(String::from("session-sekrit-2"));
+        *shared.nonce.lock().unwrap() = Some(String::from("nonce-sekrit-3"));
+        let shown = format!("{shared:?} {shared:#?}");
+        for secret in ["sekrit-token-1", "session-sekrit-2", "nonce-sekrit-3"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert!(shown.contains("authorization: Some("), "{shown}");
+        assert!(format!("{:?}", Shared::default()).contains("authorization: None"));
     }
 }

@@ -26,7 +26,7 @@ use toolnexus_core::wire::client::{
     MODERN_VERSION, Outgoing, Probe, Reply,
 };
 use toolnexus_core::wire::method::{TOOLS_CALL, TOOLS_LIST};
-use toolnexus_core::wire::mrtr::{ClientRequest, InputRound, ServerResult};
+use toolnexus_core::wire::mrtr::{ClientRequest, InputRequired, InputRound, ServerResult};
 use toolnexus_core::wire::rpc::ErrorCode;
 use toolnexus_core::wire::task::{self as tasks, TaskSupport};
 use toolnexus_core::{Error, Form, Map, Modes, Request, ReverseBridge, Value};
@@ -38,7 +38,8 @@ use crate::{note, warning};
 use inbox::Inbox;
 use transport::{Event, Transport};
 
-/// How many `input_required` rounds one call may take before the client gives up.
+/// How many `input_required` rounds (or, in the handshake era, URL interactions) one call may
+/// take before the client gives up, unless `--max-rounds` says otherwise.
 pub const MAX_ROUNDS: usize = 16;
 
 /// How long the `server/discover` probe waits before taking silence for the handshake era.
@@ -72,6 +73,8 @@ pub struct Conversation<'a> {
     server_tasks: bool,
     /// Whether to ask for a task where the tool makes it optional (`--task`).
     want_task: bool,
+    /// How many rounds one call may take (`--max-rounds`).
+    max_rounds: usize,
 }
 
 impl<'a> Conversation<'a> {
@@ -98,6 +101,7 @@ impl<'a> Conversation<'a> {
             terminal_taken: false,
             server_tasks: false,
             want_task: false,
+            max_rounds: MAX_ROUNDS,
         }
     }
 
@@ -105,6 +109,11 @@ impl<'a> Conversation<'a> {
     /// server alone decides).
     pub fn prefer_task(&mut self, yes: bool) {
         self.want_task = yes;
+    }
+
+    /// Lets one call take at most `rounds` rounds of questions ([`MAX_ROUNDS`] unless set).
+    pub fn max_rounds(&mut self, rounds: usize) {
+        self.max_rounds = rounds;
     }
 
     /// Whether every elicitation was answered by the asker.
@@ -416,12 +425,14 @@ impl<'a> Conversation<'a> {
     }
 
     /// The result of a modern call: each `input_required` round answered and the call
-    /// retried, at most [`MAX_ROUNDS`] times.
+    /// retried, at most `--max-rounds` times. A round that does not advance (the retry
+    /// answered with the same `requestState` and the same questions just answered) ends it.
     fn rounds(&mut self, call: &Outgoing, mut reply: Reply) -> Result<Map, Failure> {
         let message = call.message().cloned().unwrap_or_default();
         let request = ClientRequest::from_value(Value::Object(message))?;
         let mut round: Option<InputRound> = None;
-        for answered in 0..=MAX_ROUNDS {
+        let max_rounds = self.max_rounds;
+        for answered in 0..=max_rounds {
             let input =
                 match ServerResult::from_value(Value::Object(result_of(reply, TOOLS_CALL)?))? {
                     ServerResult::Complete(result) => return Ok(result),
@@ -435,12 +446,19 @@ impl<'a> Conversation<'a> {
                          {MODERN_VERSION} does not define"
                         )));
                     }
-                    ServerResult::InputRequired(_) if answered == MAX_ROUNDS => break,
+                    ServerResult::InputRequired(_) if answered == max_rounds => break,
                     ServerResult::InputRequired(input) => input,
                 };
             let now = now_ms();
             let (mut next, requests) = match &round {
                 None => InputRound::start(request.clone(), input, session_options(), now)?,
+                Some(previous) if does_not_advance(previous, &input) => {
+                    return Err(Failure::server(
+                        "the server answered the retry by asking again what was just answered \
+                         (the same requestState and the same questions): the call does not \
+                         advance, and it is given up",
+                    ));
+                }
                 Some(previous) => previous.next_round(input, now)?,
             };
             if let Some(entry) = next.unhandled().first() {
@@ -466,7 +484,8 @@ impl<'a> Conversation<'a> {
             round = Some(next);
         }
         Err(Failure::server(format!(
-            "the server asked for input more than {MAX_ROUNDS} times for one call"
+            "the server asked for input more than {max_rounds} times for one call \
+             (--max-rounds)"
         )))
     }
 
@@ -494,14 +513,14 @@ impl<'a> Conversation<'a> {
 
     /// The result of a handshake-era call. A `-32042` error (URL elicitation required) is
     /// shown to the person; once each URL is consented to and the server says the
-    /// interaction is complete, the call is sent again (at most [`MAX_ROUNDS`] times).
+    /// interaction is complete, the call is sent again (at most `--max-rounds` times).
     fn handshake_result(
         &mut self,
         mut reply: Reply,
         name: &str,
         arguments: &Map,
     ) -> Result<Map, Failure> {
-        for _ in 0..MAX_ROUNDS {
+        for _ in 0..self.max_rounds {
             let error = match reply {
                 Reply::Error(error)
                     if error.error_code() == Some(ErrorCode::UrlElicitationRequired) =>
@@ -531,7 +550,8 @@ impl<'a> Conversation<'a> {
             reply = self.request(&call, TOOLS_CALL)?;
         }
         Err(Failure::server(format!(
-            "{name} asked for URL interactions more than {MAX_ROUNDS} times"
+            "{name} asked for URL interactions more than {} times (--max-rounds)",
+            self.max_rounds
         )))
     }
 
@@ -573,6 +593,13 @@ impl<'a> Conversation<'a> {
 }
 
 /// The name of a listed tool (`""` when it has none).
+/// Whether `input`, the answer to the retry of `previous`, asks again what `previous` asked,
+/// with the same `requestState`: the server took the answers and moved nowhere.
+fn does_not_advance(previous: &InputRound, input: &InputRequired) -> bool {
+    input.request_state() == previous.request_state()
+        && input.input_requests() == previous.input_required().input_requests()
+}
+
 fn tool_name(tool: &Value) -> String {
     String::from(tool.get("name").and_then(Value::as_str).unwrap_or(""))
 }

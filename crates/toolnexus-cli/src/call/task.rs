@@ -4,6 +4,9 @@
 //!
 //! The protocol is the core's [`TaskDriver`]; this module owns the waiting. Time spent between
 //! polls is the task's, not the server's: only the wait for a reply counts toward `--timeout`.
+//! The server's poll interval (held by the core to at most a minute) never makes one wait
+//! longer than `--timeout`, and the task's `ttl`, counted from when it was handed over, ends
+//! the call with an error once it has passed: `call` never waits past either.
 //! In the handshake era the task's questions come as `elicitation/create` while `tasks/result`
 //! is open, and are answered like any other (with the related task echoed by the bridge).
 
@@ -14,7 +17,9 @@ use std::time::{Duration, Instant};
 use toolnexus_core::id::now_ms;
 use toolnexus_core::wire::client::{Era, Reply};
 use toolnexus_core::wire::rpc::RpcId;
-use toolnexus_core::wire::task::{TaskCall, TaskDriver, TaskEvent, TaskStatus};
+use toolnexus_core::wire::task::{
+    MIN_POLL_INTERVAL_MS, TaskCall, TaskDriver, TaskEvent, TaskStatus,
+};
 use toolnexus_core::{Map, Value};
 
 use super::Conversation;
@@ -80,6 +85,13 @@ impl Conversation<'_> {
 
     fn drive(&mut self, driver: &mut TaskDriver, status: &mut Status) -> Result<Map, Failure> {
         let mut waiting = Waiting::default();
+        let schedule = Schedule {
+            started: now_ms(),
+            longest: u64::try_from(self.inbox.timeout().as_millis())
+                .unwrap_or(u64::MAX)
+                .max(MIN_POLL_INTERVAL_MS),
+        };
+        let mut read_at = schedule.started;
         loop {
             if INTERRUPTED.swap(false, Ordering::SeqCst) {
                 self.cancel_task(driver);
@@ -88,7 +100,15 @@ impl Conversation<'_> {
                     driver.task().task_id()
                 )));
             }
-            if waiting.poll.is_none() && !driver.is_done() && driver.poll_due(now_ms()) {
+            let now = now_ms();
+            if let Some(ttl) = schedule.outlived(driver, now) {
+                return Err(Failure::server(format!(
+                    "the task {} did not end within its ttl of {ttl} ms; it is given up",
+                    driver.task().task_id()
+                )));
+            }
+            let poll_at = schedule.poll_at(driver, read_at);
+            if waiting.poll.is_none() && !driver.is_done() && now >= poll_at {
                 waiting.poll = Some(self.send_task_call(driver.get())?);
             }
             let event = if waiting.poll.is_some() || (driver.is_done() && waiting.result.is_some())
@@ -105,7 +125,7 @@ impl Conversation<'_> {
                 }
                 event
             } else {
-                let until_poll = driver.next_poll_at().saturating_sub(now_ms());
+                let until_poll = poll_at.saturating_sub(now_ms());
                 self.inbox
                     .idle_within(SLICE.min(Duration::from_millis(until_poll)))?
             };
@@ -119,6 +139,7 @@ impl Conversation<'_> {
                     reply,
                 }) if waiting.poll.as_ref() == Some(&id) => {
                     waiting.poll = None;
+                    read_at = now_ms();
                     if let Some(result) = self.on_poll(driver, reply, &mut waiting, status)? {
                         return Ok(result);
                     }
@@ -273,6 +294,34 @@ impl Conversation<'_> {
             }
         }
         warning!("the server did not acknowledge tasks/cancel for the task {id}");
+    }
+}
+
+/// When polls are due: the driver's schedule, held to `--timeout` and the task's `ttl`.
+struct Schedule {
+    /// When the task was handed over, by [`now_ms`].
+    started: u64,
+    /// The longest wait between a reply and the next poll: `--timeout`.
+    longest: u64,
+}
+
+impl Schedule {
+    /// When the next poll is due, the last reply read at `read_at`: the driver's time, but no
+    /// later than [`Schedule::longest`] after that reply, nor than the end of the task's ttl.
+    fn poll_at(&self, driver: &TaskDriver, read_at: u64) -> u64 {
+        let at = driver
+            .next_poll_at()
+            .min(read_at.saturating_add(self.longest));
+        match driver.task().ttl_ms() {
+            Some(ttl) => at.min(self.started.saturating_add(ttl)),
+            None => at,
+        }
+    }
+
+    /// The task's ttl, when it has passed at `now` and the task has not ended.
+    fn outlived(&self, driver: &TaskDriver, now: u64) -> Option<u64> {
+        let ttl = driver.task().ttl_ms()?;
+        (!driver.is_done() && now >= self.started.saturating_add(ttl)).then_some(ttl)
     }
 }
 

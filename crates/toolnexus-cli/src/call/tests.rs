@@ -226,17 +226,83 @@ fn rounds_end_at_an_unknown_result_a_method_not_served_or_too_many() {
     let sampling = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"input_required","inputRequests":{"llm":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}},"requestState":"x"}}"#;
     let (outcome, _, _) = run(&[sampling], Some("2026-07-28"), &mut answers("[]"), false);
     assert!(failed(outcome).contains("sampling/createMessage"));
-    let again = format!(
-        r#"{{"jsonrpc":"2.0","id":$ID,"result":{{"resultType":"input_required","inputRequests":{{"k":{{"method":"elicitation/create","params":{FORM}}}}}}}}}"#
-    );
-    let script: Vec<&str> = std::iter::repeat_n(again.as_str(), 20).collect();
-    let many = format!(
-        "[{}]",
-        vec![r#"{"ok":true,"data":{"name":"A"}}"#; 20].join(",")
-    );
-    let (outcome, sent, _) = run(&script, Some("2026-07-28"), &mut answers(&many), false);
+    // Each round moves on (its requestState changes), yet there is no end to them.
+    let rounds = moving_rounds(20);
+    let script: Vec<&str> = rounds.iter().map(String::as_str).collect();
+    let (outcome, sent, _) = run(&script, Some("2026-07-28"), &mut answers(&many(20)), false);
     assert!(failed(outcome).contains("more than 16 times"));
     assert_eq!(sent.len(), 17);
+}
+
+/// `n` input_required rounds, each with a requestState of its own.
+fn moving_rounds(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":$ID,"result":{{"resultType":"input_required","inputRequests":{{"k":{{"method":"elicitation/create","params":{FORM}}}}},"requestState":"s-{i}"}}}}"#
+            )
+        })
+        .collect()
+}
+
+/// `n` answers that accept with a name.
+fn many(n: usize) -> String {
+    format!(
+        "[{}]",
+        vec![r#"{"ok":true,"data":{"name":"A"}}"#; n].join(",")
+    )
+}
+
+/// Runs `call_tool("t", {})` pinned to 2026-07-28 against `script`, at most `max_rounds`.
+fn run_rounds(script: &[String], max_rounds: usize) -> (Result<Map, Failure>, Vec<String>) {
+    let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
+    let mut asker = answers(&many(script.len()));
+    let mut conversation =
+        Conversation::new(Box::new(transport), &mut asker, Duration::from_secs(5));
+    conversation.max_rounds(max_rounds);
+    let outcome = conversation
+        .connect(Some("2026-07-28"))
+        .and_then(|()| conversation.call_tool("t", Map::new()));
+    conversation.close();
+    drop(conversation);
+    let texts = sent
+        .borrow()
+        .iter()
+        .map(|m| String::from(m.text()))
+        .collect();
+    (outcome, texts)
+}
+
+#[test]
+fn max_rounds_sets_the_cap() {
+    let mut script = moving_rounds(3);
+    script.push(String::from(DONE));
+    let (outcome, sent) = run_rounds(&script, 2);
+    assert!(failed(outcome).contains("more than 2 times"));
+    assert_eq!(sent.len(), 3);
+    let (outcome, sent) = run_rounds(&script, 3);
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(sent.len(), 4);
+}
+
+#[test]
+fn a_round_that_does_not_advance_ends_the_call() {
+    let same = moving_rounds(1).remove(0);
+    let (outcome, sent) = run_rounds(&[same.clone(), same.clone(), same], 16);
+    let message = failed(outcome);
+    assert!(message.contains("does not advance"), "{message}");
+    // The first round was answered and retried once; the same round again is not answered.
+    assert_eq!(sent.len(), 2);
+    // The same questions with a new requestState, or a new question, are rounds that move.
+    let other_question = moving_rounds(1)
+        .remove(0)
+        .replace(r#""inputRequests":{"k":"#, r#""inputRequests":{"k2":"#);
+    let mut script = moving_rounds(2);
+    script.push(other_question);
+    script.push(String::from(DONE));
+    let (outcome, sent) = run_rounds(&script, 16);
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(sent.len(), 4);
 }
 
 #[test]
@@ -590,4 +656,93 @@ fn a_task_may_come_after_an_input_required_round() {
         ["server/discover", "tools/call", "tools/call", "tasks/get"]
     );
     assert!(sent[2].contains(r#""requestState":"s1""#), "{}", sent[2]);
+}
+
+/// [`run_paced`] with `timeout` as the server's time.
+fn run_paced_within(script: &[&str], timeout: Duration) -> (Result<Map, Failure>, Vec<String>) {
+    let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
+    let mut asker = answers("[]");
+    let mut conversation = Conversation::new(Box::new(transport.paced()), &mut asker, timeout);
+    let outcome = conversation
+        .connect(None)
+        .and_then(|()| conversation.call_tool("t", Map::new()));
+    conversation.close();
+    drop(conversation);
+    let texts = sent
+        .borrow()
+        .iter()
+        .map(|m| String::from(m.text()))
+        .collect();
+    (outcome, texts)
+}
+
+#[test]
+fn a_huge_poll_interval_waits_no_longer_than_the_timeout() {
+    let lazy = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"task","taskId":"t1","status":"working","pollIntervalMs":9007199254740991}}"#;
+    let done = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"complete","taskId":"t1","status":"completed","result":{"content":[]}}}"#;
+    let started = std::time::Instant::now();
+    let (outcome, sent) = run_paced_within(&[DISCOVERED, lazy, done], Duration::from_millis(400));
+    let took = started.elapsed();
+    assert_eq!(outcome.unwrap().to_json(), r#"{"content":[]}"#);
+    assert_eq!(
+        methods(&sent),
+        ["server/discover", "tools/call", "tasks/get"]
+    );
+    assert!(
+        took >= Duration::from_millis(350) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+}
+
+#[test]
+fn a_task_past_its_ttl_is_given_up_and_cancelled() {
+    let short = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"task","taskId":"t1","status":"working","ttlMs":300,"pollIntervalMs":100}}"#;
+    let working = r#"{"jsonrpc":"2.0","id":$ID,"result":{"resultType":"complete","taskId":"t1","status":"working","ttlMs":300,"pollIntervalMs":9007199254740991}}"#;
+    let started = std::time::Instant::now();
+    let (outcome, sent) =
+        run_paced_within(&[DISCOVERED, short, working, ACK], Duration::from_secs(10));
+    let took = started.elapsed();
+    let message = failed(outcome);
+    assert!(message.contains("ttl of 300 ms"), "{message}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert_eq!(
+        methods(&sent),
+        ["server/discover", "tools/call", "tasks/get", "tasks/cancel"]
+    );
+}
+
+#[test]
+fn a_task_key_relisted_as_another_question_ends_the_call() {
+    let ask = |message: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":$ID,"result":{{"resultType":"complete","taskId":"t1","status":"input_required","pollIntervalMs":0,"inputRequests":{{"a":{{"method":"elicitation/create","params":{{"message":"{message}","requestedSchema":{{"type":"object","properties":{{"v":{{"type":"string"}}}},"required":["v"]}}}}}}}}}}}}"#
+        )
+    };
+    let (first, same, other) = (ask("Colour?"), ask("Colour?"), ask("Password?"));
+    let script = [DISCOVERED, TASK, &first, ACK, &same, &other, ACK];
+    let (outcome, sent) = run_paced(
+        &script,
+        &mut answers(r#"[{"ok":true,"data":{"v":"red"}},{"ok":true,"data":{"v":"x"}}]"#),
+        false,
+    );
+    let Err(Failure::Refused(error)) = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!(error.pointer(), "/inputRequests/a");
+    assert!(error.message().contains("shown already"), "{error}");
+    // Answered once, the same question listed again is not asked again; the other one ends
+    // the call, and the task is cancelled.
+    assert_eq!(
+        methods(&sent),
+        [
+            "server/discover",
+            "tools/call",
+            "tasks/get",
+            "tasks/update",
+            "tasks/get",
+            "tasks/get",
+            "tasks/cancel"
+        ]
+    );
+    assert_eq!(sent.iter().filter(|t| t.contains("\"x\"")).count(), 0);
 }

@@ -172,14 +172,25 @@ impl StdioServer {
     }
 }
 
-/// Sends each line of `output` as an event; then says the output closed.
+/// Sends each line of `output` as an event; then says the output closed. A line longer than
+/// one message may be (the core's [`Limits::max_input_bytes`]) is not read on: the output is
+/// taken as closed, with why.
 fn read_lines(output: impl Read, tx: &Sender<Received>) {
+    let max = Limits::DEFAULT.max_input_bytes();
+    // The message, its line break (CR LF at most) and one byte more, to see it is too long.
+    let cap = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(3);
     let mut reader = BufReader::new(output);
     let mut line = Vec::new();
     loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line) {
+        match (&mut reader).take(cap).read_until(b'\n', &mut line) {
             Ok(0) => break,
+            Ok(n) if u64::try_from(n).unwrap_or(u64::MAX) >= cap && line.last() != Some(&b'\n') => {
+                let _ = tx.send(Received::Closed(format!(
+                    "the server wrote a line longer than {max} bytes; its output is not read on"
+                )));
+                return;
+            }
             Ok(_) => {
                 while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
                     line.pop();
@@ -242,5 +253,40 @@ impl Drop for StdioServer {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_past_the_cap_closes_the_output() {
+        let max = Limits::DEFAULT.max_input_bytes();
+        let mut output = b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\r\n".to_vec();
+        output.extend(std::iter::repeat_n(b'x', max + 10));
+        output.extend_from_slice(b"\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":2}\n");
+        let (tx, rx) = mpsc::channel();
+        read_lines(&output[..], &tx);
+        let got: Vec<Received> = rx.try_iter().collect();
+        assert!(
+            matches!(got[0], Received::Event(Event::Server(_))),
+            "{got:?}"
+        );
+        let [_, Received::Closed(why)] = &got[..] else {
+            panic!("{got:?}")
+        };
+        assert!(why.contains(&format!("longer than {max} bytes")), "{why}");
+        // Exactly the cap, with its line break, is a line like any other.
+        let mut output = vec![b'x'; max];
+        output.extend_from_slice(b"\r\n");
+        let (tx, rx) = mpsc::channel();
+        read_lines(&output[..], &tx);
+        let got: Vec<Received> = rx.try_iter().collect();
+        let [Received::Event(Event::Garbage(line)), Received::Closed(why)] = &got[..] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(line.len(), max);
+        assert!(why.contains("closed its output"), "{why}");
     }
 }

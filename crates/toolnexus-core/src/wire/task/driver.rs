@@ -5,7 +5,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{
-    DEFAULT_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskInfo, TaskStatus, declare_extension,
+    DEFAULT_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskInfo, TaskStatus,
+    declare_extension,
 };
 use crate::contract::{Answer, Request};
 use crate::error::{Error, ErrorKind};
@@ -102,6 +103,8 @@ pub struct TaskDriver {
     options: SessionOptions,
     rounds: Vec<InputRound>,
     shown: Vec<String>,
+    /// The request each key of `shown` named, in the same order: a key names one request.
+    asked: Vec<InputRequest>,
     sent: Vec<String>,
     sequence: u64,
     changed_at_ms: u64,
@@ -128,6 +131,7 @@ impl TaskDriver {
             options,
             rounds: Vec::new(),
             shown: Vec::new(),
+            asked: Vec::new(),
             sent: Vec::new(),
             sequence: 1,
             changed_at_ms: now_ms,
@@ -195,12 +199,13 @@ impl TaskDriver {
     }
 
     /// The wait between polls, in milliseconds: the server's suggestion (at least
-    /// [`MIN_POLL_INTERVAL_MS`]), else [`DEFAULT_POLL_INTERVAL_MS`].
+    /// [`MIN_POLL_INTERVAL_MS`], at most [`MAX_POLL_INTERVAL_MS`]), else
+    /// [`DEFAULT_POLL_INTERVAL_MS`].
     pub fn poll_interval_ms(&self) -> u64 {
         self.task
             .poll_interval_ms()
             .unwrap_or(DEFAULT_POLL_INTERVAL_MS)
-            .max(MIN_POLL_INTERVAL_MS)
+            .clamp(MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS)
     }
 
     /// When the next poll is due: one interval after the last reply read.
@@ -460,12 +465,36 @@ impl TaskDriver {
     }
 
     /// Begins the requests whose keys were never shown, as one round; nothing changes when the
-    /// session refuses one.
+    /// session refuses one. A key shown before that names another request now is refused
+    /// ([`ErrorKind::InvalidValue`] at `/inputRequests/<key>`): each key is shown once, and an
+    /// answer given to one request never travels as the answer to another.
     fn begin_new(
         &mut self,
         requests: Vec<InputRequest>,
         now_ms: u64,
     ) -> Result<Vec<(String, Request)>, Error> {
+        for request in &requests {
+            let before = self
+                .shown
+                .iter()
+                .zip(&self.asked)
+                .find(|(key, _)| key.as_str() == request.key());
+            if let Some((key, asked)) = before
+                && asked != request
+            {
+                let mut at = String::from("/inputRequests");
+                crate::json::pointer::push_key(&mut at, key);
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    at,
+                    format!(
+                        "the input request {} was shown already as another request; a key \
+                         names one request for the task's life",
+                        crate::error::quote(key)
+                    ),
+                ));
+            }
+        }
         let fresh: Vec<InputRequest> = requests
             .into_iter()
             .filter(|r| !self.shown.iter().any(|k| k == r.key()))
@@ -474,10 +503,12 @@ impl TaskDriver {
             return Ok(Vec::new());
         }
         let keys: Vec<String> = fresh.iter().map(|r| String::from(r.key())).collect();
+        let input_requests = fresh.clone();
         let input = InputRequired::of_requests(fresh);
         let (round, begun) = InputRound::for_task(input, self.options, self.sequence, now_ms)?;
         self.sequence = round.next_sequence();
         self.shown.extend(keys);
+        self.asked.extend(input_requests);
         self.rounds.push(round);
         Ok(begun)
     }

@@ -22,7 +22,8 @@
 //! core reads no clock), begins each new input request as a [`Request`](crate::Request) in the
 //! same [`InputRound`](crate::wire::mrtr::InputRound) that answers `input_required` rounds,
 //! and remembers which keys were shown and sent, so no key is shown twice and no answer is
-//! sent twice.
+//! sent twice; a key listed again as another request is refused. The wait between polls is
+//! the server's suggestion held between [`MIN_POLL_INTERVAL_MS`] and [`MAX_POLL_INTERVAL_MS`].
 //!
 //! ```
 //! use toolnexus_core::wire::client::Era;
@@ -50,8 +51,9 @@
 //! assert_eq!(update.method(), "tasks/update");
 //! assert_eq!(update.params().to_json(), r#"{"taskId":"t1","inputResponses":{"name":{"action":"accept","content":{"name":"Ada"}}}}"#);
 //!
-//! // The same request, polled again before the server took the answer, is not shown again.
-//! let again = driver.read(&object(r#"{"taskId":"t1","status":"input_required","inputRequests":{"name":{"method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}}}"#), 2_500)?;
+//! // The same request, polled again before the server took the answer, is not shown again
+//! // (the same key naming another request would be refused).
+//! let again = driver.read(&object(r#"{"taskId":"t1","status":"input_required","inputRequests":{"name":{"method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}}}"#), 2_500)?;
 //! assert_eq!(again, TaskEvent::InputRequired { requests: Vec::new() });
 //!
 //! let done = driver.read(&object(r#"{"taskId":"t1","status":"completed","result":{"content":[{"type":"text","text":"Hello, Ada"}]}}"#), 3_000)?;
@@ -90,6 +92,10 @@ pub const DEFAULT_POLL_INTERVAL_MS: u64 = 1_000;
 /// The shortest wait between polls, whatever the server suggests, so that a suggestion of `0`
 /// does not become a busy loop.
 pub const MIN_POLL_INTERVAL_MS: u64 = 50;
+
+/// The longest wait between polls, whatever the server suggests, so that a huge suggestion
+/// does not leave the client waiting past anything it was told to wait for.
+pub const MAX_POLL_INTERVAL_MS: u64 = 60_000;
 
 pub use crate::wire::method::{TASKS_CANCEL, TASKS_GET, TASKS_RESULT, TASKS_UPDATE};
 

@@ -146,6 +146,63 @@ fn the_schedule_follows_the_server_s_interval() {
 }
 
 #[test]
+fn a_huge_interval_is_held_to_the_longest_wait() {
+    let mut driver = modern();
+    let lazy = object(r#"{"taskId":"t1","status":"working","pollIntervalMs":9007199254740991}"#);
+    driver.read(&lazy, 5_000).unwrap();
+    assert_eq!(driver.poll_interval_ms(), MAX_POLL_INTERVAL_MS);
+    assert_eq!(driver.next_poll_at(), 5_000 + MAX_POLL_INTERVAL_MS);
+    // The task says what the server wrote; only the schedule is held.
+    assert_eq!(
+        driver.task().poll_interval_ms(),
+        Some(9_007_199_254_740_991)
+    );
+}
+
+#[test]
+fn a_key_shown_again_as_another_request_is_refused() {
+    let mut driver = modern();
+    let TaskEvent::InputRequired { requests } =
+        driver.read(&input_required(&["a"]), 1_500).unwrap()
+    else {
+        panic!()
+    };
+    driver.resolve(&accept(&requests[0].1, "x"), 1_600).unwrap();
+    driver.update(false).unwrap().unwrap();
+    // The same request listed again is not shown again.
+    let TaskEvent::InputRequired { requests: none } =
+        driver.read(&input_required(&["a"]), 1_700).unwrap()
+    else {
+        panic!()
+    };
+    assert!(none.is_empty());
+    // The same key naming another question is refused, and nothing changes.
+    let before = (
+        driver.next_poll_at(),
+        driver.task().clone(),
+        driver.shown().to_vec(),
+    );
+    let other = object(
+        r#"{"taskId":"t1","status":"input_required","inputRequests":{"a/b":{"method":"elicitation/create","params":{"message":"x","requestedSchema":{"type":"object","properties":{}}}},"a":{"method":"elicitation/create","params":{"message":"Your password?","requestedSchema":{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]}}}}}"#,
+    );
+    let error = driver.read(&other, 1_800).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (ErrorKind::InvalidValue, "/inputRequests/a")
+    );
+    assert!(error.message().contains("shown already"), "{error}");
+    assert_eq!(
+        (
+            driver.next_poll_at(),
+            driver.task().clone(),
+            driver.shown().to_vec()
+        ),
+        before
+    );
+    assert!(driver.pending().is_empty());
+}
+
+#[test]
 fn requests_name_the_task_and_carry_the_meta() {
     let mut driver = modern();
     assert_eq!(driver.get().method(), TASKS_GET);
