@@ -63,6 +63,9 @@ const MAX_EMPTY_RECONNECTIONS: usize = 3;
 /// the client reconnecting.
 pub const MAX_RESUMPTIONS: usize = 32;
 
+/// How long a connection may have been idle and still carry the next request.
+const IDLE_REUSE: Duration = Duration::from_secs(3);
+
 /// How many same-origin redirects in a row are followed.
 pub const MAX_REDIRECTS: usize = 5;
 
@@ -252,6 +255,10 @@ impl HttpServer {
             .timeout_global(None)
             // Redirects are this client's to follow (see the module): none leaves the origin.
             .max_redirects(0)
+            // A connection idle this long is not reused: servers close idle ones after a few
+            // seconds (Node.js and uvicorn after 5), and a request sent on one they are
+            // closing is lost to a reset, as after a sign-in that took a while.
+            .max_idle_age(IDLE_REUSE)
             .build()
             .into();
         let (tx, inbox): Inbox = mpsc::channel();
