@@ -409,8 +409,9 @@ def test_no_repr_shows_a_token_or_a_secret() -> None:
     grant = done.grant
     done_repr = repr(done)
     assert done_repr.startswith("Done(grant=Grant(token_type='Bearer'")
-    flow, step = AuthFlow.refresh(SERVER, grant, config(client_id="x", client_secret="client-SECRET"))
-    shown = [repr(grant), done_repr, repr(step), repr(flow), repr(config(client_id="x", client_secret="client-SECRET"))]
+    bound = config(client_id="x", client_secret="client-SECRET", client_issuer=A)
+    flow, step = AuthFlow.refresh(SERVER, grant, bound)
+    shown = [repr(grant), done_repr, repr(step), repr(flow), repr(bound)]
     for text in shown:
         assert not any(secret in text for secret in SECRETS), text
     assert "has_refresh_token=True" in repr(grant)
@@ -761,7 +762,7 @@ def jwt_part(token: str, index: int) -> dict[str, Any]:
 
 
 def test_client_credentials_asks_nobody() -> None:
-    cfg = config(client_id="machine-1", client_secret="client-SECRET-1", grant="client_credentials")
+    cfg = config(client_id="machine-1", client_secret="client-SECRET-1", grant="client_credentials", client_issuer=A)
     assert (cfg.grant, cfg.has_client_key) == ("client_credentials", False)
     metadata = as_metadata(grant_types_supported=["client_credentials"],
                            token_endpoint_auth_methods_supported=["client_secret_basic"])
@@ -778,7 +779,7 @@ def test_client_credentials_asks_nobody() -> None:
 
 
 def test_client_credentials_with_a_client_key_signs_an_assertion() -> None:
-    cfg = config(client_id="machine-1", client_key=CLIENT_KEY_PEM, grant="client_credentials")
+    cfg = config(client_id="machine-1", client_key=CLIENT_KEY_PEM, grant="client_credentials", client_issuer=A)
     assert cfg.has_client_key and "BEGIN" not in repr(cfg)
     metadata = as_metadata(grant_types_supported=["client_credentials"],
                            token_endpoint_auth_methods_supported=["private_key_jwt"],
@@ -803,7 +804,7 @@ def test_client_credentials_with_a_client_key_signs_an_assertion() -> None:
 
 def test_a_workload_jwt_is_the_grant_and_a_refusal_is_final() -> None:
     workload = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3In0.c2lnbmF0dXJl"
-    cfg = config(grant="jwt_bearer", assertion=workload)
+    cfg = config(grant="jwt_bearer", assertion=workload, client_issuer=A)
     metadata = as_metadata(grant_types_supported=[JWT_BEARER])
     flow, request = to_token_request(cfg, metadata)
     assert form(request.body) == {"grant_type": JWT_BEARER, "assertion": workload,
@@ -819,7 +820,7 @@ def test_a_workload_jwt_is_the_grant_and_a_refusal_is_final() -> None:
 
 
 def test_enterprise_exchanges_the_id_token_then_presents_the_grant() -> None:
-    cfg = config(client_id="xaa-client", client_secret="client-SECRET-2", grant="enterprise",
+    cfg = config(client_id="xaa-client", client_secret="client-SECRET-2", grant="enterprise", client_issuer=A,
                  id_token="id-token-SECRET", idp_token_endpoint=f"{IDP}/token", idp_client_id="idp-client")
     assert "id-token-SECRET" not in repr(cfg) and cfg.grant == "enterprise"
     metadata = as_metadata(grant_types_supported=[JWT_BEARER],
@@ -870,3 +871,18 @@ def test_an_unusable_client_key_is_refused_without_showing_it() -> None:
     with pytest.raises(AuthError) as started:
         start(cfg=config(grant="client_credentials"))
     assert (started.value.kind, started.value.pointer) == ("invalid_config", "/client_id")
+
+
+@pytest.mark.parametrize("options", [
+    {"client_id": "c", "client_secret": "s3cret"},
+    {"client_id": "c", "client_secret": "s3cret", "grant": "client_credentials"},
+    {"client_id": "c", "client_key": CLIENT_KEY_PEM, "grant": "client_credentials"},
+    {"grant": "jwt_bearer", "assertion": "a.b.c"},
+])
+def test_confidential_credentials_need_the_server_they_are_bound_to(options: dict[str, Any]) -> None:
+    # Without client_issuer they would go to whichever authorization server the MCP server
+    # names: the flow refuses before anything is sent.
+    with pytest.raises(AuthError) as started:
+        start(cfg=config(**options))
+    assert (started.value.kind, started.value.pointer) == ("invalid_config", "/client_issuer")
+    assert "s3cret" not in str(started.value) and "a.b.c" not in str(started.value)

@@ -25,7 +25,8 @@ use crate::grant::{Grant, TokenRequestContext, read_token_response, redirected};
 use crate::grant_type::{GrantType, Obtained, exchange_request, read_exchange};
 use crate::http::{HttpRequest, HttpResponse};
 use crate::metadata::{
-    ResourceMetadata, ServerMetadata, fallback_server, read_resource_metadata, read_server_metadata,
+    ResourceMetadata, ServerMetadata, fallback_server, issuer_url, read_resource_metadata,
+    read_server_metadata,
 };
 use crate::pkce::Pkce;
 use crate::scope;
@@ -109,8 +110,15 @@ impl Config {
         }
     }
 
-    /// Refuses a configuration the flow cannot use.
-    fn check(&self) -> Result<(), AuthError> {
+    /// Refuses a configuration the flow cannot use ([`AuthErrorKind::InvalidConfig`] at the
+    /// pointer of the member at fault, such as `/client_issuer`): every [`Flow::start`] runs
+    /// it first, and a host may run it before it sends anything at all, naming its own option
+    /// for the member.
+    ///
+    /// Confidential credentials (a client secret, a client key, a workload's JWT, an
+    /// enterprise token exchange) need [`client_issuer`](Config::client_issuer): they go only
+    /// to the authorization server the user bound them to, never to the one a server names.
+    pub fn check(&self) -> Result<(), AuthError> {
         let invalid = |at: &str, message: String| {
             Err(AuthError::new(AuthErrorKind::InvalidConfig, at, message))
         };
@@ -151,6 +159,33 @@ impl Config {
                 "/client_key",
                 "a client key is configured without a client id".to_owned(),
             );
+        }
+        // Confidential credentials go only to the authorization server the user bound them
+        // to: a server names any authorization server it likes.
+        let confidential = if self.client_secret.is_some() {
+            Some("a client secret")
+        } else if self.client_key.is_some() {
+            Some("a client key's assertion")
+        } else {
+            match &self.grant {
+                GrantType::JwtBearer { .. } => Some("a workload's JWT"),
+                GrantType::Enterprise(_) => Some("an enterprise token exchange"),
+                GrantType::AuthorizationCode | GrantType::ClientCredentials => None,
+            }
+        };
+        if let (Some(what), None) = (confidential, &self.client_issuer) {
+            return invalid(
+                "/client_issuer",
+                format!(
+                    "{what} is sent only to the authorization server it belongs to: name that \
+                     server's issuer in client_issuer, or the MCP server could name its own"
+                ),
+            );
+        }
+        if let Some(issuer) = &self.client_issuer {
+            issuer_url(issuer, "/client_issuer", "the configured client issuer").map_err(|e| {
+                AuthError::new(AuthErrorKind::InvalidConfig, e.pointer(), e.message())
+            })?;
         }
         match &self.grant {
             GrantType::AuthorizationCode => {}
@@ -1109,6 +1144,27 @@ impl Flow {
     /// enterprise-managed authorization, the token exchange at the identity provider first.
     fn unattended(&mut self, server: ServerMetadata) -> Result<Next, AuthError> {
         let issuer = server.issuer.clone();
+        // What a grant for machines presents (a workload's JWT, an ID-JAG for this server)
+        // goes to the bound authorization server alone; `check` made sure one is bound.
+        let bound = self.config.client_issuer.as_deref();
+        if bound.is_some_and(|bound| bound != issuer)
+            && matches!(
+                self.config.grant,
+                GrantType::JwtBearer { .. } | GrantType::Enterprise(_)
+            )
+        {
+            return Err(AuthError::new(
+                AuthErrorKind::InvalidConfig,
+                "/client_issuer",
+                format!(
+                    "the server's authorization server is {}, and client_issuer binds the {} \
+                     grant to {}: nothing is sent to it",
+                    quote(&issuer),
+                    self.config.grant.as_str(),
+                    quote(bound.unwrap_or_default())
+                ),
+            ));
+        }
         let client = match self.configured_client(&server) {
             Some(client) => client,
             None if matches!(self.config.grant, GrantType::JwtBearer { .. }) => Client {
@@ -1441,6 +1497,7 @@ mod tests {
         let config = Config {
             client_id: Some("id".into()),
             client_secret: Some("hunter2".into()),
+            client_issuer: Some("http://localhost:2".into()),
             ..Config::new("t", "http://127.0.0.1:1/cb")
         };
         let shown = format!("{config:?}");

@@ -315,6 +315,7 @@ fn machine_at_server_metadata(grant: GrantType) -> Flow {
     let config = Config {
         client_id: Some("machine".into()),
         client_secret: Some("machine-secret".into()),
+        client_issuer: Some(A.into()),
         grant,
         ..config()
     };

@@ -1940,7 +1940,7 @@ fn refresh() {
     assert!(grant.is_expired(NOW + 60_000));
 
     // A confidential client authenticates as it did.
-    let mut run = Run::start(SERVER, 401, Some(&default_401()), pre_registered(None));
+    let mut run = Run::start(SERVER, 401, Some(&default_401()), pre_registered(Some(A)));
     run.get(&prm_url(), 200, &prm(SERVER, A, ""))
         .get(
             &format!("{A}/.well-known/oauth-authorization-server"),
@@ -2510,6 +2510,7 @@ fn machine_config(id: Option<&str>, secret: Option<&str>, grant: GrantType) -> C
     Config {
         client_id: id.map(str::to_owned),
         client_secret: secret.map(str::to_owned),
+        client_issuer: Some(A.to_owned()),
         grant,
         ..config()
     }
@@ -2779,6 +2780,59 @@ fn a_client_key_the_server_cannot_verify() {
         (AuthErrorKind::InvalidConfig, "/client_key")
     );
     assert!(e.message().contains("RS256"), "{e}");
+}
+
+/// Confidential credentials go only to the authorization server the user bound them to:
+/// without a binding nothing is sent at all, and a server naming another authorization
+/// server gets no workload JWT, no ID-JAG exchange and no client secret.
+#[test]
+fn confidential_credentials_go_to_the_bound_server_alone() {
+    const WORKLOAD_JWT: &str = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3In0.c2ln";
+    let jwt = GrantType::JwtBearer {
+        assertion: WORKLOAD_JWT.to_owned(),
+    };
+    let unbound = [
+        machine_config(Some("c"), Some("s3cret"), GrantType::ClientCredentials),
+        machine_config(Some("c"), None, jwt.clone()),
+        machine_config(Some("c"), Some("s3cret"), GrantType::AuthorizationCode),
+        Config {
+            client_key: Some(ClientKey::from_pem(CLIENT_KEY_PEM).unwrap()),
+            ..machine_config(Some("c"), None, GrantType::ClientCredentials)
+        },
+    ];
+    for config in unbound {
+        let config = Config {
+            client_issuer: None,
+            ..config
+        };
+        let challenge = parse_challenge(401, Some(&default_401()));
+        let e = Flow::start(SERVER, &challenge, config, None, entropy()).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.pointer()),
+            (AuthErrorKind::InvalidConfig, "/client_issuer"),
+            "{e}"
+        );
+        assert!(e.message().contains("client_issuer"), "{e}");
+    }
+    // Bound elsewhere: the server's authorization server gets nothing.
+    let doc = machine_as_doc(&format!(r#"["{JWT_BEARER}"]"#), r#"["none"]"#, &[]);
+    let config = Config {
+        client_issuer: Some("https://as.example".into()),
+        ..machine_config(Some("c"), None, jwt)
+    };
+    let mut run = Run::start(SERVER, 401, Some(&default_401()), config);
+    run.get(&prm_url(), 200, &prm(SERVER, A, ""));
+    let e = run.get_fails(
+        &format!("{A}/.well-known/oauth-authorization-server"),
+        200,
+        &doc,
+    );
+    assert_eq!(
+        (e.kind(), e.pointer()),
+        (AuthErrorKind::InvalidConfig, "/client_issuer"),
+        "{e}"
+    );
+    assert!(!e.message().contains(WORKLOAD_JWT));
 }
 
 /// auth/wif-jwt-bearer: the workload's JWT is the grant; a refusal is final, and the

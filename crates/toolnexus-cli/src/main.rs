@@ -183,7 +183,8 @@ impl AuthArgs {
     /// The options of the authorizer.
     fn options(&self) -> Result<auth::Options, Failure> {
         if self.client_id.is_none() {
-            if self.client_issuer.is_some() {
+            // The JWT bearer grant may go without a client; its binding may not.
+            if self.client_issuer.is_some() && self.grant != Grant::JwtBearer {
                 return Err(Failure::usage("--client-issuer needs --client-id"));
             }
             if self.client_secret.is_some() {
@@ -205,7 +206,7 @@ impl AuthArgs {
                 })?)
             }
         };
-        Ok(auth::Options {
+        let options = auth::Options {
             client_id: self.client_id.clone(),
             client_secret: self.client_secret.clone(),
             client_issuer: self.client_issuer.clone(),
@@ -214,7 +215,18 @@ impl AuthArgs {
             store: !self.no_store,
             grant: self.grant_type()?,
             client_key,
-        })
+        };
+        // The flow's own rules, before anything is sent, its members named as options.
+        auth::check_options(&options).map_err(|e| {
+            Failure::usage(format!(
+                "{}: {}",
+                option_of(e.pointer()),
+                e.message()
+                    .replace("client_issuer", "--client-issuer")
+                    .replace("client_id", "--client-id")
+            ))
+        })?;
+        Ok(options)
     }
 
     /// The grant `--grant` names, with what it needs read from its options; an option of
@@ -837,5 +849,19 @@ mod tests {
             panic!("{shown}")
         };
         assert_eq!(max_rounds, 3);
+    }
+}
+
+/// The command-line option for the member of the flow's configuration at `pointer`.
+fn option_of(pointer: &str) -> String {
+    match pointer {
+        "/client_secret" => String::from("--client-secret"),
+        "/client_key" => String::from("--client-key"),
+        "/grant/assertion" => String::from("--assertion-file"),
+        "/grant/id_token" => String::from("--id-token-file"),
+        "/grant/token_endpoint" => String::from("--idp-token-endpoint"),
+        "/grant/client_id" => String::from("--idp-client-id"),
+        "/grant/client_secret" => String::from("--idp-client-secret"),
+        other => format!("--{}", other.trim_start_matches('/').replace('_', "-")),
     }
 }

@@ -454,6 +454,8 @@ fn a_grant_for_machines_asks_nobody_and_opens_nothing() {
         "--client-id",
         "machine-1",
         &secret,
+        "--client-issuer",
+        &server.origin,
         "--no-store",
     ];
     // No --answers and no terminal: a sign-in would end the command unasked (exit 4).
@@ -498,6 +500,8 @@ fn a_grant_for_machines_asks_nobody_and_opens_nothing() {
             "jwt-bearer",
             "--assertion-file",
             jwt_file.to_str().unwrap(),
+            "--client-issuer",
+            &server.origin,
             "--no-store",
         ],
         "",
@@ -532,7 +536,10 @@ fn the_options_of_a_grant_are_checked_before_anything_is_sent() {
     let url = server.url();
     let garbage = garbage.to_str().unwrap();
     let empty = empty.to_str().unwrap();
-    let cases: [(&[&str], &str); 8] = [
+    let jwt = dir.join("workload.jwt");
+    fs::write(&jwt, "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3In0.c2ln\n").unwrap();
+    let jwt = jwt.to_str().unwrap();
+    let cases: [(&[&str], &str); 10] = [
         (
             &["--assertion-file", empty],
             "--assertion-file is for --grant jwt-bearer",
@@ -561,6 +568,17 @@ fn the_options_of_a_grant_are_checked_before_anything_is_sent() {
         (
             &["--client-id", "c", "--client-key", garbage],
             "does not hold a P-256 (ES256) key",
+        ),
+        // Confidential credentials go only to the authorization server they are bound to,
+        // never to whichever one the MCP server names.
+        (
+            &["--client-id", "c", "--client-secret", "s3cret"],
+            "--client-issuer: a client secret is sent only to the authorization server it \
+             belongs to",
+        ),
+        (
+            &["--grant", "jwt-bearer", "--assertion-file", jwt],
+            "--client-issuer: a workload's JWT is sent only to the authorization server",
         ),
     ];
     for (options, said) in cases {
@@ -618,6 +636,8 @@ fn a_kept_grant_serves_only_the_grant_and_the_client_that_got_it() {
             "--client-id",
             client,
             secret.as_str(),
+            "--client-issuer",
+            server.origin.as_str(),
         ]
         .map(str::to_owned)
     };

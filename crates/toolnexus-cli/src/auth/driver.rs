@@ -319,16 +319,27 @@ impl Authorizer {
 
     /// The flow's configuration, redirected to `redirect_uri`.
     fn config(&self, redirect_uri: &str) -> Config {
-        Config {
-            client_id: self.options.client_id.clone(),
-            client_secret: self.options.client_secret.clone(),
-            client_issuer: self.options.client_issuer.clone(),
-            client_metadata_url: self.options.client_metadata_url.clone(),
-            grant: self.options.grant.clone(),
-            client_key: self.options.client_key.clone(),
-            ..Config::new(CLIENT_NAME, redirect_uri)
-        }
+        config_of(&self.options, redirect_uri)
     }
+}
+
+/// The flow's configuration for `options`, redirected to `redirect_uri`.
+fn config_of(options: &Options, redirect_uri: &str) -> Config {
+    Config {
+        client_id: options.client_id.clone(),
+        client_secret: options.client_secret.clone(),
+        client_issuer: options.client_issuer.clone(),
+        client_metadata_url: options.client_metadata_url.clone(),
+        grant: options.grant.clone(),
+        client_key: options.client_key.clone(),
+        ..Config::new(CLIENT_NAME, redirect_uri)
+    }
+}
+
+/// Runs the flow's own check of `options` before anything is sent: its error names the
+/// member of the configuration at fault.
+pub fn check_options(options: &Options) -> Result<(), toolnexus_auth::AuthError> {
+    config_of(options, "http://127.0.0.1:1/callback").check()
 }
 
 /// Whether the kept `grant` may serve a command with `options`: obtained by the grant the

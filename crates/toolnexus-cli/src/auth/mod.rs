@@ -28,7 +28,7 @@ pub mod store;
 use std::fmt;
 
 pub use browser::Browser;
-pub use driver::Authorizer;
+pub use driver::{Authorizer, check_options};
 pub use store::Store;
 
 /// What the command line says about authorization.

@@ -15,7 +15,12 @@ and TOOLNEXUS_CLIENT_SECRET the client pre-registered at an authorization server
 context gives one. The scenarios of grants for machines get `--grant` and what it needs: the
 client's key (`--client-key`), the workload's JWT (`--assertion-file`) or the person's ID token
 and identity provider (`--id-token-file`, `--idp-token-endpoint`, `--idp-client-id`), each
-secret in a file only the user can read. In the authorization scenarios `--answers` consents to each sign-in. Each
+secret in a file only the user can read. Confidential credentials (a client secret, a client
+key, a workload's JWT, an enterprise exchange) go only to the authorization server they are
+bound to with `--client-issuer`: the context names it for a pre-registered client; for the
+grants for machines it does not, so the adapter looks it up once in the server's protected
+resource metadata, as the person running a workload would have found out where it signs in
+before binding its secret there. In the authorization scenarios `--answers` consents to each sign-in. Each
 run keeps its authorizations in a configuration folder of its own (TOOLNEXUS_CONFIG_DIR),
 shared by its commands and removed at its end: the suite runs scenarios at once, and a token
 kept from another run would skip the flow the scenario checks.
@@ -28,6 +33,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.parse
+import urllib.request
 
 TOOLNEXUS = os.environ["TOOLNEXUS"]
 URL = sys.argv[-1]
@@ -56,17 +63,34 @@ def toolnexus(*args, stdin=None, env=None):
     environment = dict(env or os.environ)
     if CONTEXT.get("client_id"):
         line += ["--client-id", CONTEXT["client_id"]]
-        if CONTEXT.get("issuer"):
-            line += ["--client-issuer", CONTEXT["issuer"]]
         if CONTEXT.get("client_secret"):
             environment["TOOLNEXUS_CLIENT_SECRET"] = CONTEXT["client_secret"]
-    line += machine_grant(environment)
+    grant = machine_grant(environment)
+    line += grant
+    confidential = CONTEXT.get("client_secret") or grant
+    if CONTEXT.get("issuer") or confidential:
+        issuer = CONTEXT.get("issuer") or bound_issuer()
+        if issuer:
+            line += ["--client-issuer", issuer]
     print("$ toolnexus " + " ".join(args), file=sys.stderr, flush=True)
     done = subprocess.run(
         line, input=stdin, stdout=subprocess.PIPE, text=True, env=environment
     )
     print(f"  exit {done.returncode}", file=sys.stderr, flush=True)
     return done
+
+
+def bound_issuer():
+    """The authorization server the server's own protected resource metadata names (RFC 9728,
+    at the location made from the server's path), or None."""
+    parsed = urllib.parse.urlsplit(URL)
+    location = f"{parsed.scheme}://{parsed.netloc}/.well-known/oauth-protected-resource{parsed.path}"
+    try:
+        with urllib.request.urlopen(location, timeout=10) as response:
+            servers = json.load(response).get("authorization_servers") or []
+    except (OSError, ValueError):
+        return None
+    return servers[0] if servers else None
 
 
 def secret_file(name, text):
