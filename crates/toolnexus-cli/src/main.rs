@@ -807,6 +807,20 @@ fn elicit(
     Ok((Output::Json(finished.reply), finished.exit))
 }
 
+/// The command-line option for the member of the flow's configuration at `pointer`.
+fn option_of(pointer: &str) -> String {
+    match pointer {
+        "/client_secret" => String::from("--client-secret"),
+        "/client_key" => String::from("--client-key"),
+        "/grant/assertion" => String::from("--assertion-file"),
+        "/grant/id_token" => String::from("--id-token-file"),
+        "/grant/token_endpoint" => String::from("--idp-token-endpoint"),
+        "/grant/client_id" => String::from("--idp-client-id"),
+        "/grant/client_secret" => String::from("--idp-client-secret"),
+        other => format!("--{}", other.trim_start_matches('/').replace('_', "-")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use clap::Parser;
@@ -849,19 +863,5 @@ mod tests {
             panic!("{shown}")
         };
         assert_eq!(max_rounds, 3);
-    }
-}
-
-/// The command-line option for the member of the flow's configuration at `pointer`.
-fn option_of(pointer: &str) -> String {
-    match pointer {
-        "/client_secret" => String::from("--client-secret"),
-        "/client_key" => String::from("--client-key"),
-        "/grant/assertion" => String::from("--assertion-file"),
-        "/grant/id_token" => String::from("--id-token-file"),
-        "/grant/token_endpoint" => String::from("--idp-token-endpoint"),
-        "/grant/client_id" => String::from("--idp-client-id"),
-        "/grant/client_secret" => String::from("--idp-client-secret"),
-        other => format!("--{}", other.trim_start_matches('/').replace('_', "-")),
     }
 }
