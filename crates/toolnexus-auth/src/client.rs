@@ -6,51 +6,32 @@ use std::fmt;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use toolnexus_core::closed_set;
 use toolnexus_core::json::{Limits, Map, Value};
 
 use crate::document::Document;
 use crate::error::{AuthError, AuthErrorKind, quote};
+use crate::grant_type::GrantType;
 use crate::http::{HttpRequest, HttpResponse};
 
-/// How a client authenticates at the token endpoint (RFC 7591 §2,
-/// `token_endpoint_auth_method`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AuthMethod {
-    /// `none`: a public client, which sends its `client_id` in the body.
-    None,
-    /// `client_secret_basic`: HTTP Basic with the form-encoded id and secret.
-    ClientSecretBasic,
-    /// `client_secret_post`: `client_id` and `client_secret` in the body.
-    ClientSecretPost,
-    /// `private_key_jwt`: a JWT signed with the client's [`ClientKey`](crate::ClientKey) in
-    /// the body (RFC 7523 §2.2).
-    PrivateKeyJwt,
+closed_set! {
+    /// How a client authenticates at the token endpoint (RFC 7591 §2,
+    /// `token_endpoint_auth_method`), named as RFC 7591 names it; `from_name` knows the
+    /// methods this crate implements.
+    pub enum AuthMethod {
+        /// `none`: a public client, which sends its `client_id` in the body.
+        None => "none",
+        /// `client_secret_basic`: HTTP Basic with the form-encoded id and secret.
+        ClientSecretBasic => "client_secret_basic",
+        /// `client_secret_post`: `client_id` and `client_secret` in the body.
+        ClientSecretPost => "client_secret_post",
+        /// `private_key_jwt`: a JWT signed with the client's [`ClientKey`](crate::ClientKey)
+        /// in the body (RFC 7523 §2.2).
+        PrivateKeyJwt => "private_key_jwt",
+    }
 }
 
 impl AuthMethod {
-    /// Every method, in declaration order.
-    pub const ALL: [AuthMethod; 4] = [
-        AuthMethod::None,
-        AuthMethod::ClientSecretBasic,
-        AuthMethod::ClientSecretPost,
-        AuthMethod::PrivateKeyJwt,
-    ];
-
-    /// The method as RFC 7591 names it.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            AuthMethod::None => "none",
-            AuthMethod::ClientSecretBasic => "client_secret_basic",
-            AuthMethod::ClientSecretPost => "client_secret_post",
-            AuthMethod::PrivateKeyJwt => "private_key_jwt",
-        }
-    }
-
-    /// The method named `name`, if this crate implements it.
-    pub fn from_name(name: &str) -> Option<AuthMethod> {
-        AuthMethod::ALL.into_iter().find(|m| m.as_str() == name)
-    }
-
     /// The method to use for a client with a secret or not (`has_secret`) and a
     /// [`ClientKey`](crate::ClientKey) or not (`has_key`), registered with `registered` if
     /// the server said, at a server listing `supported` (`token_endpoint_auth_methods_supported`,
@@ -104,12 +85,6 @@ impl AuthMethod {
             .find(|m| listed(*m))
             .unwrap_or(AuthMethod::ClientSecretBasic),
         }
-    }
-}
-
-impl fmt::Display for AuthMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -257,10 +232,13 @@ pub(crate) fn registration_request(
     body.insert("redirect_uris", strings(&[redirect_uri]));
     body.insert(
         "grant_types",
-        strings(&["authorization_code", "refresh_token"]),
+        strings(&[GrantType::AuthorizationCode.as_str(), "refresh_token"]),
     );
     body.insert("response_types", strings(&["code"]));
-    body.insert("token_endpoint_auth_method", Value::from("none"));
+    body.insert(
+        "token_endpoint_auth_method",
+        Value::from(AuthMethod::None.as_str()),
+    );
     body.insert("application_type", Value::from("native"));
     HttpRequest::post(
         endpoint.to_owned(),

@@ -3,50 +3,9 @@
 
 use std::fmt;
 
-/// Defines [`AuthErrorKind`] from one list: the enum, `ALL` in declaration order, `as_str`,
-/// `from_name` and `Display`.
-macro_rules! kinds {
-    (
-        $(#[$meta:meta])*
-        pub enum $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident => $text:literal, )+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant, )+
-        }
+use toolnexus_core::closed_set;
 
-        impl $name {
-            /// Every kind, in declaration order.
-            pub const ALL: [$name; [$(stringify!($variant)),+].len()] = [$($name::$variant),+];
-
-            /// The stable snake_case name of this kind; it never changes for an existing kind.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)+
-                }
-            }
-
-            /// The kind with this name, if there is one (names are case-sensitive).
-            pub fn from_name(name: &str) -> Option<$name> {
-                match name {
-                    $($text => Some($name::$variant),)+
-                    _ => None,
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-kinds! {
+closed_set! {
     /// What went wrong in an authorization flow, as a stable machine-readable kind.
     pub enum AuthErrorKind {
         /// The caller's configuration or resource URL cannot be used: a URL that does not

@@ -12,6 +12,7 @@
 
 use std::fmt;
 
+use toolnexus_core::closed_set;
 use toolnexus_core::json::Limits;
 use url::Url;
 
@@ -68,17 +69,19 @@ pub struct Config {
     pub client_key: Option<ClientKey>,
 }
 
-/// When a flow proves its token requests with DPoP (RFC 9449), which binds the token to a key
-/// the flow makes from its entropy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DpopUse {
-    /// When the authorization server lists `ES256` in `dpop_signing_alg_values_supported`.
-    #[default]
-    WhenOffered,
-    /// Always, whatever the server's metadata says.
-    Always,
-    /// Never: tokens are asked for as `Bearer` tokens.
-    Never,
+closed_set! {
+    /// When a flow proves its token requests with DPoP (RFC 9449), which binds the token to a
+    /// key the flow makes from its entropy; named as a host's option spells it.
+    #[derive(Default)]
+    pub enum DpopUse {
+        /// When the authorization server lists `ES256` in `dpop_signing_alg_values_supported`.
+        #[default]
+        WhenOffered => "when-offered",
+        /// Always, whatever the server's metadata says.
+        Always => "always",
+        /// Never: tokens are asked for as `Bearer` tokens.
+        Never => "never",
+    }
 }
 
 impl Config {
@@ -814,7 +817,10 @@ impl Flow {
             }
         };
         let form = vec![
-            ("grant_type", "authorization_code".to_owned()),
+            (
+                "grant_type",
+                GrantType::AuthorizationCode.as_str().to_owned(),
+            ),
             ("code", code.clone()),
             ("redirect_uri", self.config.redirect_uri.clone()),
             ("code_verifier", pkce.verifier.clone()),
@@ -1533,6 +1539,11 @@ mod tests {
         assert_eq!(config.limits.max_input_bytes(), 256 * 1024);
         assert_eq!(config.limits.max_depth(), 16);
         assert!(config.check().is_ok());
+        assert_eq!(config.dpop, DpopUse::default());
+        for dpop in DpopUse::ALL {
+            assert_eq!(DpopUse::from_name(dpop.as_str()), Some(dpop));
+        }
+        assert_eq!(DpopUse::from_name("when_offered"), None);
         for stage in [
             Stage::Authorization,
             Stage::Token,

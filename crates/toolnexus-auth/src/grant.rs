@@ -150,7 +150,7 @@ impl Grant {
     /// grant only for the same kind of grant, so that a job that runs as a machine never acts
     /// with a person's token, nor the other way round.
     pub fn obtained_by(&self) -> &str {
-        self.obtained_by.name()
+        self.obtained_by.as_str()
     }
 
     /// How many authorizations the step-up chain that led to this grant took (1 for a first
@@ -187,7 +187,7 @@ impl Grant {
         // The person's grant is the default: grants kept before this member was written read
         // back as what they are.
         if self.obtained_by != Obtained::AuthorizationCode {
-            map.insert("obtained_by", Value::from(self.obtained_by.name()));
+            map.insert("obtained_by", Value::from(self.obtained_by.as_str()));
         }
         map.to_json()
     }

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use toolnexus_core::closed_set;
 use toolnexus_core::json::Limits;
 
 use crate::client::refusal;
@@ -60,46 +61,27 @@ pub struct Enterprise {
     pub id_token: String,
 }
 
+closed_set! {
+    /// Which grant obtained a token, as one byte, so that a grant stays small: its name is
+    /// [`GrantType::name`], the one [`Grant::obtained_by`](crate::Grant::obtained_by) records.
+    pub(crate) enum Obtained {
+        AuthorizationCode => "authorization_code",
+        ClientCredentials => "client_credentials",
+        JwtBearer => "jwt_bearer",
+        Enterprise => "enterprise",
+    }
+}
+
 /// The names of the grants, as [`GrantType::name`] gives them, in declaration order.
-pub const GRANT_NAMES: [&str; 4] = [
-    "authorization_code",
-    "client_credentials",
-    "jwt_bearer",
-    "enterprise",
-];
-
-/// Which grant obtained a token: [`GRANT_NAMES`] as one byte, so that a grant stays small.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Obtained {
-    AuthorizationCode,
-    ClientCredentials,
-    JwtBearer,
-    Enterprise,
-}
-
-impl Obtained {
-    /// Its name, as [`GrantType::name`] gives it.
-    pub(crate) const fn name(self) -> &'static str {
-        match self {
-            Obtained::AuthorizationCode => "authorization_code",
-            Obtained::ClientCredentials => "client_credentials",
-            Obtained::JwtBearer => "jwt_bearer",
-            Obtained::Enterprise => "enterprise",
-        }
-    }
-
-    /// The grant named `name`, one of [`GRANT_NAMES`].
-    pub(crate) fn from_name(name: &str) -> Option<Obtained> {
-        [
-            Obtained::AuthorizationCode,
-            Obtained::ClientCredentials,
-            Obtained::JwtBearer,
-            Obtained::Enterprise,
-        ]
-        .into_iter()
-        .find(|o| o.name() == name)
-    }
-}
+pub const GRANT_NAMES: [&str; 4] = {
+    let [code, credentials, bearer, enterprise] = Obtained::ALL;
+    [
+        code.as_str(),
+        credentials.as_str(),
+        bearer.as_str(),
+        enterprise.as_str(),
+    ]
+};
 
 impl GrantType {
     /// Which grant this is, as a grant records it.
@@ -116,14 +98,15 @@ impl GrantType {
     /// `enterprise` (one of [`GRANT_NAMES`]), as [`Grant::obtained_by`](crate::Grant::obtained_by)
     /// records it.
     pub const fn name(&self) -> &'static str {
-        self.obtained().name()
+        self.obtained().as_str()
     }
 
-    /// The `grant_type` its token request to the authorization server carries.
+    /// The `grant_type` its token request to the authorization server carries: its
+    /// [`name`](GrantType::name) for the authorization code and client credentials grants,
+    /// [`JWT_BEARER`] for the grants that present a JWT.
     pub const fn as_str(&self) -> &'static str {
         match self {
-            GrantType::AuthorizationCode => "authorization_code",
-            GrantType::ClientCredentials => "client_credentials",
+            GrantType::AuthorizationCode | GrantType::ClientCredentials => self.name(),
             GrantType::JwtBearer { .. } | GrantType::Enterprise(_) => JWT_BEARER,
         }
     }

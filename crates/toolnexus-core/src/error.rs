@@ -14,7 +14,11 @@ use core::fmt;
 /// Defines a closed set of names: a fieldless enum with its stable snake_case (or keyword)
 /// spelling, `ALL` in declaration order, `as_str`, `from_name` and `Display`, from one list.
 ///
-/// Adding a value is adding one line; every binding reads the names from here.
+/// Adding a value is adding one line; every binding reads the names from here. Exported
+/// (hidden) so that the crates built on the core define their closed sets the same way
+/// (`toolnexus_core::closed_set!`); the core's own modules import it from here.
+#[macro_export]
+#[doc(hidden)]
 macro_rules! closed_set {
     (
         $(#[$meta:meta])*
@@ -49,8 +53,8 @@ macro_rules! closed_set {
             }
         }
 
-        impl core::fmt::Display for $name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str(self.as_str())
             }
         }
