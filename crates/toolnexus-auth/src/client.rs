@@ -4,15 +4,14 @@
 
 use std::fmt;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
 use toolnexus_core::closed_set;
 use toolnexus_core::json::{Limits, Map, Value};
 
-use crate::document::Document;
+use crate::document::{Document, only_members};
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::GrantType;
-use crate::http::{HttpRequest, HttpResponse};
+use crate::http::{HttpRequest, HttpResponse, basic};
+use crate::refusal::refusal;
 
 closed_set! {
     /// How a client authenticates at the token endpoint (RFC 7591 §2,
@@ -196,29 +195,6 @@ impl fmt::Debug for Client {
     }
 }
 
-/// Refuses a member of `doc` not named in `known`.
-pub(crate) fn only_members(doc: &Document, known: &[&str]) -> Result<(), AuthError> {
-    match doc.keys().find(|k| !known.contains(k)) {
-        Some(key) => Err(doc.error(key, "is not a member this document has")),
-        None => Ok(()),
-    }
-}
-
-/// The HTTP Basic `authorization` header of `client_id` and `secret`, each form-urlencoded
-/// first as OAuth wants (RFC 6749 §2.3.1).
-pub(crate) fn basic(client_id: &str, secret: &str) -> (String, String) {
-    let user = form_encode(client_id);
-    let password = form_encode(secret);
-    let basic = STANDARD.encode(format!("{user}:{password}"));
-    ("authorization".into(), format!("Basic {basic}"))
-}
-
-/// `text` form-urlencoded (`application/x-www-form-urlencoded`, as HTTP Basic in OAuth wants
-/// the id and secret).
-fn form_encode(text: &str) -> String {
-    form_urlencoded::byte_serialize(text.as_bytes()).collect()
-}
-
 /// The dynamic client registration request (RFC 7591 §3.1) to `endpoint`: a native public
 /// client named `client_name`, redirected to `redirect_uri`, that may refresh its tokens.
 pub(crate) fn registration_request(
@@ -282,68 +258,15 @@ pub(crate) fn read_registration(
     })
 }
 
-/// The OAuth error of an error response (RFC 6749 §5.2), quoted for a message: `error` and,
-/// when given, `error_description`, each kept to the characters RFC 6749 allows them. Every
-/// one of `secrets` is taken out of the text as the server wrote it, before anything is
-/// dropped, escaped or cut: a secret holding a quote or a backslash, or longer than a quote
-/// keeps, is still found whole.
-pub(crate) fn oauth_error(doc: &Document, secrets: &[&str]) -> Option<String> {
-    let shown = |text: &str| quote(&printable(&crate::grant::redact(text, secrets)));
-    let code = doc.string("error").ok().flatten()?;
-    let mut text = shown(code);
-    if let Some(description) = doc.string("error_description").ok().flatten() {
-        text.push_str(&format!(" ({})", shown(description)));
-    }
-    Some(text)
-}
-
-/// The OAuth error of the error answer `response` (read as `what`), quoted for a message
-/// with every one of `secrets` redacted; `None` when its body says none.
-pub(crate) fn refusal(
-    response: &HttpResponse<'_>,
-    limits: &Limits,
-    what: String,
-    secrets: &[&str],
-) -> Option<String> {
-    Document::read(response.body, limits, what, AuthErrorKind::InvalidResponse)
-        .ok()
-        .and_then(|doc| oauth_error(&doc, secrets))
-}
-
-/// `text` with every character outside printable ASCII dropped.
-pub(crate) fn printable(text: &str) -> String {
-    text.chars().filter(|c| (' '..='~').contains(c)).collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+
     use super::*;
 
     fn list(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn a_refusal_shows_no_secret_whatever_it_holds() {
-        let long = "L".repeat(300);
-        let quoted = r#"se"cr\et"#;
-        for secret in [quoted, long.as_str(), "ab", "x\u{1}y"] {
-            let body = toolnexus_core::Value::from(format!("echo {secret} and {secret}!"));
-            let json = format!(
-                r#"{{"error":"invalid_grant","error_description":{}}}"#,
-                body.to_json()
-            );
-            let response = HttpResponse {
-                status: 400,
-                headers: &[],
-                body: json.as_bytes(),
-            };
-            let shown = refusal(&response, &Limits::DEFAULT, String::from("t"), &[secret]).unwrap();
-            assert_eq!(
-                shown,
-                "\"invalid_grant\" (\"echo [redacted] and [redacted]!\")"
-            );
-        }
     }
 
     #[test]

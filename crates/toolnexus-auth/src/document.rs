@@ -164,6 +164,14 @@ impl Document {
     }
 }
 
+/// Refuses a member of `doc` not named in `known`.
+pub(crate) fn only_members(doc: &Document, known: &[&str]) -> Result<(), AuthError> {
+    match doc.keys().find(|k| !known.contains(k)) {
+        Some(key) => Err(doc.error(key, "is not a member this document has")),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

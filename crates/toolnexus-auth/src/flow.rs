@@ -17,12 +17,12 @@ use toolnexus_core::json::Limits;
 use url::Url;
 
 use crate::challenge::Challenge;
-use crate::client::{AuthMethod, Client, printable, read_registration, registration_request};
+use crate::client::{AuthMethod, Client, read_registration, registration_request};
 use crate::client_key::{CLIENT_KEY_ALG, ClientKey};
 use crate::document::Document;
 use crate::dpop::{DPOP_ALG, DpopKey, check_nonce, derive, derived_jti};
 use crate::error::{AuthError, AuthErrorKind, quote};
-use crate::grant::{Grant, TokenRequestContext, read_token_response, redirected};
+use crate::grant::{Grant, TokenRequestContext, read_token_response};
 use crate::grant_type::{GrantType, Obtained, exchange_request, read_exchange};
 use crate::http::{HttpRequest, HttpResponse};
 use crate::metadata::{
@@ -30,6 +30,7 @@ use crate::metadata::{
     read_server_metadata,
 };
 use crate::pkce::Pkce;
+use crate::refusal::{printable, redirected};
 use crate::scope;
 use crate::urls::{
     endpoint, origin, parse_web_url, reachable, resource_covers, resource_metadata_candidates,

@@ -5,12 +5,13 @@ use std::fmt;
 
 use toolnexus_core::json::{Limits, Map, Value};
 
-use crate::client::{Client, only_members, refusal};
-use crate::document::Document;
+use crate::client::Client;
+use crate::document::{Document, only_members};
 use crate::dpop::DpopKey;
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::Obtained;
 use crate::http::HttpResponse;
+use crate::refusal::{redirected, refusal};
 
 /// The version of the stored form [`Grant::to_json`] writes.
 const STORED_VERSION: u64 = 1;
@@ -394,42 +395,6 @@ pub(crate) fn read_token_response(
     })
 }
 
-/// The error for an endpoint `url` that answered with a redirect.
-pub(crate) fn redirected(url: &str, response: &HttpResponse<'_>) -> AuthError {
-    let to = response
-        .header("location")
-        .map(|l| format!(" to {}", quote(l)))
-        .unwrap_or_default();
-    AuthError::new(
-        AuthErrorKind::Redirected,
-        "",
-        format!(
-            "{} answered {} (a redirect{to}), which is not followed",
-            quote(url),
-            response.status
-        ),
-    )
-}
-
-/// What a secret is replaced by in a message: printable ASCII, so that it survives what a
-/// message keeps of a server's text.
-pub(crate) const REDACTED: &str = "[redacted]";
-
-/// `text` with every occurrence of each of `secrets` (of any length but empty) replaced by
-/// [`REDACTED`], the longest secrets first so that one holding another is taken out whole. Run it on
-/// what a server wrote before quoting or cutting it.
-pub(crate) fn redact(text: &str, secrets: &[&str]) -> String {
-    let mut secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
-    secrets.sort_unstable_by_key(|s| std::cmp::Reverse(s.len()));
-    let mut out = text.to_owned();
-    for secret in secrets {
-        if out.contains(secret) {
-            out = out.replace(secret, REDACTED);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -692,15 +657,5 @@ mod tests {
         let e = Grant::from_json(good.as_bytes(), &Limits::DEFAULT.with_max_input_bytes(10))
             .unwrap_err();
         assert_eq!(e.kind(), TooLarge);
-    }
-
-    #[test]
-    fn redaction() {
-        assert_eq!(
-            redact("a secret b secret", &["secret", "x"]),
-            "a [redacted] b [redacted]"
-        );
-        // The longest first: a secret inside another does not leave the rest of it.
-        assert_eq!(redact("key-123456", &["123", "key-123456"]), "[redacted]");
     }
 }

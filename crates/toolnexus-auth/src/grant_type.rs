@@ -10,11 +10,10 @@ use std::fmt;
 use toolnexus_core::closed_set;
 use toolnexus_core::json::Limits;
 
-use crate::client::refusal;
 use crate::document::Document;
 use crate::error::{AuthError, AuthErrorKind, quote};
-use crate::grant::{redact, redirected};
-use crate::http::{HttpRequest, HttpResponse};
+use crate::http::{HttpRequest, HttpResponse, basic};
+use crate::refusal::{redact, redirected, refusal};
 
 /// `grant_type` of the RFC 7523 JWT bearer grant.
 pub const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -176,7 +175,7 @@ pub(crate) fn exchange_request(
     form.push(("subject_token_type", ID_TOKEN_TYPE));
     let mut headers = Vec::new();
     match (&enterprise.client_id, &enterprise.client_secret) {
-        (Some(id), Some(secret)) => headers.push(crate::client::basic(id, secret)),
+        (Some(id), Some(secret)) => headers.push(basic(id, secret)),
         (Some(id), None) => form.push(("client_id", id)),
         (None, _) => {}
     }

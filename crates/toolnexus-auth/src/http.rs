@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+
 /// The HTTP method of a [`HttpRequest`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -122,6 +125,21 @@ impl HttpResponse<'_> {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+}
+
+/// The HTTP Basic `authorization` header of `client_id` and `secret`, each form-urlencoded
+/// first as OAuth wants (RFC 6749 §2.3.1).
+pub(crate) fn basic(client_id: &str, secret: &str) -> (String, String) {
+    let user = form_encode(client_id);
+    let password = form_encode(secret);
+    let basic = STANDARD.encode(format!("{user}:{password}"));
+    ("authorization".into(), format!("Basic {basic}"))
+}
+
+/// `text` form-urlencoded (`application/x-www-form-urlencoded`, as HTTP Basic in OAuth wants
+/// the id and secret).
+fn form_encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
 #[cfg(test)]

@@ -75,6 +75,7 @@ mod http;
 mod jwt;
 mod metadata;
 mod pkce;
+mod refusal;
 mod scope;
 mod urls;
 
