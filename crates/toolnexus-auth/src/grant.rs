@@ -563,7 +563,7 @@ mod tests {
         let g = Grant::from_json(person.as_bytes(), &Limits::DEFAULT).unwrap();
         assert_eq!(g.obtained_by(), "authorization_code");
         assert_eq!(g.to_json(), person, "a person's grant is written as before");
-        for name in crate::GRANT_NAMES.into_iter().skip(1) {
+        for name in crate::grant_type::GRANT_NAMES.into_iter().skip(1) {
             let machine = person.replace(
                 r#","client""#,
                 &format!(r#","client":{{"client_id":"c","auth_method":"none","issuer":"i"}},"obtained_by":"{name}","x""#),

@@ -62,22 +62,37 @@
 
 #![forbid(unsafe_code)]
 
-mod challenge;
-mod client;
-mod client_key;
-mod document;
-mod dpop;
+// The layers, bottom up: a module uses only the layers at or above it here
+// (`toolnexus-core`'s `tests/architecture.rs` holds every crate that declares layers to them;
+// ARCHITECTURE.md draws them).
+
+// 0. Leaves: the error, HTTP exchanges as data, JWS signing, PKCE, scope lists.
 mod error;
-mod flow;
-mod grant;
-mod grant_type;
 mod http;
 mod jwt;
-mod metadata;
 mod pkce;
-mod refusal;
 mod scope;
+
+// 1. Reading what a server sends: the challenge, JSON documents, URLs and their rules.
+mod challenge;
+mod document;
 mod urls;
+
+// 2. Keys and refusals: the client's key, DPoP keys and proofs, a refusal's message redacted.
+mod client_key;
+mod dpop;
+mod refusal;
+
+// 3. How a token is obtained, and by which client.
+mod client;
+mod grant_type;
+
+// 4. What the servers publish, and what an authorization yields.
+mod grant;
+mod metadata;
+
+// 5. The flow: the state machine over all of the above.
+mod flow;
 
 pub use challenge::{Challenge, parse_challenge};
 pub use client::{AuthMethod, Client};
