@@ -81,7 +81,8 @@ pub fn answer_to_elicit_result_json(answer: &Answer) -> Result<String, Toolnexus
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{answer_to_elicit_result, elicit_result_to_json, elicitation_to_request};
+    use crate::contract::elicit_result_to_json;
+    use crate::mapping::{answer_to_elicit_result, elicitation_to_request};
 
     const FORM: &str = r#"{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}"#;
     const LINK: &str =
