@@ -17,8 +17,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyMapping, PyString, PyTuple};
 use toolnexus_auth::{
-    AuthError, Challenge, ClientKey, Config, DpopUse, Enterprise, Flow, GRANT_NAMES, Grant,
-    GrantType, HttpRequest, HttpResponse, Next,
+    AuthError, AuthOption, Challenge, ClientKey, Config, DpopUse, Enterprise, Flow, Grant,
+    GrantKind, GrantType, HttpRequest, HttpResponse, Next, check_options,
 };
 use toolnexus_core::{Error, ErrorKind};
 
@@ -180,9 +180,25 @@ impl PyAuthConfig {
         idp_client_secret: Option<String>,
     ) -> PyResult<PyAuthConfig> {
         let dpop = dpop_use(py, dpop)?;
+        let given: Vec<AuthOption> = [
+            (AuthOption::ClientId, client_id.is_some()),
+            (AuthOption::ClientSecret, client_secret.is_some()),
+            (AuthOption::ClientIssuer, client_issuer.is_some()),
+            (AuthOption::ClientMetadataUrl, client_metadata_url.is_some()),
+            (AuthOption::ClientKey, client_key.is_some()),
+            (AuthOption::Assertion, assertion.is_some()),
+            (AuthOption::IdToken, id_token.is_some()),
+            (AuthOption::IdpTokenEndpoint, idp_token_endpoint.is_some()),
+            (AuthOption::IdpClientId, idp_client_id.is_some()),
+            (AuthOption::IdpClientSecret, idp_client_secret.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(option, set)| set.then_some(option))
+        .collect();
         let grant = grant_type(
             py,
             grant,
+            &given,
             assertion,
             Enterprise {
                 token_endpoint: idp_token_endpoint.unwrap_or_default(),
@@ -804,53 +820,39 @@ fn dpop_use(py: Python<'_>, name: &str) -> PyResult<DpopUse> {
     )
 }
 
-/// The grant named `name` (one of the crate's [`GRANT_NAMES`], as `Grant.obtained_by` gives
-/// them) with its options: `assertion` for `"jwt_bearer"`, `enterprise` (its token endpoint
-/// and ID token empty when not given) for `"enterprise"`. An option of another grant, or a
-/// grant without the options it needs, raises `InvalidValueError`.
+/// The grant named `name` (one of the crate's grant names, as `Grant.obtained_by` gives
+/// them) with its options, once the flow's rule ([`check_options`]) holds for the keywords
+/// `given`: an option of another grant, a grant without the options it needs, an option
+/// without the one it needs, or a confidential one without `client_issuer` raises
+/// `InvalidValueError`, worded with the keywords.
 fn grant_type(
     py: Python<'_>,
     name: &str,
+    given: &[AuthOption],
     assertion: Option<String>,
     enterprise: Enterprise,
 ) -> PyResult<GrantType> {
-    let name = named(
+    let kind = named(
         py,
         name,
-        |n| GRANT_NAMES.into_iter().find(|g| *g == n),
+        GrantKind::from_name,
         "a grant (\"authorization_code\", \"client_credentials\", \"jwt_bearer\" or \
          \"enterprise\")",
     )?;
-    let invalid = |message: &str| {
-        Err(to_py_err(
-            py,
-            &Error::new(ErrorKind::InvalidValue, "", message.to_owned()),
-        ))
-    };
-    let enterprise_given = !enterprise.token_endpoint.is_empty()
-        || !enterprise.id_token.is_empty()
-        || enterprise.client_id.is_some()
-        || enterprise.client_secret.is_some();
-    if name != "jwt_bearer" && assertion.is_some() {
-        return invalid("assertion is for grant=\"jwt_bearer\"");
-    }
-    if name != "enterprise" && enterprise_given {
-        return invalid(
-            "id_token, idp_token_endpoint, idp_client_id and idp_client_secret are for \
-             grant=\"enterprise\"",
+    check_options(kind, given).map_err(|problem| {
+        let message = problem.message(
+            |option| String::from(option.as_str()),
+            |grant| format!("grant=\"{grant}\""),
         );
-    }
-    Ok(match (name, assertion) {
-        ("client_credentials", _) => GrantType::ClientCredentials,
-        ("jwt_bearer", Some(assertion)) => GrantType::JwtBearer { assertion },
-        ("jwt_bearer", None) => return invalid("grant=\"jwt_bearer\" needs assertion"),
-        ("enterprise", _) => {
-            if enterprise.token_endpoint.is_empty() || enterprise.id_token.is_empty() {
-                return invalid("grant=\"enterprise\" needs id_token and idp_token_endpoint");
-            }
-            GrantType::Enterprise(enterprise)
-        }
-        _ => GrantType::AuthorizationCode,
+        to_py_err(py, &Error::new(ErrorKind::InvalidValue, "", message))
+    })?;
+    Ok(match kind {
+        GrantKind::AuthorizationCode => GrantType::AuthorizationCode,
+        GrantKind::ClientCredentials => GrantType::ClientCredentials,
+        GrantKind::JwtBearer => GrantType::JwtBearer {
+            assertion: assertion.unwrap_or_default(),
+        },
+        GrantKind::Enterprise => GrantType::Enterprise(enterprise),
     })
 }
 

@@ -9,7 +9,7 @@ use crate::client::Client;
 use crate::document::{Document, only_members};
 use crate::dpop::DpopKey;
 use crate::error::{AuthError, AuthErrorKind, quote};
-use crate::grant_type::Obtained;
+use crate::grant_type::GrantKind;
 use crate::http::HttpResponse;
 use crate::refusal::{redirected, refusal};
 
@@ -37,7 +37,7 @@ pub struct Grant {
     /// in memory only.
     pub(crate) authorizations: u32,
     /// The grant that obtained it; a refresh keeps it.
-    pub(crate) obtained_by: Obtained,
+    pub(crate) obtained_by: GrantKind,
 }
 
 impl Grant {
@@ -187,7 +187,7 @@ impl Grant {
         }
         // The person's grant is the default: grants kept before this member was written read
         // back as what they are.
-        if self.obtained_by != Obtained::AuthorizationCode {
+        if self.obtained_by != GrantKind::AuthorizationCode {
             map.insert("obtained_by", Value::from(self.obtained_by.as_str()));
         }
         map.to_json()
@@ -223,8 +223,8 @@ impl Grant {
             ],
         )?;
         let obtained_by = match doc.string("obtained_by")? {
-            None => Obtained::AuthorizationCode,
-            Some(name) => Obtained::from_name(name).ok_or_else(|| {
+            None => GrantKind::AuthorizationCode,
+            Some(name) => GrantKind::from_name(name).ok_or_else(|| {
                 doc.error(
                     "obtained_by",
                     format_args!("is {}, not a grant this crate knows", quote(name)),
@@ -316,7 +316,7 @@ pub(crate) struct TokenRequestContext<'a> {
     /// only, and bound to it.
     pub(crate) dpop_key: Option<&'a DpopKey>,
     /// The grant that obtains the token.
-    pub(crate) obtained_by: Obtained,
+    pub(crate) obtained_by: GrantKind,
 }
 
 /// Reads the token endpoint's answer at `now_ms` into a [`Grant`].
@@ -421,7 +421,7 @@ mod tests {
             authorizations: 2,
             secrets: &["the-code-123", "csecret"],
             dpop_key: None,
-            obtained_by: Obtained::AuthorizationCode,
+            obtained_by: GrantKind::AuthorizationCode,
         };
         let headers = vec![("location".to_owned(), "https://elsewhere".to_owned())];
         let response = HttpResponse {

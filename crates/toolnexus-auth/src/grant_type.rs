@@ -61,19 +61,24 @@ pub struct Enterprise {
 }
 
 closed_set! {
-    /// Which grant obtained a token, as one byte, so that a grant stays small: its name is
+    /// Which grant, without what it carries: the one a host asks for, and the one that
+    /// obtained a token (one byte, so that a grant stays small). Its name is
     /// [`GrantType::name`], the one [`Grant::obtained_by`](crate::Grant::obtained_by) records.
-    pub(crate) enum Obtained {
+    pub enum GrantKind {
+        /// The authorization code grant with PKCE: a person signs in.
         AuthorizationCode => "authorization_code",
+        /// The client credentials grant.
         ClientCredentials => "client_credentials",
+        /// The JWT bearer grant with a workload's JWT.
         JwtBearer => "jwt_bearer",
+        /// Enterprise-managed authorization.
         Enterprise => "enterprise",
     }
 }
 
 /// The names of the grants, as [`GrantType::name`] gives them, in declaration order.
 pub const GRANT_NAMES: [&str; 4] = {
-    let [code, credentials, bearer, enterprise] = Obtained::ALL;
+    let [code, credentials, bearer, enterprise] = GrantKind::ALL;
     [
         code.as_str(),
         credentials.as_str(),
@@ -84,12 +89,12 @@ pub const GRANT_NAMES: [&str; 4] = {
 
 impl GrantType {
     /// Which grant this is, as a grant records it.
-    pub(crate) const fn obtained(&self) -> Obtained {
+    pub const fn kind(&self) -> GrantKind {
         match self {
-            GrantType::AuthorizationCode => Obtained::AuthorizationCode,
-            GrantType::ClientCredentials => Obtained::ClientCredentials,
-            GrantType::JwtBearer { .. } => Obtained::JwtBearer,
-            GrantType::Enterprise(_) => Obtained::Enterprise,
+            GrantType::AuthorizationCode => GrantKind::AuthorizationCode,
+            GrantType::ClientCredentials => GrantKind::ClientCredentials,
+            GrantType::JwtBearer { .. } => GrantKind::JwtBearer,
+            GrantType::Enterprise(_) => GrantKind::Enterprise,
         }
     }
 
@@ -97,7 +102,7 @@ impl GrantType {
     /// `enterprise` (one of [`GRANT_NAMES`]), as [`Grant::obtained_by`](crate::Grant::obtained_by)
     /// records it.
     pub const fn name(&self) -> &'static str {
-        self.obtained().as_str()
+        self.kind().as_str()
     }
 
     /// The `grant_type` its token request to the authorization server carries: its
@@ -261,9 +266,9 @@ mod tests {
         let names: Vec<&str> = grants.iter().map(GrantType::name).collect();
         assert_eq!(names, GRANT_NAMES);
         for grant in &grants {
-            assert_eq!(Obtained::from_name(grant.name()), Some(grant.obtained()));
+            assert_eq!(GrantKind::from_name(grant.name()), Some(grant.kind()));
         }
-        assert_eq!(Obtained::from_name("password"), None);
+        assert_eq!(GrantKind::from_name("password"), None);
         assert_eq!(GrantType::default(), GrantType::AuthorizationCode);
         assert!(GrantType::AuthorizationCode.is_interactive());
         assert!(!GrantType::ClientCredentials.is_interactive());

@@ -87,9 +87,10 @@ mod refusal;
 mod client;
 mod grant_type;
 
-// 4. What the servers publish, and what an authorization yields.
+// 4. What the servers publish, what an authorization yields, and which options a grant takes.
 mod grant;
 mod metadata;
+mod options;
 
 // 5. The flow: the state machine over all of the above.
 mod flow;
@@ -107,4 +108,5 @@ pub use grant_type::{
     Enterprise, GRANT_NAMES, GrantType, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER, TOKEN_EXCHANGE,
 };
 pub use http::{HttpRequest, HttpResponse, Method};
+pub use options::{AuthOption, GrantKind, OptionProblem, check_options};
 pub use toolnexus_core::json::Limits;

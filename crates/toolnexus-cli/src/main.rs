@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use toolnexus_core::Limits;
 
 use toolnexus_cli::ask::{Asker, Nobody, Scripted, Shared};
@@ -180,26 +180,34 @@ impl std::fmt::Debug for AuthArgs {
 }
 
 impl AuthArgs {
-    /// The options of the authorizer.
+    /// The options of the authorizer. Which options go with which grant is the flow's rule
+    /// ([`toolnexus_auth::check_options`]), worded with the command line's own options; what
+    /// the files they name hold is read and checked here.
     fn options(&self) -> Result<auth::Options, Failure> {
-        if self.client_id.is_none() {
-            // The JWT bearer grant may go without a client; its binding may not.
-            if self.client_issuer.is_some() && self.grant != Grant::JwtBearer {
-                return Err(Failure::usage("--client-issuer needs --client-id"));
-            }
-            if self.client_secret.is_some() {
-                return Err(Failure::usage(
-                    "a client secret (--client-secret or TOOLNEXUS_CLIENT_SECRET) needs \
-                     --client-id",
-                ));
-            }
-        }
+        use toolnexus_auth::AuthOption as O;
+        let given: Vec<O> = [
+            (O::ClientId, self.client_id.is_some()),
+            (O::ClientSecret, self.client_secret.is_some()),
+            (O::ClientIssuer, self.client_issuer.is_some()),
+            (O::ClientMetadataUrl, self.client_metadata_url.is_some()),
+            (O::ClientKey, self.client_key.is_some()),
+            (O::Assertion, self.assertion_file.is_some()),
+            (O::IdToken, self.id_token_file.is_some()),
+            (O::IdpTokenEndpoint, self.idp_token_endpoint.is_some()),
+            (O::IdpClientId, self.idp_client_id.is_some()),
+            (O::IdpClientSecret, self.idp_client_secret.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(option, set)| set.then_some(option))
+        .collect();
+        toolnexus_auth::check_options(self.grant.kind(), &given).map_err(|problem| {
+            Failure::usage(problem.message(option_flag, |grant| {
+                format!("--grant {}", Grant::of(grant).flag())
+            }))
+        })?;
         let client_key = match &self.client_key {
             None => None,
             Some(path) => {
-                if self.client_id.is_none() {
-                    return Err(Failure::usage("--client-key needs --client-id"));
-                }
                 let pem = read_secret_file(path, "--client-key")?;
                 Some(toolnexus_auth::ClientKey::from_pem(&pem).map_err(|e| {
                     Failure::usage(format!("--client-key {}: {}", path.display(), e.message()))
@@ -216,99 +224,87 @@ impl AuthArgs {
             grant: self.grant_type()?,
             client_key,
         };
-        // The flow's own rules, before anything is sent, its members named as options.
-        auth::check_options(&options).map_err(|e| {
-            Failure::usage(format!(
-                "{}: {}",
-                option_of(e.pointer()),
-                e.message()
-                    .replace("client_issuer", "--client-issuer")
-                    .replace("client_id", "--client-id")
-            ))
-        })?;
+        // The values themselves (an issuer that is a URL, an endpoint that is https), before
+        // anything is sent.
+        auth::check_options(&options)
+            .map_err(|e| Failure::usage(format!("{}: {}", option_of(e.pointer()), e.message())))?;
         Ok(options)
     }
 
-    /// The grant `--grant` names, with what it needs read from its options; an option of
-    /// another grant is a usage error.
+    /// The grant `--grant` names, with what it needs read from the files its options name
+    /// (which options it takes was checked already).
     fn grant_type(&self) -> Result<toolnexus_auth::GrantType, Failure> {
         use toolnexus_auth::{Enterprise, GrantType};
-        let stray = |given: bool, option: &str, grant: &str| {
-            if given {
-                Err(Failure::usage(format!("{option} is for --grant {grant}")))
-            } else {
-                Ok(())
-            }
-        };
-        if self.grant != Grant::JwtBearer {
-            stray(
-                self.assertion_file.is_some(),
-                "--assertion-file",
-                "jwt-bearer",
-            )?;
-        }
-        if self.grant != Grant::Enterprise {
-            let enterprise = [
-                (self.id_token_file.is_some(), "--id-token-file"),
-                (self.idp_token_endpoint.is_some(), "--idp-token-endpoint"),
-                (self.idp_client_id.is_some(), "--idp-client-id"),
-                (self.idp_client_secret.is_some(), "--idp-client-secret"),
-            ];
-            for (given, option) in enterprise {
-                stray(given, option, "enterprise")?;
-            }
-        }
-        let needs_client = |grant: &str| {
-            if self.client_id.is_none() {
-                Err(Failure::usage(format!("--grant {grant} needs --client-id")))
-            } else {
-                Ok(())
-            }
-        };
         Ok(match self.grant {
             Grant::AuthorizationCode => GrantType::AuthorizationCode,
-            Grant::ClientCredentials => {
-                needs_client("client-credentials")?;
-                if self.client_secret.is_none() && self.client_key.is_none() {
-                    return Err(Failure::usage(
-                        "--grant client-credentials needs the client's secret \
-                         (TOOLNEXUS_CLIENT_SECRET or --client-secret) or --client-key",
-                    ));
-                }
-                GrantType::ClientCredentials
-            }
-            Grant::JwtBearer => {
-                let Some(path) = &self.assertion_file else {
-                    return Err(Failure::usage("--grant jwt-bearer needs --assertion-file"));
-                };
-                GrantType::JwtBearer {
-                    assertion: read_secret_file(path, "--assertion-file")?,
-                }
-            }
-            Grant::Enterprise => {
-                needs_client("enterprise")?;
-                let (Some(path), Some(token_endpoint)) =
-                    (&self.id_token_file, &self.idp_token_endpoint)
-                else {
-                    return Err(Failure::usage(
-                        "--grant enterprise needs --id-token-file and --idp-token-endpoint",
-                    ));
-                };
-                if self.idp_client_secret.is_some() && self.idp_client_id.is_none() {
-                    return Err(Failure::usage(
-                        "a secret at the identity provider (--idp-client-secret or \
-                         TOOLNEXUS_IDP_CLIENT_SECRET) needs --idp-client-id",
-                    ));
-                }
-                GrantType::Enterprise(Enterprise {
-                    token_endpoint: token_endpoint.clone(),
-                    client_id: self.idp_client_id.clone(),
-                    client_secret: self.idp_client_secret.clone(),
-                    id_token: read_secret_file(path, "--id-token-file")?,
-                })
-            }
+            Grant::ClientCredentials => GrantType::ClientCredentials,
+            Grant::JwtBearer => GrantType::JwtBearer {
+                assertion: match &self.assertion_file {
+                    Some(path) => read_secret_file(path, "--assertion-file")?,
+                    None => String::new(),
+                },
+            },
+            Grant::Enterprise => GrantType::Enterprise(Enterprise {
+                token_endpoint: self.idp_token_endpoint.clone().unwrap_or_default(),
+                client_id: self.idp_client_id.clone(),
+                client_secret: self.idp_client_secret.clone(),
+                id_token: match &self.id_token_file {
+                    Some(path) => read_secret_file(path, "--id-token-file")?,
+                    None => String::new(),
+                },
+            }),
         })
     }
+}
+
+impl Grant {
+    /// The grant of the flow this names.
+    fn kind(self) -> toolnexus_auth::GrantKind {
+        use toolnexus_auth::GrantKind as K;
+        match self {
+            Grant::AuthorizationCode => K::AuthorizationCode,
+            Grant::ClientCredentials => K::ClientCredentials,
+            Grant::JwtBearer => K::JwtBearer,
+            Grant::Enterprise => K::Enterprise,
+        }
+    }
+
+    /// The value of `--grant` that names `kind`.
+    fn of(kind: toolnexus_auth::GrantKind) -> Grant {
+        use toolnexus_auth::GrantKind as K;
+        match kind {
+            K::AuthorizationCode => Grant::AuthorizationCode,
+            K::ClientCredentials => Grant::ClientCredentials,
+            K::JwtBearer => Grant::JwtBearer,
+            K::Enterprise => Grant::Enterprise,
+        }
+    }
+
+    /// How `--grant` spells it.
+    fn flag(self) -> String {
+        self.to_possible_value()
+            .map(|v| String::from(v.get_name()))
+            .unwrap_or_default()
+    }
+}
+
+/// The command-line option that gives `option`.
+fn option_flag(option: toolnexus_auth::AuthOption) -> String {
+    use toolnexus_auth::AuthOption as O;
+    String::from(match option {
+        O::ClientId => "--client-id",
+        O::ClientSecret => "a client secret (--client-secret or TOOLNEXUS_CLIENT_SECRET)",
+        O::ClientIssuer => "--client-issuer",
+        O::ClientMetadataUrl => "--client-metadata-url",
+        O::ClientKey => "--client-key",
+        O::Assertion => "--assertion-file",
+        O::IdToken => "--id-token-file",
+        O::IdpTokenEndpoint => "--idp-token-endpoint",
+        O::IdpClientId => "--idp-client-id",
+        O::IdpClientSecret => {
+            "a secret at the identity provider (--idp-client-secret or TOOLNEXUS_IDP_CLIENT_SECRET)"
+        }
+    })
 }
 
 /// The text of the file `path` an `option` names, which holds a secret: read whole, its

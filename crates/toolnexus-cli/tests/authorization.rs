@@ -550,14 +550,22 @@ fn the_options_of_a_grant_are_checked_before_anything_is_sent() {
         ),
         (
             &["--grant", "client-credentials", "--client-id", "c"],
-            "needs the client's secret",
+            "--grant client-credentials needs a client secret (--client-secret or \
+             TOOLNEXUS_CLIENT_SECRET) or --client-key",
         ),
         (
             &["--grant", "jwt-bearer"],
             "--grant jwt-bearer needs --assertion-file",
         ),
         (
-            &["--grant", "jwt-bearer", "--assertion-file", empty],
+            &[
+                "--grant",
+                "jwt-bearer",
+                "--assertion-file",
+                empty,
+                "--client-issuer",
+                "https://as.example",
+            ],
             "the file is empty",
         ),
         (
@@ -566,19 +574,27 @@ fn the_options_of_a_grant_are_checked_before_anything_is_sent() {
         ),
         (&["--client-key", garbage], "--client-key needs --client-id"),
         (
-            &["--client-id", "c", "--client-key", garbage],
+            &[
+                "--client-id",
+                "c",
+                "--client-key",
+                garbage,
+                "--client-issuer",
+                "https://as.example",
+            ],
             "does not hold a P-256 (ES256) key",
         ),
         // Confidential credentials go only to the authorization server they are bound to,
         // never to whichever one the MCP server names.
         (
             &["--client-id", "c", "--client-secret", "s3cret"],
-            "--client-issuer: a client secret is sent only to the authorization server it \
-             belongs to",
+            "a client secret (--client-secret or TOOLNEXUS_CLIENT_SECRET) is sent only to the \
+             authorization server it belongs to: bind it with --client-issuer",
         ),
         (
             &["--grant", "jwt-bearer", "--assertion-file", jwt],
-            "--client-issuer: a workload's JWT is sent only to the authorization server",
+            "--assertion-file is sent only to the authorization server it belongs to: bind it \
+             with --client-issuer",
         ),
     ];
     for (options, said) in cases {

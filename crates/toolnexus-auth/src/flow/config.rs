@@ -10,6 +10,7 @@ use crate::client_key::ClientKey;
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::GrantType;
 use crate::metadata::issuer_url;
+use crate::options::{AuthOption, check_options};
 use crate::urls::{endpoint, parse_web_url};
 
 use super::dpop::DpopUse;
@@ -114,95 +115,82 @@ impl Config {
                 );
             }
         }
-        if self.client_secret.is_some() && self.client_id.is_none() {
-            return invalid(
-                "/client_secret",
-                "a client secret is configured without a client id".to_owned(),
-            );
-        }
-        if self.client_key.is_some() && self.client_id.is_none() {
-            return invalid(
-                "/client_key",
-                "a client key is configured without a client id".to_owned(),
-            );
-        }
-        // Confidential credentials go only to the authorization server the user bound them
-        // to: a server names any authorization server it likes.
-        let confidential = if self.client_secret.is_some() {
-            Some("a client secret")
-        } else if self.client_key.is_some() {
-            Some("a client key's assertion")
-        } else {
-            match &self.grant {
-                GrantType::JwtBearer { .. } => Some("a workload's JWT"),
-                GrantType::Enterprise(_) => Some("an enterprise token exchange"),
-                GrantType::AuthorizationCode | GrantType::ClientCredentials => None,
-            }
-        };
-        if let (Some(what), None) = (confidential, &self.client_issuer) {
-            return invalid(
-                "/client_issuer",
-                format!(
-                    "{what} is sent only to the authorization server it belongs to: name that \
-                     server's issuer in client_issuer, or the MCP server could name its own"
-                ),
-            );
-        }
+        // Which options go with which grant: the rule every host shares.
+        check_options(self.grant.kind(), &self.given()).map_err(|problem| {
+            AuthError::new(
+                AuthErrorKind::InvalidConfig,
+                pointer_of(problem.option()),
+                problem.message(|o| String::from(o.as_str()), |g| format!("grant {g}")),
+            )
+        })?;
         if let Some(issuer) = &self.client_issuer {
             issuer_url(issuer, "/client_issuer", "the configured client issuer").map_err(|e| {
                 AuthError::new(AuthErrorKind::InvalidConfig, e.pointer(), e.message())
             })?;
         }
-        match &self.grant {
-            GrantType::AuthorizationCode => {}
-            GrantType::ClientCredentials => {
-                if self.client_id.is_none() {
-                    return invalid(
-                        "/client_id",
-                        "the client credentials grant needs a pre-registered client id".to_owned(),
-                    );
-                }
-            }
-            GrantType::JwtBearer { assertion } => {
-                if assertion.is_empty() {
-                    return invalid(
-                        "/grant/assertion",
-                        "the JWT bearer grant's assertion is empty".to_owned(),
-                    );
-                }
-            }
-            GrantType::Enterprise(enterprise) => {
-                if self.client_id.is_none() {
-                    return invalid(
-                        "/client_id",
-                        "enterprise-managed authorization needs the client id pre-registered \
-                         at the authorization server"
-                            .to_owned(),
-                    );
-                }
-                if enterprise.id_token.is_empty() {
-                    return invalid(
-                        "/grant/id_token",
-                        "the ID token to exchange is empty".to_owned(),
-                    );
-                }
-                if enterprise.client_secret.is_some() && enterprise.client_id.is_none() {
-                    return invalid(
-                        "/grant/client_secret",
-                        "a secret at the identity provider is configured without a client id \
-                         there"
-                            .to_owned(),
-                    );
-                }
-                endpoint(
-                    &enterprise.token_endpoint,
-                    "/grant/token_endpoint",
-                    "the identity provider's token endpoint",
-                    AuthErrorKind::InvalidConfig,
-                )?;
-            }
+        if let GrantType::Enterprise(enterprise) = &self.grant {
+            endpoint(
+                &enterprise.token_endpoint,
+                "/grant/token_endpoint",
+                "the identity provider's token endpoint",
+                AuthErrorKind::InvalidConfig,
+            )?;
         }
         Ok(())
+    }
+}
+
+impl Config {
+    /// The options this configuration was given, as [`check_options`] names them: an empty
+    /// text counts as not given.
+    fn given(&self) -> Vec<AuthOption> {
+        let mut given = Vec::new();
+        let mut add = |option: AuthOption, set: bool| {
+            if set {
+                given.push(option);
+            }
+        };
+        add(AuthOption::ClientId, self.client_id.is_some());
+        add(AuthOption::ClientSecret, self.client_secret.is_some());
+        add(AuthOption::ClientIssuer, self.client_issuer.is_some());
+        add(
+            AuthOption::ClientMetadataUrl,
+            self.client_metadata_url.is_some(),
+        );
+        add(AuthOption::ClientKey, self.client_key.is_some());
+        match &self.grant {
+            GrantType::AuthorizationCode | GrantType::ClientCredentials => {}
+            GrantType::JwtBearer { assertion } => add(AuthOption::Assertion, !assertion.is_empty()),
+            GrantType::Enterprise(enterprise) => {
+                add(AuthOption::IdToken, !enterprise.id_token.is_empty());
+                add(
+                    AuthOption::IdpTokenEndpoint,
+                    !enterprise.token_endpoint.is_empty(),
+                );
+                add(AuthOption::IdpClientId, enterprise.client_id.is_some());
+                add(
+                    AuthOption::IdpClientSecret,
+                    enterprise.client_secret.is_some(),
+                );
+            }
+        }
+        given
+    }
+}
+
+/// Where `option` is in a [`Config`], as a JSON pointer.
+fn pointer_of(option: AuthOption) -> &'static str {
+    match option {
+        AuthOption::ClientId => "/client_id",
+        AuthOption::ClientSecret => "/client_secret",
+        AuthOption::ClientIssuer => "/client_issuer",
+        AuthOption::ClientMetadataUrl => "/client_metadata_url",
+        AuthOption::ClientKey => "/client_key",
+        AuthOption::Assertion => "/grant/assertion",
+        AuthOption::IdToken => "/grant/id_token",
+        AuthOption::IdpTokenEndpoint => "/grant/token_endpoint",
+        AuthOption::IdpClientId => "/grant/client_id",
+        AuthOption::IdpClientSecret => "/grant/client_secret",
     }
 }
 

@@ -25,7 +25,7 @@ use crate::client::{AuthMethod, Client};
 use crate::dpop::{DpopKey, derive};
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant::Grant;
-use crate::grant_type::Obtained;
+use crate::grant_type::GrantKind;
 use crate::http::{HttpRequest, HttpResponse};
 use crate::metadata::{ResourceMetadata, ServerMetadata};
 use crate::pkce::Pkce;
@@ -171,7 +171,7 @@ pub struct Flow {
     exchanged: Option<String>,
     /// The grant the token is obtained by: the configured one, or for a refresh the
     /// refreshed grant's.
-    obtained_by: Obtained,
+    obtained_by: GrantKind,
     /// The latest time the caller gave, in milliseconds since the Unix epoch.
     now_ms: u64,
 }
@@ -284,7 +284,7 @@ impl Flow {
                 Some(DpopKey::from_bytes(&derive(&entropy, "key"))?)
             }
         };
-        let obtained_by = config.grant.obtained();
+        let obtained_by = config.grant.kind();
         let mut flow = Flow {
             server,
             config,
