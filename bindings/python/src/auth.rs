@@ -292,6 +292,18 @@ impl PyAuthConfig {
         self.0.client_key.is_some()
     }
 
+    /// Why the kept `grant` may not serve requests to the MCP server at `resource_url` with
+    /// this configuration, or `None` when it may: obtained by the grant asked for, for a grant
+    /// for machines by the same client, from the authorization server `client_issuer` binds,
+    /// for a resource that covers the server. The crate's one rule, as the command line uses
+    /// it.
+    fn reuses(&self, grant: &Bound<'_, PyGrant>, resource_url: &str) -> Option<String> {
+        self.0
+            .reuses(&grant.get().0, resource_url)
+            .err()
+            .map(|why| why.message(|kind| format!("grant=\"{kind}\"")))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut repr = Repr::new("AuthConfig")
             .field("client_name", &self.0.client_name, py)?

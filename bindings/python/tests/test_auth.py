@@ -888,3 +888,13 @@ def test_confidential_credentials_need_the_server_they_are_bound_to(options: dic
     with pytest.raises(toolnexus.InvalidValueError, match="bind it with client_issuer") as refused:
         config(**options)
     assert "s3cret" not in str(refused.value) and "a.b.c" not in str(refused.value)
+
+
+def test_a_kept_grant_serves_only_the_grant_and_client_that_got_it() -> None:
+    person = full_done().grant
+    assert config().reuses(person, SERVER) is None
+    job = config(client_id="machine-1", client_secret="s", client_issuer=A, grant="client_credentials")
+    said = job.reuses(person, SERVER)
+    assert said is not None and 'obtained by grant="authorization_code"' in said
+    assert 'asks for grant="client_credentials"' in said
+    assert "another resource" in (config().reuses(person, "https://elsewhere.example/mcp") or "")

@@ -102,7 +102,7 @@ pub use dpop::{
     DPOP_ALG, DpopKey, MAX_JTI_BYTES, MAX_NONCE_BYTES, MIN_JTI_BYTES, ath, check_nonce,
 };
 pub use error::{AuthError, AuthErrorKind};
-pub use flow::{Authorization, Config, DpopUse, Flow, Next};
+pub use flow::{Authorization, Config, DpopUse, Flow, Next, NotReused};
 pub use grant::Grant;
 pub use grant_type::{
     Enterprise, GRANT_NAMES, GrantType, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER, TOKEN_EXCHANGE,

@@ -8,10 +8,11 @@ use url::Url;
 
 use crate::client_key::ClientKey;
 use crate::error::{AuthError, AuthErrorKind, quote};
-use crate::grant_type::GrantType;
+use crate::grant::Grant;
+use crate::grant_type::{GrantKind, GrantType};
 use crate::metadata::issuer_url;
 use crate::options::{AuthOption, check_options};
-use crate::urls::{endpoint, parse_web_url};
+use crate::urls::{endpoint, parse_web_url, resource_covers};
 
 use super::dpop::DpopUse;
 
@@ -178,6 +179,85 @@ impl Config {
     }
 }
 
+/// Why a kept grant may not serve a command made with a [`Config`] ([`Config::reuses`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotReused {
+    /// It was obtained by another grant: a job never acts with a person's token, nor a
+    /// person with a job's.
+    OtherGrant {
+        /// The grant that obtained it.
+        kept: GrantKind,
+        /// The grant the command asks for.
+        asked: GrantKind,
+    },
+    /// It is another client's: a grant for machines acts only as the client that got it.
+    OtherClient,
+    /// It is from another authorization server than the one `client_issuer` binds.
+    OtherIssuer,
+    /// It is for a resource that does not cover the server.
+    OtherResource,
+}
+
+impl NotReused {
+    /// Why, in words, each grant spelled as the host spells it.
+    pub fn message(&self, grant: impl Fn(GrantKind) -> String) -> String {
+        match self {
+            NotReused::OtherGrant { kept, asked } => format!(
+                "the authorization kept for this server was obtained by {}, and this command \
+                 asks for {}: it is not used",
+                grant(*kept),
+                grant(*asked)
+            ),
+            NotReused::OtherClient => String::from(
+                "the authorization kept for this server is another client's: it is not used",
+            ),
+            NotReused::OtherIssuer => String::from(
+                "the authorization kept for this server is from another authorization server \
+                 than the one the client is bound to: it is not used",
+            ),
+            NotReused::OtherResource => String::from(
+                "the authorization kept for this server is for another resource: it is not used",
+            ),
+        }
+    }
+}
+
+impl Config {
+    /// Whether the kept `grant` may serve a command with this configuration at the MCP server
+    /// `server`: obtained by the grant asked for; for a grant for machines, by the same
+    /// client; from the authorization server `client_issuer` binds, when one does; for a
+    /// resource that covers the server.
+    pub fn reuses(&self, grant: &Grant, server: &str) -> Result<(), NotReused> {
+        let asked = self.grant.kind();
+        if grant.obtained_by != asked {
+            return Err(NotReused::OtherGrant {
+                kept: grant.obtained_by,
+                asked,
+            });
+        }
+        let client = self.client_id.as_deref().unwrap_or_default();
+        if asked != GrantKind::AuthorizationCode && grant.client.client_id != client {
+            return Err(NotReused::OtherClient);
+        }
+        if self
+            .client_issuer
+            .as_deref()
+            .is_some_and(|bound| bound != grant.issuer)
+        {
+            return Err(NotReused::OtherIssuer);
+        }
+        if let Some(resource) = &grant.resource {
+            let covered = parse_web_url(resource)
+                .zip(parse_web_url(server))
+                .is_some_and(|(resource, server)| resource_covers(&resource, &server));
+            if !covered {
+                return Err(NotReused::OtherResource);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Where `option` is in a [`Config`], as a JSON pointer.
 fn pointer_of(option: AuthOption) -> &'static str {
     match option {
@@ -209,5 +289,75 @@ impl fmt::Debug for Config {
             .field("grant", &self.grant)
             .field("client_key", &self.client_key)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept(obtained_by: &str, client: &str, issuer: &str, resource: &str) -> Grant {
+        let by = match obtained_by {
+            "authorization_code" => String::new(),
+            name => format!(r#","obtained_by":"{name}""#),
+        };
+        let text = format!(
+            r#"{{"version":1,"access_token":"t","token_type":"Bearer","issuer":"{issuer}","resource":"{resource}","token_endpoint":"{issuer}/token","client":{{"client_id":"{client}","auth_method":"none","issuer":"{issuer}"}}{by}}}"#
+        );
+        Grant::from_json(text.as_bytes(), &Config::DEFAULT_LIMITS).unwrap()
+    }
+
+    #[test]
+    fn a_kept_grant_serves_its_grant_client_issuer_and_resource_alone() {
+        let server = "https://mcp.example/mcp";
+        let person = Config::new("t", "http://127.0.0.1/cb");
+        let machine = Config {
+            client_id: Some("job".into()),
+            client_secret: Some("s".into()),
+            client_issuer: Some("https://as.example".into()),
+            grant: GrantType::ClientCredentials,
+            ..Config::new("t", "http://127.0.0.1/cb")
+        };
+        let signed_in = kept("authorization_code", "c", "https://as.example", server);
+        let job = kept("client_credentials", "job", "https://as.example", server);
+        assert_eq!(person.reuses(&signed_in, server), Ok(()));
+        assert_eq!(machine.reuses(&job, server), Ok(()));
+        assert_eq!(
+            machine.reuses(&signed_in, server),
+            Err(NotReused::OtherGrant {
+                kept: GrantKind::AuthorizationCode,
+                asked: GrantKind::ClientCredentials
+            })
+        );
+        let other_job = kept("client_credentials", "other", "https://as.example", server);
+        assert_eq!(
+            machine.reuses(&other_job, server),
+            Err(NotReused::OtherClient)
+        );
+        let elsewhere = kept("client_credentials", "job", "https://evil.example", server);
+        assert_eq!(
+            machine.reuses(&elsewhere, server),
+            Err(NotReused::OtherIssuer)
+        );
+        let other_resource = kept(
+            "authorization_code",
+            "c",
+            "https://as.example",
+            "https://mcp.example/other",
+        );
+        assert_eq!(
+            person.reuses(&other_resource, server),
+            Err(NotReused::OtherResource)
+        );
+        assert!(
+            NotReused::OtherGrant {
+                kept: GrantKind::AuthorizationCode,
+                asked: GrantKind::JwtBearer
+            }
+            .message(|g| format!("grant={g}"))
+            .contains(
+                "obtained by grant=authorization_code, and this command asks for grant=jwt_bearer"
+            )
+        );
     }
 }

@@ -42,7 +42,7 @@ mod identity;
 mod machine;
 mod token;
 
-pub use config::Config;
+pub use config::{Config, NotReused};
 pub use dpop::DpopUse;
 
 /// What a person opens to authorize: the authorization request URL.

@@ -83,7 +83,7 @@ impl Authorizer {
                 })
                 .ok()
                 .flatten()
-                .filter(|grant| suits(grant, &options))
+                .filter(|grant| suits(grant, &options, server))
         });
         let header = grant
             .as_ref()
@@ -342,30 +342,23 @@ pub fn check_options(options: &Options) -> Result<(), toolnexus_auth::AuthError>
     config_of(options, "http://127.0.0.1:1/callback").check()
 }
 
-/// Whether the kept `grant` may serve a command with `options`: obtained by the grant the
-/// command asks for, so that a job that runs as a machine never acts with a person's token
-/// (nor a person with a machine's), and for a grant for machines by the same client. A grant
-/// that does not is said and left unused; the one this command gets replaces it.
-fn suits(grant: &Grant, options: &Options) -> bool {
-    if grant.obtained_by() != options.grant.name() {
-        note!(
-            "the authorization kept for this server was obtained by --grant {}, \
-             and this command asks for --grant {}: it is not used",
-            grant_option(grant.obtained_by()),
-            grant_option(options.grant.name())
-        );
-        return false;
+/// Whether the kept `grant` may serve a command with `options` at `server`, by the flow's own
+/// rule ([`Config::reuses`]): obtained by the grant the command asks for, so that a job that
+/// runs as a machine never acts with a person's token (nor a person with a machine's), for a
+/// grant for machines by the same client, from the authorization server `--client-issuer`
+/// binds, for a resource that covers the server. A grant that does not is said and left
+/// unused; the one this command gets replaces it.
+fn suits(grant: &Grant, options: &Options, server: &str) -> bool {
+    match config_of(options, NO_REDIRECT).reuses(grant, server) {
+        Ok(()) => true,
+        Err(why) => {
+            note!(
+                "{}",
+                why.message(|kind| format!("--grant {}", grant_option(kind.as_str())))
+            );
+            false
+        }
     }
-    let same_client =
-        grant.client().client_id() == options.client_id.as_deref().unwrap_or_default();
-    if !options.grant.is_interactive() && !same_client {
-        note!(
-            "the authorization kept for this server is another client's: it is not \
-             used"
-        );
-        return false;
-    }
-    true
 }
 
 /// A grant's name (`GrantType::name`) as `--grant` spells it: `client_credentials` is
