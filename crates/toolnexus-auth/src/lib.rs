@@ -92,8 +92,9 @@ mod grant;
 mod metadata;
 mod options;
 
-// 5. The flow: the state machine over all of the above.
+// 5. The flow: the state machine over all of the above; the policy on a refused request.
 mod flow;
+mod policy;
 
 pub use challenge::{Challenge, parse_challenge};
 pub use client::{AuthMethod, Client};
@@ -109,4 +110,5 @@ pub use grant_type::{
 };
 pub use http::{HttpRequest, HttpResponse, Method};
 pub use options::{AuthOption, GrantKind, OptionProblem, check_options};
+pub use policy::{Decision, Policy, Refusal};
 pub use toolnexus_core::json::Limits;

@@ -17,7 +17,7 @@
 use std::time::Duration;
 
 use toolnexus_auth::{
-    Authorization, Config, Flow, Grant, HttpRequest, HttpResponse, Next, parse_challenge,
+    Authorization, Config, Decision, Flow, Grant, HttpRequest, HttpResponse, Next, Policy, Refusal,
 };
 use toolnexus_core::id::now_ms;
 
@@ -57,12 +57,9 @@ pub struct Authorizer {
     /// The `Authorization` header requests carry now.
     header: Option<String>,
     fetcher: Fetcher,
-    /// The flows started so far.
-    started: u32,
-    /// Whether the grant held was refreshed already.
-    refreshed: bool,
-    /// The scope the last step-up was for, while no other authorization came since.
-    stepped_up_for: Option<String>,
+    /// What to do when the server refuses a request: the flow's policy, which counts the
+    /// flows started under [`MAX_AUTHORIZATIONS`].
+    policy: Policy,
 }
 
 impl Authorizer {
@@ -98,9 +95,7 @@ impl Authorizer {
             grant,
             header,
             fetcher: Fetcher::new(patience, max_body),
-            started: 0,
-            refreshed: false,
-            stepped_up_for: None,
+            policy: Policy::new(MAX_AUTHORIZATIONS),
         }
     }
 
@@ -120,74 +115,74 @@ impl Authorizer {
 
     /// Answers the server's refusal of a request that carried `sent` (its `Authorization`
     /// header, if any) with `status` and `www_authenticate`: the header to send it again with.
+    /// What to do is the flow's policy ([`Policy::decide`]); this moves the bytes.
     pub fn authorize(
         &mut self,
         status: u16,
         www_authenticate: Option<&str>,
         sent: Option<&str>,
     ) -> Result<String, Failure> {
-        if let Some(held) = &self.header
-            && sent != Some(held.as_str())
-        {
-            return Ok(held.clone());
-        }
-        let challenge = parse_challenge(status, www_authenticate);
-        if status == 401
-            && !self.refreshed
-            && let Some(grant) = self.grant.clone().filter(|g| g.refresh_token().is_some())
-        {
-            self.refreshed = true;
-            match self.refresh(&grant) {
-                Ok(grant) => {
-                    note!("the token was refreshed");
-                    return Ok(self.hold(grant));
+        let refusal = Refusal::read(status, www_authenticate, None);
+        loop {
+            let decision = self
+                .policy
+                .decide(&refusal, sent, self.grant.as_ref(), now_ms());
+            let grant = match decision {
+                // No nonce is read here: the transport retries with one itself.
+                Decision::Resend | Decision::RetryWithNonce(_) => {
+                    return self
+                        .header
+                        .clone()
+                        .or_else(|| self.grant.as_ref().map(Grant::authorization))
+                        .ok_or_else(|| Failure::server("no authorization is held to send again"));
                 }
-                Err(why) => warning!(
-                    "the token could not be refreshed ({}); authorizing again",
-                    shown(&why)
-                ),
-            }
+                Decision::Refresh => {
+                    let Some(held) = self.grant.clone() else {
+                        self.policy.refresh_failed();
+                        continue;
+                    };
+                    match self.refresh(&held) {
+                        Ok(grant) => {
+                            note!("the token was refreshed");
+                            grant
+                        }
+                        Err(why) => {
+                            warning!(
+                                "the token could not be refreshed ({}); authorizing again",
+                                shown(&why)
+                            );
+                            self.policy.refresh_failed();
+                            continue;
+                        }
+                    }
+                }
+                Decision::Authorize(challenge) | Decision::StepUp(challenge) => {
+                    if challenge.is_insufficient_scope() {
+                        note!(
+                            "the server asks for more scope ({}): authorizing again",
+                            challenge.scope.as_deref().unwrap_or("none named")
+                        );
+                    } else if sent.is_some() {
+                        note!("the server refused the token (HTTP {status}): authorizing again");
+                    } else {
+                        note!(
+                            "the server asks for an authorization (HTTP {status}): finding its \
+                             authorization server"
+                        );
+                    }
+                    let grant = self.run(&challenge)?;
+                    let scope = grant
+                        .scope()
+                        .map(|s| format!(" for the scope {s:?}"))
+                        .unwrap_or_default();
+                    note!("authorized by {}{scope}", grant.issuer());
+                    grant
+                }
+                Decision::GiveUp(why) => return Err(Failure::server(why.message())),
+            };
+            self.policy.holds_new_grant();
+            return Ok(self.hold(grant));
         }
-        let step_up = challenge.is_insufficient_scope();
-        if step_up && self.stepped_up_for.is_some() && self.stepped_up_for == challenge.scope {
-            return Err(Failure::server(format!(
-                "the server still answers HTTP 403 (insufficient_scope) for the scope {:?}, which \
-                 the last authorization asked for: authorizing again would not help",
-                challenge.scope.as_deref().unwrap_or("")
-            )));
-        }
-        if self.started >= MAX_AUTHORIZATIONS {
-            return Err(Failure::server(format!(
-                "the server still refuses after {MAX_AUTHORIZATIONS} authorizations (HTTP \
-                 {status})"
-            )));
-        }
-        self.started += 1;
-        if step_up {
-            note!(
-                "the server asks for more scope ({}): authorizing again",
-                challenge.scope.as_deref().unwrap_or("none named")
-            );
-        } else if sent.is_some() {
-            note!("the server refused the token (HTTP {status}): authorizing again");
-        } else {
-            note!(
-                "the server asks for an authorization (HTTP {status}): finding its \
-                 authorization server"
-            );
-        }
-        let grant = self.run(&challenge)?;
-        self.stepped_up_for = if step_up {
-            challenge.scope.clone()
-        } else {
-            None
-        };
-        let scope = grant
-            .scope()
-            .map(|s| format!(" for the scope {s:?}"))
-            .unwrap_or_default();
-        note!("authorized by {}{scope}", grant.issuer());
-        Ok(self.hold(grant))
     }
 
     /// Runs a whole flow for `challenge`: with a loopback listener for the browser to come
@@ -313,7 +308,6 @@ impl Authorizer {
         }
         self.grant = Some(grant);
         self.header = Some(header.clone());
-        self.refreshed = false;
         header
     }
 

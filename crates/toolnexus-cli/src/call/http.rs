@@ -940,24 +940,22 @@ fn challenged(response: &ureq::http::Response<ureq::Body>) -> Option<Option<Stri
 /// Whether a response asks for the request again with a DPoP nonce (RFC 9449 §9): a `401`
 /// whose challenge says `error="use_dpop_nonce"`, with a usable `DPoP-Nonce` header (kept
 /// already). A nonce that is huge or not printable is not echoed: the refusal stands.
+/// Whether `response` asks for the server's DPoP nonce in the proof (RFC 9449 §9), as the
+/// flow's policy reads a refusal.
 fn asks_nonce(response: &ureq::http::Response<ureq::Body>) -> bool {
-    let usable = response
-        .headers()
-        .get("dpop-nonce")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|n| toolnexus_auth::check_nonce(n).is_ok());
-    if response.status().as_u16() != 401 || !usable {
-        return false;
-    }
     let values: Vec<&str> = response
         .headers()
         .get_all("www-authenticate")
         .iter()
         .filter_map(|v| v.to_str().ok())
         .collect();
-    let challenge = toolnexus_auth::parse_challenge(401, Some(&values.join(", ")));
-    challenge.scheme.eq_ignore_ascii_case("dpop")
-        && challenge.error.as_deref() == Some("use_dpop_nonce")
+    let nonce = response
+        .headers()
+        .get("dpop-nonce")
+        .and_then(|v| v.to_str().ok());
+    let refusal =
+        toolnexus_auth::Refusal::read(response.status().as_u16(), Some(&values.join(", ")), nonce);
+    refusal.asks_nonce().is_some()
 }
 
 fn is_event_stream(response: &ureq::http::Response<ureq::Body>) -> bool {
