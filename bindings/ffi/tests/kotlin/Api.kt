@@ -2,7 +2,7 @@
 // a person typed, checked and answered; URL review; the session, from several threads too; the
 // 2025 JSON-RPC bridge, a 2026-07-28 multi round-trip and a task followed in both eras; a round
 // and a pending request written down and restored; the form as a web page and its post read
-// back; errors as exceptions. Any failed check ends the
+// back; server text shown on a terminal; errors as exceptions. Any failed check ends the
 // run with status 1. The cost of a mapping call is measured and reported, never enforced.
 
 import dev.toolnexus.*
@@ -232,6 +232,18 @@ object Api {
         val script = reviewUrl("javascript:alert(1)")
         expect("a script link is rejected", script.verdict == Verdict.REJECT, script)
         expect("names are the suite's", script.verdict.asStr() == "reject" && FindingCode.NOT_HTTPS.asStr() == "not_https")
+    }
+
+    private fun terminal() {
+        val rewrite = "x\u001b[2K\r\u001b[1A  URL:  https://bank.example/login"
+        val shown = terminalText(rewrite, LineBreaks.KEEP)
+        expect("a line that rewrites the screen is shown, not obeyed", shown == "x\\u{1b}[2K\\r\\u{1b}[1A  URL:  https://bank.example/login", shown)
+        expect("a block keeps its line breaks", terminalText("a\r\nb\tc", LineBreaks.KEEP) == "a\nb\tc")
+        expect("one line shows them", terminalText("a\r\nb\tc", LineBreaks.SHOW) == "a\\r\\nb\\tc")
+        expect("JSON stays JSON", terminalJson("[\"\u202e\"]") == "[\"\\u202e\"]", terminalJson("[\"\u202e\"]"))
+        expect("names are the suite's", LineBreaks.entries.map { it.asStr() } == listOf("keep", "show") && lineBreaksFromName("show") == LineBreaks.SHOW)
+        val unknown = failure { lineBreaksFromName("Keep") }
+        expect("an unknown name is refused", unknown?.kind == ErrorKind.INVALID_VALUE && unknown.pointer == "", unknown)
     }
 
     private fun secrets() {
@@ -844,7 +856,7 @@ object Api {
 
     fun run(): Boolean {
         val parts = listOf(
-            ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
+            ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::terminal, ::secrets,
             ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::snapshots, ::taskFollowed,
             ::webFormPage, ::webFormRoundTrip, ::webFormDeclineCancel, ::webFormInvalidAccept, ::webFormRefused, ::webViewReadme,
             ::errorsAreExceptions,

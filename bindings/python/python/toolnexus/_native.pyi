@@ -42,6 +42,9 @@ __all__ = [
     "validate_content",
     # The form on a web page.
     "html_stylesheet",
+    # Server text on a terminal.
+    "terminal_json",
+    "terminal_text",
     # The session and the two wires.
     "ClientRequest",
     "Incoming",
@@ -544,6 +547,16 @@ class UrlReview:
 
 def review_url(url: str) -> UrlReview:
     """Reviews ``url`` before consent: what to show and what to warn about."""
+
+_LineBreaks: TypeAlias = Literal["keep", "show"]
+
+def terminal_text(text: str, line_breaks: _LineBreaks = "keep") -> str:
+    """``text`` as it is safe to show on a terminal: controls, escape sequences, bidi controls
+    and invisible characters written as visible escapes; line breaks kept (``"keep"``) or shown
+    as ``\\n`` (``"show"``)."""
+
+def terminal_json(json: str) -> str:
+    """JSON text as it is safe to show on a terminal, and still the same JSON."""
 
 def from_json(text: _JsonText, *, limits: Limits | None = None) -> Any:
     """Reads JSON text exactly as toolnexus does: ``int``, ``Number``, ordered ``dict``."""

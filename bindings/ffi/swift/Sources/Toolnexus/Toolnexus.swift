@@ -6887,6 +6887,96 @@ public func FfiConverterTypeIncoming_lower(_ value: Incoming) -> RustBuffer {
 
 
 /**
+ * Whether text shown on a terminal may break lines.
+ */
+
+public enum LineBreaks: Equatable, Hashable {
+    
+    /**
+     * A block of text (a message, a description): line feeds and CR LF are line breaks
+     * and tabs are tabs.
+     */
+    case keep
+    /**
+     * One line (a label, a name, a title, a status): line feeds, CR LF and tabs are
+     * shown as `\n`, `\r\n` and `\t`.
+     */
+    case show
+
+
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_linebreaks_as_str(
+            FfiConverterTypeLineBreaks_lower(self),uniffiCallStatus
+    )
+})
+}
+
+
+
+}
+
+#if compiler(>=6)
+extension LineBreaks: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLineBreaks: FfiConverterRustBuffer {
+    typealias SwiftType = LineBreaks
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LineBreaks {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .keep
+        
+        case 2: return .show
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: LineBreaks, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .keep:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .show:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLineBreaks_lift(_ buf: RustBuffer) throws -> LineBreaks {
+    return try FfiConverterTypeLineBreaks.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLineBreaks_lower(_ value: LineBreaks) -> RustBuffer {
+    return FfiConverterTypeLineBreaks.lower(value)
+}
+
+
+
+/**
  * One elicitation mode, as `elicitation/create` names it.
  */
 
@@ -9882,6 +9972,50 @@ public func followTask(responseJson: String, era: Era, options: SessionOptions? 
 })
 }
 /**
+ * The `LineBreaks` named `name` (`"keep"` or `"show"`, as `asStr` spells them), or an
+ * `INVALID_VALUE` error.
+ */
+public func lineBreaksFromName(name: String)throws  -> LineBreaks  {
+    return try  FfiConverterTypeLineBreaks_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_line_breaks_from_name(
+        FfiConverterString.lower(name),uniffiCallStatus
+    )
+})
+}
+/**
+ * JSON text as it is safe to show on a terminal, and still the same JSON: every character
+ * `terminalText` would escape that JSON leaves raw (DEL, the C1 controls, bidi controls, the
+ * line and paragraph separators, invisible characters) written as a `\uXXXX` escape (a UTF-16
+ * pair above U+FFFF). A reader gets back the value it would have read from `json`.
+ */
+public func terminalJson(json: String) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_terminal_json(
+        FfiConverterString.lower(json),uniffiCallStatus
+    )
+})
+}
+/**
+ * `text` as it is safe to show on a terminal: every control character, escape sequence
+ * (`ESC`, the C1 controls), bidi control and invisible character written as a visible escape
+ * such as `\u{1b}`, so what a person reads is exactly what the server sent and the terminal
+ * obeys none of it. Line feeds, CR LF and tabs stay with `LineBreaks.Keep` and are shown as
+ * `\n`, `\r\n` and `\t` with `LineBreaks.Show`; a lone carriage return is always shown.
+ * Letters of every script, emoji and the backslash are kept. Print every string a server
+ * wrote (a message, a title, a label, an error) through it.
+ */
+public func terminalText(text: String, lineBreaks: LineBreaks) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_terminal_text(
+        FfiConverterString.lower(text),
+        FfiConverterTypeLineBreaks_lower(lineBreaks),uniffiCallStatus
+    )
+})
+}
+/**
  * Reviews `url` before consent: what to show and what to warn about. Never fails: an
  * unusable URL is a review with an `InvalidUrl` finding and the verdict `Reject`.
  */
@@ -10045,6 +10179,15 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_follow_task() != 15405) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_line_breaks_from_name() != 40569) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_terminal_json() != 56139) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_terminal_text() != 37638) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_review_url() != 4787) {

@@ -843,6 +843,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_mode_as_str(RustBuffer ptr, RustCallSt
 RustBuffer uniffi_toolnexus_ffi_fn_method_taskstatus_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_LINEBREAKS_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_LINEBREAKS_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_linebreaks_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FINDINGCODE_AS_STR
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FINDINGCODE_AS_STR
 RustBuffer uniffi_toolnexus_ffi_fn_method_findingcode_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
@@ -1086,6 +1091,21 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_modes_from_name(RustBuffer name, RustCal
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FOLLOW_TASK
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FOLLOW_TASK
 RustBuffer uniffi_toolnexus_ffi_fn_func_follow_task(RustBuffer response_json, RustBuffer era, RustBuffer options, RustBuffer now_ms, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_LINE_BREAKS_FROM_NAME
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_LINE_BREAKS_FROM_NAME
+RustBuffer uniffi_toolnexus_ffi_fn_func_line_breaks_from_name(RustBuffer name, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_TERMINAL_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_TERMINAL_JSON
+RustBuffer uniffi_toolnexus_ffi_fn_func_terminal_json(RustBuffer json, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_TERMINAL_TEXT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_TERMINAL_TEXT
+RustBuffer uniffi_toolnexus_ffi_fn_func_terminal_text(RustBuffer text, RustBuffer line_breaks, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REVIEW_URL
@@ -1607,6 +1627,24 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_modes_from_name(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FOLLOW_TASK
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_FOLLOW_TASK
 uint16_t uniffi_toolnexus_ffi_checksum_func_follow_task(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_LINE_BREAKS_FROM_NAME
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_LINE_BREAKS_FROM_NAME
+uint16_t uniffi_toolnexus_ffi_checksum_func_line_breaks_from_name(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_TERMINAL_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_TERMINAL_JSON
+uint16_t uniffi_toolnexus_ffi_checksum_func_terminal_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_TERMINAL_TEXT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_TERMINAL_TEXT
+uint16_t uniffi_toolnexus_ffi_checksum_func_terminal_text(void
     
 );
 #endif

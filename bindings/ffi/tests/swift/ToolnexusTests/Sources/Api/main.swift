@@ -2,7 +2,7 @@
 // `form.parse`, validated, answered and mapped; URL review; the session, also from many
 // threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; a round and a
 // pending request written down and restored; a task followed in both eras; the form as a web
-// page and its post read back; errors as Swift `Error`s. Prints
+// page and its post read back; server text shown on a terminal; errors as Swift `Error`s. Prints
 // `api (swift): N passed, N failed` and exits non-zero on any failure.
 
 import Dispatch
@@ -159,6 +159,25 @@ group("url review") {
     let spoof = reviewUrl(url: "https://bank.example@evil.example/login")
     expect("userinfo is rejected, the real host shown", spoof.verdict == .reject && spoof.host == "evil.example", spoof)
     expect("findings say why in words", spoof.findings.allSatisfy { !$0.message.isEmpty }, spoof.findings)
+}
+
+// MARK: - Server text on a terminal
+
+group("terminal text") {
+    let rewrite = "x\u{1b}[2K\r\u{1b}[1A  URL:  https://bank.example/login"
+    let shown = terminalText(text: rewrite, lineBreaks: .keep)
+    expect("a line that rewrites the screen is shown, not obeyed", shown == #"x\u{1b}[2K\r\u{1b}[1A  URL:  https://bank.example/login"#, shown)
+    expect("a block keeps its line breaks", terminalText(text: "a\r\nb\tc", lineBreaks: .keep) == "a\nb\tc")
+    expect("one line shows them", terminalText(text: "a\r\nb\tc", lineBreaks: .show) == #"a\r\nb\tc"#)
+    expect("JSON stays JSON", terminalJson(json: "[\"\u{202e}\"]") == #"["\u202e"]"#, terminalJson(json: "[\"\u{202e}\"]"))
+    let show = try lineBreaksFromName(name: "show")
+    expect("names are the suite's", LineBreaks.keep.asStr() == "keep" && show == .show && show.asStr() == "show", show)
+    let unknown = failure { _ = try lineBreaksFromName(name: "Keep") }
+    if case .Failed(let kind, let pointer, _, _)? = unknown {
+        expect("an unknown name is refused", kind == .invalidValue && pointer == "", unknown)
+    } else {
+        expect("an unknown name is refused", false, unknown)
+    }
 }
 
 // MARK: - A screen's start and its reply, one call each

@@ -759,6 +759,12 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_follow_task(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_line_breaks_from_name(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_terminal_json(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_terminal_text(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_review_url(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_url_review_to_json(
@@ -1215,6 +1221,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_taskstatus_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_linebreaks_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_findingcode_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_severity_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1312,6 +1320,12 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_func_modes_from_name(`name`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_follow_task(`responseJson`: RustBuffer.ByValue,`era`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_line_breaks_from_name(`name`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_terminal_json(`json`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_terminal_text(`text`: RustBuffer.ByValue,`lineBreaks`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_review_url(`url`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1560,6 +1574,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_follow_task() and 0xFFFF) != 15405) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_line_breaks_from_name() and 0xFFFF) != 40569) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_terminal_json() and 0xFFFF) != 56139) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_terminal_text() and 0xFFFF) != 37638) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_review_url() and 0xFFFF) != 4787) {
@@ -8988,6 +9011,65 @@ public object FfiConverterTypeIncoming : FfiConverterRustBuffer<Incoming>{
 
 
 /**
+ * Whether text shown on a terminal may break lines.
+ */
+
+enum class LineBreaks {
+    
+    /**
+     * A block of text (a message, a description): line feeds and CR LF are line breaks
+     * and tabs are tabs.
+     */
+    KEEP,
+    /**
+     * One line (a label, a name, a title, a status): line feeds, CR LF and tabs are
+     * shown as `\n`, `\r\n` and `\t`.
+     */
+    SHOW;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_linebreaks_as_str(FfiConverterTypeLineBreaks.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLineBreaks: FfiConverterRustBuffer<LineBreaks> {
+    override fun read(buf: ByteBuffer) = try {
+        LineBreaks.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: LineBreaks) = 4UL
+
+    override fun write(value: LineBreaks, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
  * One elicitation mode, as `elicitation/create` names it.
  */
 
@@ -12099,6 +12181,60 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
         FfiConverterOptionalTypeSessionOptions.lower(`options`),
         FfiConverterOptionalULong.lower(`nowMs`),
         FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The `LineBreaks` named `name` (`"keep"` or `"show"`, as `asStr` spells them), or an
+         * `INVALID_VALUE` error.
+         */
+    @Throws(ToolnexusException::class) fun `lineBreaksFromName`(`name`: kotlin.String): LineBreaks {
+            return FfiConverterTypeLineBreaks.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_line_breaks_from_name(
+    
+        
+        FfiConverterString.lower(`name`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * JSON text as it is safe to show on a terminal, and still the same JSON: every character
+         * `terminalText` would escape that JSON leaves raw (DEL, the C1 controls, bidi controls, the
+         * line and paragraph separators, invisible characters) written as a `\uXXXX` escape (a UTF-16
+         * pair above U+FFFF). A reader gets back the value it would have read from `json`.
+         */ fun `terminalJson`(`json`: kotlin.String): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_terminal_json(
+    
+        
+        FfiConverterString.lower(`json`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * `text` as it is safe to show on a terminal: every control character, escape sequence
+         * (`ESC`, the C1 controls), bidi control and invisible character written as a visible escape
+         * such as `\u{1b}`, so what a person reads is exactly what the server sent and the terminal
+         * obeys none of it. Line feeds, CR LF and tabs stay with `LineBreaks.Keep` and are shown as
+         * `\n`, `\r\n` and `\t` with `LineBreaks.Show`; a lone carriage return is always shown.
+         * Letters of every script, emoji and the backslash are kept. Print every string a server
+         * wrote (a message, a title, a label, an error) through it.
+         */ fun `terminalText`(`text`: kotlin.String, `lineBreaks`: LineBreaks): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_terminal_text(
+    
+        
+        FfiConverterString.lower(`text`),
+        FfiConverterTypeLineBreaks.lower(`lineBreaks`),_status)
 }
     )
     }
