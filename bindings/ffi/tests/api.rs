@@ -875,6 +875,9 @@ fn run_snapshot(script: &Value, limits: Option<Limits>) -> String {
                     }
                     Err(e) => outcome(Err(e)),
                 }
+            } else if let Some(of) = step.get("snapshotId") {
+                let id = of.get("id").and_then(Value::as_str).unwrap();
+                outcome(session.snapshot_id(id).map(|id| string(&id)))
             } else if let Some(restore) = step.get("restore") {
                 let (snapshot, keys) = restore_args(restore, last.as_ref());
                 match Session::restore(snapshot, keys, limits, now(step)) {
@@ -949,10 +952,16 @@ fn run_snapshot(script: &Value, limits: Option<Limits>) -> String {
                 keys.iter().map(|k| string(&k.key)).collect(),
             )))
         } else if let Some(snapshot) = step.get("snapshot") {
-            let bytes = current(&round).snapshot(key_of(snapshot));
-            let value = string(&String::from_utf8(bytes.clone()).unwrap());
-            last = Some(bytes);
-            outcome(Ok(value))
+            match current(&round).snapshot(key_of(snapshot)) {
+                Ok(bytes) => {
+                    let value = string(&String::from_utf8(bytes.clone()).unwrap());
+                    last = Some(bytes);
+                    outcome(Ok(value))
+                }
+                Err(e) => outcome(Err(e)),
+            }
+        } else if step.get("snapshotId").is_some() {
+            outcome(Ok(string(&current(&round).snapshot_id())))
         } else if let Some(restore) = step.get("restore") {
             let (snapshot, keys) = restore_args(restore, last.as_ref());
             match InputRound::restore(snapshot, keys, limits, now(step)) {

@@ -21,7 +21,7 @@ use syn::visit::Visit;
 
 /// The core's layers, bottom up; a module may use its own layer and those before it.
 const LAYERS: &[&[&str]] = &[
-    &["error", "id", "rfc3339", "seal"],
+    &["error", "id", "rfc3339", "seal", "terminal"],
     &["json"],
     &["contract"],
     &["schema"],

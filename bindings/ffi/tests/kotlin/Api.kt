@@ -493,7 +493,8 @@ object Api {
 
     /** A round and a session's pending request written down, restored elsewhere, and refused. */
     private fun snapshots() {
-        val key = "k-2026".toByteArray()
+        val key = "k-2026: a seal key of 32 bytes or more".toByteArray()
+        val previous = "k-2025: a seal key of 32 bytes or more".toByteArray()
         val call = """{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy"}}"""
         val response = """{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{""" +
             """"region":{"method":"elicitation/create","params":{"message":"Which region?",""" +
@@ -510,7 +511,10 @@ object Api {
                 expect("the same key seals the same bytes", round.snapshot(key).contentEquals(sealed))
                 val plain = String(round.snapshot(), Charsets.UTF_8)
                 expect("unsealed, it is the versioned document", plain.startsWith("""{"snapshot":"input-round","version":1,"""), plain)
-                InputRound.restore(sealed, listOf("k-2025".toByteArray(), key), nowMs = 3_000uL).use { restored ->
+                val id = round.snapshotId()
+                expect("the snapshot's id is 43 URL-safe characters", id.length == 43 && id.all { it.isLetterOrDigit() || it == '-' || it == '_' }, id)
+                InputRound.restore(sealed, listOf(previous, key), nowMs = 3_000uL).use { restored ->
+                    expect("a restored round has the id of its snapshot", restored.snapshotId() == id, restored.snapshotId())
                     expect("the options come back", restored.options() == options, restored.options())
                     expect("the pending requests come back, ids and expiry too", restored.pending() == round.pending(), restored.pending())
                     expect("what was begun and is still waiting", restored.requests() == restored.pending(), restored.requests())
@@ -529,7 +533,7 @@ object Api {
                 for ((what, refused) in listOf(
                     "a changed byte" to failure { InputRound.restore(changed, listOf(key), nowMs = 3_000uL) },
                     "a cut" to failure { InputRound.restore(sealed.copyOf(sealed.size / 2), listOf(key), nowMs = 3_000uL) },
-                    "another key" to failure { InputRound.restore(sealed, listOf("k-2025".toByteArray()), nowMs = 3_000uL) },
+                    "another key" to failure { InputRound.restore(sealed, listOf(previous), nowMs = 3_000uL) },
                     "no keys" to failure { InputRound.restore(sealed, nowMs = 3_000uL) },
                     "keys for an unsealed snapshot" to failure { InputRound.restore(round.snapshot(), listOf(key), nowMs = 3_000uL) },
                     "a round's seal as a pending request" to failure { Session.restore(sealed, listOf(key), nowMs = 3_000uL) },
@@ -542,12 +546,22 @@ object Api {
                 expect("without nowMs the clock says it expired", clock?.kind == ErrorKind.EXPIRED, clock)
                 val small = failure { InputRound.restore(round.snapshot(), limits = Limits(maxInputBytes = 64uL), nowMs = 3_000uL) }
                 expect("a snapshot is read within the limits", small?.kind == ErrorKind.TOO_LARGE, small)
+                for (short in listOf(ByteArray(0), "k-2026".toByteArray(), ByteArray(31))) {
+                    val sealing = failure { round.snapshot(short) }
+                    expect("a key under 32 bytes is refused to seal", sealing?.kind == ErrorKind.INVALID_VALUE && sealing.pointer == "/key", sealing)
+                    val opening = failure { InputRound.restore(sealed, listOf(key, short), nowMs = 3_000uL) }
+                    expect("and to restore, at its index", opening?.kind == ErrorKind.INVALID_VALUE && opening.pointer == "/keys/1", opening)
+                }
             }
         }
         Session(SessionOptions(ttlMs = 10_000uL, applyDefaults = true, modes = modesFromName("form"))).use { session ->
             val request = session.begin(FORM, "q1", nowMs = 0uL)
             val blob = session.snapshot("q1", key)
+            val id = session.snapshotId("q1")
+            val short = failure { session.snapshot("q1", ByteArray(16)) }
+            expect("a pending request is not sealed with a short key", short?.kind == ErrorKind.INVALID_VALUE && short.pointer == "/key", short)
             Session.restore(blob, listOf(key), nowMs = 5uL).use { restored ->
+                expect("a restored session has the id of its snapshot", restored.snapshotId("q1") == id, id)
                 expect("a restored session holds the request", restored.pending() == listOf(request), restored.pending())
                 expect("with the options it was written with", restored.options() == session.options(), restored.options())
                 expect("and the form prepared again", restored.form("q1")?.use { it.fields() } == session.form("q1")?.use { it.fields() })

@@ -617,7 +617,11 @@ class Session:
     def expire(self, now_ms: int) -> list[tuple[str, ElicitResult]]: ...
     def cancel_all(self) -> list[tuple[str, ElicitResult]]: ...
     def snapshot(self, request_id: str, *, key: bytes | str | None = None) -> bytes:
-        """The pending request ``request_id`` written down with the session's options."""
+        """The pending request ``request_id`` written down with the session's options; a
+        ``key`` is at least 32 bytes."""
+    def snapshot_id(self, request_id: str) -> str:
+        """The stable id of the snapshot of ``request_id``: keep it under this id, claim it
+        once."""
     @staticmethod
     def restore(
         snapshot: bytes | bytearray | str,
@@ -788,7 +792,10 @@ class InputRound:
     def cancel_pending(self) -> list[tuple[str, ElicitResult]]: ...
     def snapshot(self, *, key: bytes | str | None = None) -> bytes:
         """The round written down: a small versioned JSON document, sealed with HMAC-SHA-256
-        when ``key`` is given."""
+        when ``key`` (at least 32 bytes) is given."""
+    @property
+    def snapshot_id(self) -> str:
+        """The stable id of the round's snapshot: keep it under this id, claim it once."""
     @staticmethod
     def restore(
         snapshot: bytes | bytearray | str,

@@ -1375,9 +1375,18 @@ public protocol InputRoundProtocol: AnyObject, Sendable {
      * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
      * bytes). It holds the request as first sent, the server's result, the options, the ids
      * sent, the responses recorded and what awaits completion, never content a person has
-     * not yet sent.
+     * not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+     * (use 32 random bytes kept as the host's secret).
      */
-    func snapshot(key: Data?)  -> Data
+    func snapshot(key: Data?) throws  -> Data
+    
+    /**
+     * The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+     * SHA-256 of its document, the same whatever key seals it and again after a restore, new
+     * once the round changes. Keep the snapshot under it and claim it once when the answer
+     * comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+     */
+    func snapshotId()  -> String
     
     /**
      * Gives the host's own result (a JSON object, sent as it is) for an input request the
@@ -1461,7 +1470,8 @@ open class InputRound: InputRoundProtocol, @unchecked Sendable {
      * with none, it must be unsealed. It is read within `limits` at `now_ms` (the clock when
      * absent).
      *
-     * Fails, with nothing made: `InvalidSeal` at `""` for a seal that does not check out (or
+     * Fails, with nothing made: `InvalidValue` at `/keys/<i>` for a key shorter than 32
+     * bytes; `InvalidSeal` at `""` for a seal that does not check out (or
      * a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
      * `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
      * version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
@@ -1679,14 +1689,30 @@ open func retry(id: RpcId, partial: Bool = false)throws  -> String  {
      * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
      * bytes). It holds the request as first sent, the server's result, the options, the ids
      * sent, the responses recorded and what awaits completion, never content a person has
-     * not yet sent.
+     * not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+     * (use 32 random bytes kept as the host's secret).
      */
-open func snapshot(key: Data? = nil) -> Data  {
-    return try!  FfiConverterData.lift(try! rustCall() {
+open func snapshot(key: Data? = nil)throws  -> Data  {
+    return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
         uniffiCallStatus in
     uniffi_toolnexus_ffi_fn_method_inputround_snapshot(
             self.uniffiCloneHandle(),
         FfiConverterOptionData.lower(key),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+     * SHA-256 of its document, the same whatever key seals it and again after a restore, new
+     * once the round changes. Keep the snapshot under it and claim it once when the answer
+     * comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+     */
+open func snapshotId() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_inputround_snapshot_id(
+            self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
 }
@@ -2298,9 +2324,20 @@ public protocol SessionProtocol: AnyObject, Sendable {
      * `restore` in another process or after a restart: a small versioned JSON document
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
-     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+     * and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
+     * kept as the host's secret).
      */
     func snapshot(requestId: String, key: Data?) throws  -> Data
+    
+    /**
+     * The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+     * characters): the SHA-256 of its document, the same whatever key seals it and again
+     * after a restore. Keep the snapshot under it and claim it once when the answer comes
+     * (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+     * `request_id` that is not pending.
+     */
+    func snapshotId(requestId: String) throws  -> String
     
 }
 /**
@@ -2596,7 +2633,9 @@ open func resolve(answer: Answer, nowMs: UInt64? = nil)throws  -> ElicitResult  
      * `restore` in another process or after a restart: a small versioned JSON document
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
-     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+     * and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
+     * kept as the host's secret).
      */
 open func snapshot(requestId: String, key: Data? = nil)throws  -> Data  {
     return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
@@ -2605,6 +2644,23 @@ open func snapshot(requestId: String, key: Data? = nil)throws  -> Data  {
             self.uniffiCloneHandle(),
         FfiConverterString.lower(requestId),
         FfiConverterOptionData.lower(key),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+     * characters): the SHA-256 of its document, the same whatever key seals it and again
+     * after a restore. Keep the snapshot under it and claim it once when the answer comes
+     * (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+     * `request_id` that is not pending.
+     */
+open func snapshotId(requestId: String)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_session_snapshot_id(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(requestId),uniffiCallStatus
     )
 })
 }
@@ -10289,7 +10345,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_inputround_retry() != 38731) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() != 40589) {
+    if (uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() != 50445) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_inputround_snapshot_id() != 3786) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_inputround_supply() != 43310) {
@@ -10379,7 +10438,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_session_resolve() != 26552) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot() != 36463) {
+    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot() != 38967) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot_id() != 45385) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_taskcall_method() != 30309) {
@@ -10469,7 +10531,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes() != 51526) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() != 29556) {
+    if (uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() != 5838) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_constructor_inputround_start() != 16580) {

@@ -4,7 +4,8 @@ use super::*;
 use crate::contract::Answer;
 use crate::json::Limits;
 
-const KEY: &[u8] = b"the key";
+const KEY: &[u8] = b"the key: 32 bytes or more, random";
+const NEW_KEY: &[u8] = b"the new key: 32 bytes or more too";
 
 fn params(json: &str) -> ElicitRequestParams {
     ElicitRequestParams::from_json(json.as_bytes(), &Limits::DEFAULT).unwrap()
@@ -116,15 +117,15 @@ fn seals_are_required_checked_and_rotated() {
     };
     assert_eq!(refused(&sealed, &[]), ErrorKind::InvalidSeal);
     assert_eq!(refused(&plain, &[KEY]), ErrorKind::InvalidSeal);
-    assert_eq!(refused(&sealed, &[b"another key"]), ErrorKind::InvalidSeal);
-    assert!(Session::restore(&sealed, &[b"new key", KEY], limits, 0).is_ok());
+    assert_eq!(refused(&sealed, &[NEW_KEY]), ErrorKind::InvalidSeal);
+    assert!(Session::restore(&sealed, &[NEW_KEY, KEY], limits, 0).is_ok());
     let mut changed = sealed.clone();
     let last = changed.len() - 1;
     changed[last] = if changed[last] == b'A' { b'B' } else { b'A' };
     assert_eq!(refused(&changed, &[KEY]), ErrorKind::InvalidSeal);
     // A seal made for a round does not open as a pending request.
     let text = String::from_utf8(plain).unwrap();
-    let other = seal::seal(text.as_bytes(), b"input-round", KEY);
+    let other = seal::seal(text.as_bytes(), b"input-round", KEY).unwrap();
     assert_eq!(refused(&other, &[KEY]), ErrorKind::InvalidSeal);
 }
 
@@ -246,4 +247,47 @@ fn the_fields_that_ask_for_a_secret_are_carried_not_found_again() {
         let error = Session::restore(text.as_bytes(), &[], &Limits::DEFAULT, 2_000).unwrap_err();
         assert_eq!((error.kind(), error.pointer()), (kind, at), "{sensitive}");
     }
+}
+
+#[test]
+fn a_key_shorter_than_32_bytes_is_refused_to_seal_and_to_restore() {
+    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let sealed = session.snapshot("q1", Some(KEY)).unwrap();
+    for short in [&b""[..], b"the key", &KEY[..31]] {
+        let error = session.snapshot("q1", Some(short)).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (ErrorKind::InvalidValue, "/key")
+        );
+        let error = Session::restore(&sealed, &[short], &Limits::DEFAULT, 0).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (ErrorKind::InvalidValue, "/keys/0")
+        );
+    }
+    assert!(Session::restore(&sealed, &[KEY], &Limits::DEFAULT, 0).is_ok());
+}
+
+#[test]
+fn the_snapshot_id_names_the_pending_request_s_document() {
+    let (mut session, _) = session_with_form(SessionOptions::DEFAULT.with_ttl_ms(Some(60_000)));
+    let id = session.snapshot_id("q1").unwrap();
+    assert_eq!(id.len(), 43);
+    let sealed = session.snapshot("q1", Some(KEY)).unwrap();
+    let restored = Session::restore(&sealed, &[KEY], &Limits::DEFAULT, 2_000).unwrap();
+    assert_eq!(restored.snapshot_id("q1").unwrap(), id);
+    // Another request, or the same one begun at another time, is another snapshot.
+    session.begin(&form_params(), "q2", 1_000).unwrap();
+    assert_ne!(session.snapshot_id("q2").unwrap(), id);
+    let (later, _) = {
+        let mut later = Session::new(SessionOptions::DEFAULT.with_ttl_ms(Some(60_000)));
+        let request = later.begin(&form_params(), "q1", 1_001).unwrap();
+        (later, request)
+    };
+    assert_ne!(later.snapshot_id("q1").unwrap(), id);
+    let error = session.snapshot_id("q9").unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (ErrorKind::UnknownRequest, "/id")
+    );
 }

@@ -19,10 +19,11 @@ use crate::form::secrets::SensitiveField;
 use crate::json::fields::{Fields, as_object, take_object};
 use crate::json::write::{write_map, write_str, write_value};
 use crate::json::{Limits, Map, Value, pointer};
+use crate::seal;
 use crate::session::Session;
 use crate::session::snapshot::{
-    check_sensitive, document_writer, options_value, read, read_options, read_sensitive, write,
-    write_list, write_pairs, write_sensitive, write_u64,
+    check_sensitive, document_writer, id_of, options_value, read, read_options, read_sensitive,
+    write, write_list, write_pairs, write_sensitive, write_u64,
 };
 use crate::wire::rpc::{self, RpcId};
 
@@ -57,7 +58,31 @@ impl InputRound {
     /// live, the earliest expiry (`expiresAtMs`), and the fields of its forms that seem to ask
     /// for a secret (`sensitive`). Nothing a person typed and did not send is in it: a request
     /// answered with invalid content is still pending, with no content.
-    pub fn snapshot(&self, key: Option<&[u8]>) -> Vec<u8> {
+    ///
+    /// Refused with [`ErrorKind::InvalidValue`] at `/key` for a key shorter than
+    /// [`crate::seal::MIN_KEY_BYTES`] (32 bytes).
+    pub fn snapshot(&self, key: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        if let Some(key) = key {
+            seal::check_key(key, "/key")?;
+        }
+        write(INPUT_ROUND, self.document(), key)
+    }
+
+    /// The stable id of the snapshot [`InputRound::snapshot`] writes now: the SHA-256 of its
+    /// document, in unpadded base64url (43 characters). It does not depend on the key, and a
+    /// round restored from the snapshot gives the same id again; once the round changes (an
+    /// answer recorded, a retry sent) its snapshot and so its id are new.
+    ///
+    /// A host keeps the snapshot under this id and claims it once, atomically, when the
+    /// answer comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`): of two posts of one
+    /// question (two tabs, a double click, two workers), one finds the snapshot and goes on,
+    /// the other finds nothing.
+    pub fn snapshot_id(&self) -> String {
+        id_of(&self.document())
+    }
+
+    /// The JSON document of the round's snapshot, unsealed.
+    fn document(&self) -> String {
         // Written straight into one string: nothing of the round is copied on the way.
         let mut out = String::new();
         let mut doc = document_writer(&mut out, INPUT_ROUND);
@@ -110,7 +135,7 @@ impl InputRound {
             doc.member("expiresAtMs", |out| write_u64(out, at));
         }
         doc.finish();
-        write(INPUT_ROUND, out, key)
+        out
     }
 
     /// The round a [`InputRound::snapshot`] wrote, restored at `now_ms`: the same
@@ -119,7 +144,8 @@ impl InputRound {
     ///
     /// `keys` are the keys a sealed snapshot may be sealed with (the current one and those
     /// being retired); with none, the snapshot must be unsealed. Refused, with nothing made:
-    /// [`ErrorKind::InvalidSeal`] for a seal that does not check out (or a sealed snapshot
+    /// [`ErrorKind::InvalidValue`] at `/keys/<i>` for a key shorter than
+    /// [`crate::seal::MIN_KEY_BYTES`], before the snapshot is read; [`ErrorKind::InvalidSeal`] for a seal that does not check out (or a sealed snapshot
     /// without keys, or an unsealed one with keys); a JSON error within `limits`;
     /// [`ErrorKind::InvalidValue`] at `/snapshot` or `/version` for another kind of snapshot or
     /// a version this does not read; [`ErrorKind::Expired`] at `/expiresAtMs` when `now_ms`

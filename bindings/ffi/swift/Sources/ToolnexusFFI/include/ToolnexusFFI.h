@@ -458,6 +458,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_retry(uint64_t ptr, RustBuf
 RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_snapshot(uint64_t ptr, RustBuffer key, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SNAPSHOT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SNAPSHOT_ID
+RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_snapshot_id(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SUPPLY
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SUPPLY
 void uniffi_toolnexus_ffi_fn_method_inputround_supply(uint64_t ptr, RustBuffer key, RustBuffer result_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
@@ -641,6 +646,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_session_resolve(uint64_t ptr, RustBuff
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_snapshot(uint64_t ptr, RustBuffer request_id, RustBuffer key, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT_ID
+RustBuffer uniffi_toolnexus_ffi_fn_method_session_snapshot_id(uint64_t ptr, RustBuffer request_id, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_TASKCALL
@@ -1852,6 +1862,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_snapshot(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SNAPSHOT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SNAPSHOT_ID
+uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_snapshot_id(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SUPPLY
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SUPPLY
 uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_supply(void
@@ -2029,6 +2045,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_session_resolve(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT
 uint16_t uniffi_toolnexus_ffi_checksum_method_session_snapshot(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT_ID
+uint16_t uniffi_toolnexus_ffi_checksum_method_session_snapshot_id(void
     
 );
 #endif

@@ -833,6 +833,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_snapshot(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_inputround_snapshot_id(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_supply(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_unhandled(
@@ -892,6 +894,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolnexus_ffi_checksum_method_session_resolve(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_snapshot(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_session_snapshot_id(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_taskcall_method(
     ): Int
@@ -1067,6 +1071,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_inputround_snapshot(`ptr`: Long,`key`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_inputround_snapshot_id(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_inputround_supply(`ptr`: Long,`key`: RustBuffer.ByValue,`resultJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_toolnexus_ffi_fn_method_inputround_unhandled(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1140,6 +1146,8 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_method_session_resolve(`ptr`: Long,`answer`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_snapshot(`ptr`: Long,`requestId`: RustBuffer.ByValue,`key`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_session_snapshot_id(`ptr`: Long,`requestId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_clone_taskcall(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
@@ -1684,7 +1692,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_retry() and 0xFFFF) != 38731) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() and 0xFFFF) != 40589) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() and 0xFFFF) != 50445) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_snapshot_id() and 0xFFFF) != 3786) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_supply() and 0xFFFF) != 43310) {
@@ -1774,7 +1785,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_resolve() and 0xFFFF) != 26552) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot() and 0xFFFF) != 36463) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot() and 0xFFFF) != 38967) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot_id() and 0xFFFF) != 45385) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_taskcall_method() and 0xFFFF) != 30309) {
@@ -1864,7 +1878,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes() and 0xFFFF) != 51526) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() and 0xFFFF) != 29556) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() and 0xFFFF) != 5838) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_start() and 0xFFFF) != 16580) {
@@ -3436,9 +3450,18 @@ public interface InputRoundInterface {
      * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
      * bytes). It holds the request as first sent, the server's result, the options, the ids
      * sent, the responses recorded and what awaits completion, never content a person has
-     * not yet sent.
+     * not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+     * (use 32 random bytes kept as the host's secret).
      */
     fun `snapshot`(`key`: kotlin.ByteArray? = null): kotlin.ByteArray
+    
+    /**
+     * The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+     * SHA-256 of its document, the same whatever key seals it and again after a restore, new
+     * once the round changes. Keep the snapshot under it and claim it once when the answer
+     * comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+     */
+    fun `snapshotId`(): kotlin.String
     
     /**
      * Gives the host's own result (a JSON object, sent as it is) for an input request the
@@ -3793,15 +3816,36 @@ open class InputRound: Disposable, AutoCloseable, InputRoundInterface
      * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
      * bytes). It holds the request as first sent, the server's result, the options, the ids
      * sent, the responses recorded and what awaits completion, never content a person has
-     * not yet sent.
-     */override fun `snapshot`(`key`: kotlin.ByteArray?): kotlin.ByteArray {
+     * not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+     * (use 32 random bytes kept as the host's secret).
+     */
+    @Throws(ToolnexusException::class)override fun `snapshot`(`key`: kotlin.ByteArray?): kotlin.ByteArray {
             return FfiConverterByteArray.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ToolnexusException) { _status ->
     UniffiLib.uniffi_toolnexus_ffi_fn_method_inputround_snapshot(
         it,
         
         FfiConverterOptionalByteArray.lower(`key`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+     * SHA-256 of its document, the same whatever key seals it and again after a restore, new
+     * once the round changes. Keep the snapshot under it and claim it once when the answer
+     * comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+     */override fun `snapshotId`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_inputround_snapshot_id(
+        it,
+        _status)
 }
     }
     )
@@ -3862,7 +3906,8 @@ open class InputRound: Disposable, AutoCloseable, InputRoundInterface
      * with none, it must be unsealed. It is read within `limits` at `now_ms` (the clock when
      * absent).
      *
-     * Fails, with nothing made: `InvalidSeal` at `""` for a seal that does not check out (or
+     * Fails, with nothing made: `InvalidValue` at `/keys/<i>` for a key shorter than 32
+     * bytes; `InvalidSeal` at `""` for a seal that does not check out (or
      * a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
      * `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
      * version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
@@ -4757,9 +4802,20 @@ public interface SessionInterface {
      * `restore` in another process or after a restart: a small versioned JSON document
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
-     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+     * and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
+     * kept as the host's secret).
      */
     fun `snapshot`(`requestId`: kotlin.String, `key`: kotlin.ByteArray? = null): kotlin.ByteArray
+    
+    /**
+     * The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+     * characters): the SHA-256 of its document, the same whatever key seals it and again
+     * after a restore. Keep the snapshot under it and claim it once when the answer comes
+     * (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+     * `request_id` that is not pending.
+     */
+    fun `snapshotId`(`requestId`: kotlin.String): kotlin.String
     
     companion object
 }
@@ -5143,7 +5199,9 @@ open class Session: Disposable, AutoCloseable, SessionInterface
      * `restore` in another process or after a restart: a small versioned JSON document
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
-     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+     * and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
+     * kept as the host's secret).
      */
     @Throws(ToolnexusException::class)override fun `snapshot`(`requestId`: kotlin.String, `key`: kotlin.ByteArray?): kotlin.ByteArray {
             return FfiConverterByteArray.lift(
@@ -5154,6 +5212,28 @@ open class Session: Disposable, AutoCloseable, SessionInterface
         
         FfiConverterString.lower(`requestId`),
         FfiConverterOptionalByteArray.lower(`key`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+     * characters): the SHA-256 of its document, the same whatever key seals it and again
+     * after a restore. Keep the snapshot under it and claim it once when the answer comes
+     * (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+     * `request_id` that is not pending.
+     */
+    @Throws(ToolnexusException::class)override fun `snapshotId`(`requestId`: kotlin.String): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_session_snapshot_id(
+        it,
+        
+        FfiConverterString.lower(`requestId`),_status)
 }
     }
     )
