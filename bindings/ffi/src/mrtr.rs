@@ -452,7 +452,8 @@ impl InputRound {
     /// a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
     /// `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
     /// version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
-    /// earliest expiry of a pending request, and the errors of each member at its pointer
+    /// earliest expiry of a pending request (at `/beganAtMs` a day after the round began when
+    /// it has no expiry of its own), and the errors of each member at its pointer
     /// (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
     /// `UnknownField` at `/responses/<key>` for a key no input request has).
     #[uniffi::constructor(default(keys = [], limits = None, now_ms = None))]

@@ -551,7 +551,8 @@ impl PyInputRound {
     /// sealed snapshot without keys or an unsealed one with keys), `InvalidValueError` at
     /// `/keys/<i>` for a key shorter than 32 bytes, the JSON errors within
     /// `limits`, `InvalidValueError` at `/snapshot` or `/version` for another kind or version
-    /// of snapshot, `ExpiredError` at `/expiresAtMs` after the expiry, and the errors of each
+    /// of snapshot, `ExpiredError` at `/expiresAtMs` after the expiry (at `/beganAtMs` a day
+    /// after the round began when it has no expiry of its own), and the errors of each
     /// member at its pointer.
     #[staticmethod]
     #[pyo3(

@@ -74,7 +74,7 @@ def test_a_restored_round_gives_the_same_retry() -> None:
 
 def test_the_same_refusals_after_a_restore() -> None:
     original, requests = start()
-    restored = toolnexus.InputRound.restore(original.snapshot())
+    restored = toolnexus.InputRound.restore(original.snapshot(), now_ms=1_500)
     bad = {"id": requests["region"].id, "ok": True, "data": {"region": "eu", "replicas": 0}}
     errors = []
     for round_ in (original, restored):

@@ -1475,7 +1475,8 @@ open class InputRound: InputRoundProtocol, @unchecked Sendable {
      * a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
      * `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
      * version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
-     * earliest expiry of a pending request, and the errors of each member at its pointer
+     * earliest expiry of a pending request (at `/beganAtMs` a day after the round began when
+     * it has no expiry of its own), and the errors of each member at its pointer
      * (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
      * `UnknownField` at `/responses/<key>` for a key no input request has).
      */
@@ -10531,7 +10532,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes() != 51526) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() != 5838) {
+    if (uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() != 22666) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_constructor_inputround_start() != 16580) {

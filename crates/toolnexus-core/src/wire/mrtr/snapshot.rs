@@ -30,6 +30,11 @@ use crate::wire::rpc::{self, RpcId};
 /// What a snapshot of a round names itself.
 const INPUT_ROUND: &str = "input-round";
 
+/// How long a round's snapshot restores when nothing in it has an expiry of its own (no
+/// `ttl_ms`, or nothing pending): a day after the round began. A snapshot always expires; a
+/// host that wants another lifetime sets `ttl_ms`.
+pub const ROUND_LIFETIME_MS: u64 = 24 * 60 * 60 * 1000;
+
 /// The members of a round's snapshot.
 const MEMBERS: &[&str] = &[
     "snapshot",
@@ -149,7 +154,9 @@ impl InputRound {
     /// without keys, or an unsealed one with keys); a JSON error within `limits`;
     /// [`ErrorKind::InvalidValue`] at `/snapshot` or `/version` for another kind of snapshot or
     /// a version this does not read; [`ErrorKind::Expired`] at `/expiresAtMs` when `now_ms`
-    /// is past the earliest expiry of a pending request; then the errors of reading each
+    /// is past the earliest expiry of a pending request, and at `/beganAtMs` when the snapshot
+    /// has no expiry of its own and `now_ms` is more than [`ROUND_LIFETIME_MS`] (a day) after
+    /// the round began; then the errors of reading each
     /// member, at its pointer: a member of the wrong type, a request or result that does not
     /// read (under `/request` or `/input`), request ids that its input would not give
     /// ([`ErrorKind::InvalidValue`] at `/requestIds`), sensitive fields for a key with no
@@ -171,6 +178,19 @@ impl InputRound {
         fields.deny_unknown(MEMBERS, "a snapshot of a round")?;
         let options = read_options(&fields)?;
         let began_at_ms = fields.u64("beganAtMs")?;
+        // With no expiry of its own, the round's snapshot lapses a day after it began.
+        let lapses_at = began_at_ms.saturating_add(ROUND_LIFETIME_MS);
+        if fields.get("expiresAtMs").is_none() && now_ms > lapses_at {
+            return Err(Error::new(
+                ErrorKind::Expired,
+                "/beganAtMs",
+                format!(
+                    "the round began at {} and had no expiry of its own: its snapshot \
+                     lapsed a day later",
+                    crate::rfc3339::format_unix_ms(began_at_ms)
+                ),
+            ));
+        }
         let first_sequence = fields.u64("firstSequence")?;
         let has_request = fields.opt_object("request")?.is_some();
         let answered_id = read_member_id(&fields, "answeredId")?;

@@ -561,3 +561,26 @@ fn the_snapshot_id_names_the_document_whatever_seals_it() {
     let (later, _) = InputRound::start(call, input, SessionOptions::DEFAULT, 1_001).unwrap();
     assert_ne!(later.snapshot_id(), id);
 }
+
+#[test]
+fn a_round_with_no_expiry_of_its_own_lapses_a_day_after_it_began() {
+    let day = ROUND_LIFETIME_MS;
+    assert_eq!(day, 86_400_000);
+    let (round, _) = start(SessionOptions::DEFAULT);
+    let snapshot = round.snapshot(Some(KEY)).unwrap();
+    assert!(InputRound::restore(&snapshot, &[KEY], &limits(), 1_000 + day).is_ok());
+    let error = InputRound::restore(&snapshot, &[KEY], &limits(), 1_001 + day).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (ErrorKind::Expired, "/beganAtMs")
+    );
+    // A time to live the host chose governs, longer than a day too.
+    let (round, _) = start(SessionOptions::DEFAULT.with_ttl_ms(Some(2 * day)));
+    let snapshot = round.snapshot(None).unwrap();
+    assert!(InputRound::restore(&snapshot, &[], &limits(), 1_000 + 2 * day).is_ok());
+    let error = InputRound::restore(&snapshot, &[], &limits(), 1_001 + 2 * day).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (ErrorKind::Expired, "/expiresAtMs")
+    );
+}

@@ -1878,7 +1878,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes() and 0xFFFF) != 51526) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() and 0xFFFF) != 5838) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() and 0xFFFF) != 22666) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_start() and 0xFFFF) != 16580) {
@@ -3911,7 +3911,8 @@ open class InputRound: Disposable, AutoCloseable, InputRoundInterface
      * a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
      * `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
      * version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
-     * earliest expiry of a pending request, and the errors of each member at its pointer
+     * earliest expiry of a pending request (at `/beganAtMs` a day after the round began when
+     * it has no expiry of its own), and the errors of each member at its pointer
      * (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
      * `UnknownField` at `/responses/<key>` for a key no input request has).
      */
