@@ -207,8 +207,9 @@ impl Session {
     /// (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
     /// the same bytes). It holds the request as the server asked it and its expiry, nothing a
     /// person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
-    /// and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
-    /// kept as the host's secret).
+    /// with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+    /// `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+    /// random bytes kept as the host's secret).
     #[uniffi::method(default(key = None))]
     pub fn snapshot(
         &self,

@@ -171,8 +171,9 @@ session_class! {
     /// `str`) is given, for `Session.restore` in another process. It holds the request as the
     /// server asked it and its expiry, nothing a person typed.
     ///
-    /// Raises `UnknownRequestError` (at `/id`) when `request_id` is not pending, and
-    /// `InvalidValueError` at `/key` for a key shorter than 32 bytes.
+    /// Raises `UnknownRequestError` (at `/id`) when `request_id` is not pending,
+    /// `InvalidValueError` at `/id` when it never expires (a snapshot must: give the session a
+    /// `ttl_ms`), and `InvalidValueError` at `/key` for a key shorter than 32 bytes.
     #[pyo3(signature = (request_id, *, key = None))]
     fn snapshot<'py>(
         &self,

@@ -175,7 +175,7 @@ def test_a_key_shorter_than_32_bytes_is_refused(short: bytes | str) -> None:
     with pytest.raises(toolnexus.InvalidValueError) as refused:
         toolnexus.InputRound.restore(sealed, keys=[KEY, short])
     assert refused.value.pointer == "/keys/1"
-    session = toolnexus.Session()
+    session = toolnexus.Session(ttl_ms=60_000)
     session.begin(RESULT["result"]["inputRequests"]["ok"]["params"], "q1", 0)  # type: ignore[index]
     with pytest.raises(toolnexus.InvalidValueError) as refused:
         session.snapshot("q1", key=short)
@@ -208,3 +208,12 @@ def test_a_snapshot_id_is_stable_and_names_one_state() -> None:
     with pytest.raises(toolnexus.UnknownRequestError) as refused:
         session.snapshot_id("q2")
     assert refused.value.pointer == "/id"
+
+
+def test_a_pending_request_that_never_expires_is_not_written_down() -> None:
+    session = toolnexus.Session()
+    session.begin(RESULT["result"]["inputRequests"]["ok"]["params"], "q1", 0)  # type: ignore[index]
+    for write in (lambda: session.snapshot("q1"), lambda: session.snapshot("q1", key=KEY), lambda: session.snapshot_id("q1")):
+        with pytest.raises(toolnexus.InvalidValueError) as refused:
+            write()
+        assert refused.value.pointer == "/id" and "ttl_ms" in refused.value.message

@@ -573,6 +573,11 @@ object Api {
             val late = failure { Session.restore(blob, listOf(key), nowMs = 10_001uL) }
             expect("a pending request past its expiry is expired", late?.kind == ErrorKind.EXPIRED && late.pointer == "/expiresAtMs", late)
         }
+        Session().use { session ->
+            session.begin(FORM, "n1", nowMs = 0uL)
+            val never = failure { session.snapshot("n1") }
+            expect("a request that never expires is not written down", never?.kind == ErrorKind.INVALID_VALUE && never.pointer == "/id", never)
+        }
         expect("the new kinds have the suite's names", ErrorKind.INVALID_SEAL.asStr() == "invalid_seal" && ErrorKind.EXPIRED.asStr() == "expired")
     }
 

@@ -371,9 +371,11 @@ impl Session {
     /// back in another process. It holds the request as the server asked it and its expiry,
     /// nothing a person typed.
     ///
-    /// Refused with [`ErrorKind::UnknownRequest`] (at `/id`) when `id` is not pending, and
-    /// with [`ErrorKind::InvalidValue`] at `/key` for a key shorter than
-    /// [`seal::MIN_KEY_BYTES`] (32 bytes).
+    /// A snapshot must expire, so the request must have an expiry: begin it in a session with
+    /// a time to live ([`SessionOptions::with_ttl_ms`]). Refused with
+    /// [`ErrorKind::InvalidValue`] at `/key` for a key shorter than [`seal::MIN_KEY_BYTES`]
+    /// (32 bytes), [`ErrorKind::UnknownRequest`] at `/id` when `id` is not pending, and
+    /// [`ErrorKind::InvalidValue`] at `/id` when it never expires.
     pub fn snapshot(&self, id: &str, key: Option<&[u8]>) -> Result<Vec<u8>, Error> {
         if let Some(key) = key {
             seal::check_key(key, "/key")?;
@@ -389,7 +391,7 @@ impl Session {
     /// A host keeps the snapshot under this id and claims it once, atomically, when the
     /// answer comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`): of two posts of one
     /// answer, one finds the snapshot and the other nothing. Refused as [`Session::snapshot`]
-    /// is, for an `id` that is not pending.
+    /// is, for an `id` that is not pending or never expires.
     pub fn snapshot_id(&self, id: &str) -> Result<String, Error> {
         Ok(id_of(&self.document(id)?))
     }
@@ -401,6 +403,17 @@ impl Session {
                 ErrorKind::UnknownRequest,
                 "/id",
                 format!("no request with the id {id:?} is pending"),
+            ));
+        };
+        // A snapshot must expire: one kept or leaked could be answered for ever otherwise.
+        let Some(expires_at_ms) = entry.expires_at_ms else {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                "/id",
+                format!(
+                    "the request {id:?} never expires, and a snapshot must: begin it in a \
+                     session with a time to live (ttl_ms)"
+                ),
             ));
         };
         let (elicitation_id, sensitive) = match &entry.pending {
@@ -419,9 +432,7 @@ impl Session {
         if !sensitive.is_empty() {
             doc.member("sensitive", |out| write_sensitive(out, &sensitive));
         }
-        if let Some(at) = entry.expires_at_ms {
-            doc.member("expiresAtMs", |out| write_u64(out, at));
-        }
+        doc.member("expiresAtMs", |out| write_u64(out, expires_at_ms));
         doc.finish();
         Ok(out)
     }

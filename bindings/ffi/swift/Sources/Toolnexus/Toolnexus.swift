@@ -2326,8 +2326,9 @@ public protocol SessionProtocol: AnyObject, Sendable {
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
      * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
-     * and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
-     * kept as the host's secret).
+     * with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+     * `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+     * random bytes kept as the host's secret).
      */
     func snapshot(requestId: String, key: Data?) throws  -> Data
     
@@ -2635,8 +2636,9 @@ open func resolve(answer: Answer, nowMs: UInt64? = nil)throws  -> ElicitResult  
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
      * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
-     * and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
-     * kept as the host's secret).
+     * with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+     * `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+     * random bytes kept as the host's secret).
      */
 open func snapshot(requestId: String, key: Data? = nil)throws  -> Data  {
     return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
@@ -10439,7 +10441,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_session_resolve() != 26552) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot() != 38967) {
+    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot() != 45005) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_session_snapshot_id() != 45385) {

@@ -17,6 +17,11 @@ fn form_params() -> ElicitRequestParams {
     )
 }
 
+/// The options of a session whose requests can be written down: they expire.
+fn ttl() -> SessionOptions {
+    SessionOptions::DEFAULT.with_ttl_ms(Some(60_000))
+}
+
 fn answer(json: &str) -> Answer {
     Answer::from_json(json.as_bytes(), &Limits::DEFAULT).unwrap()
 }
@@ -57,7 +62,7 @@ fn a_restored_session_answers_as_the_original() {
 
 #[test]
 fn a_url_request_keeps_its_elicitation_id() {
-    let mut session = Session::new(SessionOptions::DEFAULT);
+    let mut session = Session::new(ttl());
     let url = params(
         r#"{"mode":"url","message":"Sign in","url":"https://example.com/a","elicitationId":"e-7"}"#,
     );
@@ -74,17 +79,17 @@ fn a_url_request_keeps_its_elicitation_id() {
 
 #[test]
 fn the_document_holds_what_was_asked_and_nothing_typed() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let text = String::from_utf8(session.snapshot("q1", None).unwrap()).unwrap();
     assert_eq!(
         text,
-        r#"{"snapshot":"pending-request","version":1,"options":{"modes":["form","url"],"maxPending":64,"applyDefaults":false,"allowUnknown":false,"rejectSecrets":false},"id":"q1","params":{"mode":"form","message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}}}"#
+        r#"{"snapshot":"pending-request","version":1,"options":{"modes":["form","url"],"maxPending":64,"ttlMs":60000,"applyDefaults":false,"allowUnknown":false,"rejectSecrets":false},"id":"q1","params":{"mode":"form","message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}},"expiresAtMs":61000}"#
     );
 }
 
 #[test]
 fn only_a_pending_request_is_written() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let error = session.snapshot("q2", None).unwrap_err();
     assert_eq!(
         (error.kind(), error.pointer()),
@@ -106,7 +111,7 @@ fn a_restore_after_the_expiry_is_refused() {
 
 #[test]
 fn seals_are_required_checked_and_rotated() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let sealed = session.snapshot("q1", Some(KEY)).unwrap();
     let plain = session.snapshot("q1", None).unwrap();
     let limits = &Limits::DEFAULT;
@@ -188,7 +193,7 @@ fn a_bad_document_is_a_typed_error_at_its_member() {
 
 #[test]
 fn a_snapshot_is_read_within_the_limits() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let snapshot = session.snapshot("q1", None).unwrap();
     let small = Limits::DEFAULT.with_max_input_bytes(64);
     let error = Session::restore(&snapshot, &[], &small, 0).unwrap_err();
@@ -208,7 +213,7 @@ fn sensitive_of(session: &Session) -> Vec<(String, &'static str)> {
 
 #[test]
 fn the_fields_that_ask_for_a_secret_are_carried_not_found_again() {
-    let mut session = Session::new(SessionOptions::DEFAULT);
+    let mut session = Session::new(ttl());
     let signup = params(
         r#"{"message":"Sign up","requestedSchema":{"type":"object","properties":{"nickname":{"type":"string"},"pin":{"type":"string"}}}}"#,
     );
@@ -251,7 +256,7 @@ fn the_fields_that_ask_for_a_secret_are_carried_not_found_again() {
 
 #[test]
 fn a_key_shorter_than_32_bytes_is_refused_to_seal_and_to_restore() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let sealed = session.snapshot("q1", Some(KEY)).unwrap();
     for short in [&b""[..], b"the key", &KEY[..31]] {
         let error = session.snapshot("q1", Some(short)).unwrap_err();
@@ -290,4 +295,20 @@ fn the_snapshot_id_names_the_pending_request_s_document() {
         (error.kind(), error.pointer()),
         (ErrorKind::UnknownRequest, "/id")
     );
+}
+
+#[test]
+fn a_request_that_never_expires_is_not_written_down() {
+    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    for error in [
+        session.snapshot("q1", None).unwrap_err(),
+        session.snapshot("q1", Some(KEY)).unwrap_err(),
+        session.snapshot_id("q1").unwrap_err(),
+    ] {
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (ErrorKind::InvalidValue, "/id")
+        );
+        assert!(error.message().contains("ttl_ms"), "{}", error.message());
+    }
 }

@@ -554,6 +554,10 @@ group("snapshots") {
     expect("only a pending request is written", gone?.kind == .unknownRequest && gone?.pointer == "/id", gone)
     let lapsed = failure { _ = try Session.restore(snapshot: blob, keys: [key], nowMs: 10_001) }
     expect("a pending request past its expiry is expired", lapsed?.kind == .expired && lapsed?.pointer == "/expiresAtMs", lapsed)
+    let forever = Session(options: SessionOptions(modes: formOnly))
+    _ = try forever.begin(paramsJson: ageForm, id: "n1", nowMs: 0, limits: nil)
+    let never = failure { _ = try forever.snapshot(requestId: "n1") }
+    expect("a request that never expires is not written down", never?.kind == .invalidValue && never?.pointer == "/id", never)
     expect("the new kinds have the suite's names", ErrorKind.invalidSeal.asStr() == "invalid_seal" && ErrorKind.expired.asStr() == "expired")
 }
 

@@ -1785,7 +1785,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_resolve() and 0xFFFF) != 26552) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot() and 0xFFFF) != 38967) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot() and 0xFFFF) != 45005) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot_id() and 0xFFFF) != 45385) {
@@ -4804,8 +4804,9 @@ public interface SessionInterface {
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
      * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
-     * and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
-     * kept as the host's secret).
+     * with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+     * `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+     * random bytes kept as the host's secret).
      */
     fun `snapshot`(`requestId`: kotlin.String, `key`: kotlin.ByteArray? = null): kotlin.ByteArray
     
@@ -5201,8 +5202,9 @@ open class Session: Disposable, AutoCloseable, SessionInterface
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
      * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
-     * and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32 random bytes
-     * kept as the host's secret).
+     * with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+     * `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+     * random bytes kept as the host's secret).
      */
     @Throws(ToolnexusException::class)override fun `snapshot`(`requestId`: kotlin.String, `key`: kotlin.ByteArray?): kotlin.ByteArray {
             return FfiConverterByteArray.lift(
