@@ -129,6 +129,12 @@ pub enum Op {
     /// session's pending request written down as a snapshot and restored; output: each step's
     /// outcome (see `ops/snapshot.rs` and the README).
     Snapshot,
+    /// Input: `{"text", "lineBreaks"}`; output: the text as it is safe to show on a terminal,
+    /// as a JSON string (see `ops/terminal.rs`).
+    TerminalText,
+    /// Input: `{"json"}`, JSON text as a string; output: that text as it is safe to show on a
+    /// terminal and still the same JSON, as a JSON string.
+    TerminalJson,
 }
 
 /// A piece of a generated input.
@@ -356,6 +362,8 @@ fn run_on_value(
         Op::Task => Ok(ops::task::run(value, limits)?),
         Op::Html => ops::html::run(value, limits)?,
         Op::Snapshot => Ok(ops::snapshot::run(value, limits)?),
+        Op::TerminalText => ops::terminal::text(value)?,
+        Op::TerminalJson => ops::terminal::json(value)?,
         Op::ValidateContent
         | Op::ApplyDefaults
         | Op::PrepareContent

@@ -55,7 +55,7 @@ fn the_result() -> String {
 fn the_round_from_a_result_alone_is_the_one_for_result_writes() {
     let input = InputRequired::from_json(the_result().as_bytes(), &Limits::DEFAULT).unwrap();
     let (round, _) = InputRound::for_result(input, SessionOptions::DEFAULT, 1000).unwrap();
-    let written = String::from_utf8(round.snapshot(None)).unwrap();
+    let written = String::from_utf8(round.snapshot(None).unwrap()).unwrap();
     assert_eq!(restored(&script(&case(2505)), 0), written);
 }
 
@@ -64,11 +64,14 @@ fn the_changed_seals_are_changes_of_the_cores_seal() {
     // Case 2540 restores the changed text, then the core's own seal of the fresh round.
     let script = script(&case(2540));
     let (changed, sealed) = (restored(&script, 0), restored(&script, 1));
-    let written = String::from_utf8(toolnexus_core::seal::seal(
-        the_fresh_round().as_bytes(),
-        b"input-round",
-        b"k-2026",
-    ))
+    let written = String::from_utf8(
+        toolnexus_core::seal::seal(
+            the_fresh_round().as_bytes(),
+            b"input-round",
+            b"k-2026: a seal key of 32 bytes or more",
+        )
+        .unwrap(),
+    )
     .unwrap();
     assert_eq!(sealed, written);
     let differing = changed

@@ -8,7 +8,7 @@ machines) behind one address serve the same people.
 
 - ``POST /calls`` sends ``tools/call``. A final result is stored with the call. An
   ``input_required`` result starts a ``toolnexus.InputRound``, whose ``snapshot`` is written to
-  the store under a new round id; the person is sent to ``/ask/{round id}``.
+  the store under its ``snapshot_id``; the person is sent to ``/ask/{snapshot id}``.
 - ``GET /ask/{id}``, on any worker, reads the snapshot back with ``InputRound.restore`` and shows
   the question (``Request.to_html``).
 - ``POST /ask/{id}``, on any worker, restores the round, reads the post
@@ -254,8 +254,10 @@ class ScaledHost:
         return f"/calls/{call_id}"
 
     async def keep_round(self, call_id: str, call: dict[str, Any], round_: toolnexus.InputRound, number: int) -> str:
-        """Writes the round's snapshot under a new id, and the call as asking it."""
-        round_id = secrets.token_urlsafe(16)
+        """Writes the round's snapshot under its snapshot id, and the call as asking it."""
+        # The snapshot's own stable id: a restore of it gives the same id again, so the record
+        # and what it holds name each other, and the store claims it once under that id.
+        round_id = round_.snapshot_id
         header = Header(call_id, call["owner"], call["tool"], number).encode()
         snapshot = round_.snapshot(key=self.keys.for_round(round_id, header)[0])
         await self.store.put_round(round_id, call_id, header + b"\n" + snapshot, self.round_record_ttl())
@@ -427,6 +429,9 @@ async def load_round(request: Request, round_id: str, now: int) -> Loaded | Resp
         return changed_page()
     except toolnexus.Error as error:
         logger.warning("round %s: does not restore: %s", round_id, error)
+        return changed_page()
+    if not hmac.compare_digest(round_.snapshot_id, round_id):
+        logger.warning("round %s: its record holds another snapshot", round_id)
         return changed_page()
     pending = round_.pending()
     if not pending:

@@ -80,7 +80,9 @@ class RedisStore:
         self._redis = redis.asyncio.Redis.from_url(url)
 
     async def put_round(self, round_id: str, call_id: str, value: bytes, ttl_ms: int) -> None:
-        await self._redis.set(f"tn:round:{round_id}", value, px=ttl_ms)
+        # NX: a round id is a snapshot id, kept once; it is never written over.
+        if not await self._redis.set(f"tn:round:{round_id}", value, px=ttl_ms, nx=True):
+            raise RuntimeError(f"a round is already kept under {round_id}")
 
     async def get_round(self, round_id: str) -> bytes | AlreadyAnswered | None:
         return self._read(await self._redis.get(f"tn:round:{round_id}"))

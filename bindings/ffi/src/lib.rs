@@ -25,6 +25,7 @@ mod secrets;
 mod session;
 mod shared;
 mod task;
+mod terminal;
 mod url_review;
 
 pub use check::{SchemaProblem, SchemaProblemKind, check_schema, schema_problems_to_json};
@@ -60,6 +61,7 @@ pub use secrets::{SecretKind, SensitiveField, reject_secrets, sensitive_fields};
 pub use session::{AwaitingCompletion, CancelledRequest, Session};
 pub use shared::{Mode, Modes, SessionOptions, modes_from_name};
 pub use task::{Era, TaskCall, TaskDriver, TaskEvent, TaskInfo, TaskStatus, follow_task};
+pub use terminal::{LineBreaks, line_breaks_from_name, terminal_json, terminal_text};
 pub use url_review::{
     FindingCode, Severity, UrlFinding, UrlReview, Verdict, review_url, url_review_to_json,
 };

@@ -426,10 +426,19 @@ impl InputRound {
     /// ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
     /// bytes). It holds the request as first sent, the server's result, the options, the ids
     /// sent, the responses recorded and what awaits completion, never content a person has
-    /// not yet sent.
+    /// not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+    /// (use 32 random bytes kept as the host's secret).
     #[uniffi::method(default(key = None))]
-    pub fn snapshot(&self, key: Option<Vec<u8>>) -> Vec<u8> {
-        self.inner.with(|round| round.snapshot(key.as_deref()))
+    pub fn snapshot(&self, key: Option<Vec<u8>>) -> Result<Vec<u8>, ToolnexusError> {
+        Ok(self.inner.with(|round| round.snapshot(key.as_deref()))?)
+    }
+
+    /// The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+    /// SHA-256 of its document, the same whatever key seals it and again after a restore, new
+    /// once the round changes. Keep the snapshot under it and claim it once when the answer
+    /// comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+    pub fn snapshot_id(&self) -> String {
+        self.inner.with(|round| round.snapshot_id())
     }
 
     /// The round a `snapshot` wrote, as it was: the same pending requests (ids and expiry
@@ -438,11 +447,13 @@ impl InputRound {
     /// with none, it must be unsealed. It is read within `limits` at `now_ms` (the clock when
     /// absent).
     ///
-    /// Fails, with nothing made: `InvalidSeal` at `""` for a seal that does not check out (or
+    /// Fails, with nothing made: `InvalidValue` at `/keys/<i>` for a key shorter than 32
+    /// bytes; `InvalidSeal` at `""` for a seal that does not check out (or
     /// a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
     /// `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
     /// version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
-    /// earliest expiry of a pending request, and the errors of each member at its pointer
+    /// earliest expiry of a pending request (at `/beganAtMs` a day after the round began when
+    /// it has no expiry of its own), and the errors of each member at its pointer
     /// (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
     /// `UnknownField` at `/responses/<key>` for a key no input request has).
     #[uniffi::constructor(default(keys = [], limits = None, now_ms = None))]

@@ -206,7 +206,10 @@ impl Session {
     /// `restore` in another process or after a restart: a small versioned JSON document
     /// (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
     /// the same bytes). It holds the request as the server asked it and its expiry, nothing a
-    /// person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+    /// person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+    /// with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+    /// `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+    /// random bytes kept as the host's secret).
     #[uniffi::method(default(key = None))]
     pub fn snapshot(
         &self,
@@ -216,6 +219,15 @@ impl Session {
         Ok(self
             .inner
             .with(|s| s.snapshot(request_id, key.as_deref()))?)
+    }
+
+    /// The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+    /// characters): the SHA-256 of its document, the same whatever key seals it and again
+    /// after a restore. Keep the snapshot under it and claim it once when the answer comes
+    /// (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+    /// `request_id` that is not pending.
+    pub fn snapshot_id(&self, request_id: &str) -> Result<String, ToolnexusError> {
+        Ok(self.inner.with(|session| session.snapshot_id(request_id))?)
     }
 
     /// A session holding the one pending request a `snapshot` wrote, with the options it was

@@ -16,7 +16,7 @@ use toolnexus_conformance::{Case, Op, load_suite, suite_dir};
 use toolnexus_core::{Limits as CoreLimits, Map, Value, json};
 use toolnexus_ffi::*;
 
-const OPS: [Op; 16] = [
+const OPS: [Op; 18] = [
     Op::CheckSchema,
     Op::ValidateContent,
     Op::ApplyDefaults,
@@ -33,6 +33,8 @@ const OPS: [Op; 16] = [
     Op::Task,
     Op::Html,
     Op::Snapshot,
+    Op::TerminalText,
+    Op::TerminalJson,
 ];
 
 /// Limits that re-read whatever the library wrote within a case's own (raised) limits.
@@ -278,8 +280,79 @@ fn run(case: &Case) -> Result<String, ToolnexusError> {
             let script = parse(&compact_json(input.clone(), None)?);
             run_snapshot(&script, limits)
         }
+        Op::TerminalText => {
+            let whole = whole()?;
+            let [given, name] = terminal_members(&whole, "terminal_text", &["text", "lineBreaks"])?;
+            // The API's error is about its argument; the suite places it at the member.
+            let breaks = line_breaks_from_name(name).map_err(|e| at("/lineBreaks", e))?;
+            text(&string(&terminal_text(given, breaks)))
+        }
+        Op::TerminalJson => {
+            let whole = whole()?;
+            let [json_text] = terminal_members(&whole, "terminal_json", &["json"])?;
+            text(&string(&terminal_json(json_text)))
+        }
         other => panic!("not an operation of this runner: {other:?}"),
     })
+}
+
+/// The string members `names` of a `terminal_*` input: `missing_field` for an absent or null
+/// one, `wrong_type` for one of another type, each at its member.
+fn terminal_members<'a, const N: usize>(
+    whole: &'a Value,
+    op: &str,
+    names: &[&str; N],
+) -> Result<[&'a str; N], ToolnexusError> {
+    let failed = |kind, pointer: &str, detail: String| ToolnexusError::Failed {
+        kind,
+        pointer: pointer.into(),
+        detail,
+        violations: Vec::new(),
+    };
+    let Some(map) = whole.as_object() else {
+        return Err(failed(
+            ErrorKind::WrongType,
+            "",
+            format!("{op} takes a JSON object"),
+        ));
+    };
+    let mut found = [""; N];
+    for (slot, name) in found.iter_mut().zip(names) {
+        let pointer = format!("/{name}");
+        *slot = match map.get(name) {
+            None | Some(Value::Null) => {
+                return Err(failed(
+                    ErrorKind::MissingField,
+                    &pointer,
+                    format!("`{name}` is required"),
+                ));
+            }
+            Some(value) => value.as_str().ok_or_else(|| {
+                failed(
+                    ErrorKind::WrongType,
+                    &pointer,
+                    format!("`{name}` must be a string"),
+                )
+            })?,
+        };
+    }
+    Ok(found)
+}
+
+/// `error` placed at `pointer`.
+fn at(pointer: &str, error: ToolnexusError) -> ToolnexusError {
+    let ToolnexusError::Failed {
+        kind,
+        detail,
+        violations,
+        ..
+    } = error;
+    ToolnexusError::Failed {
+        kind,
+        pointer: pointer.into(),
+        detail,
+        violations,
+    }
 }
 
 /// `[[name, value], …]` as pairs.
@@ -802,6 +875,9 @@ fn run_snapshot(script: &Value, limits: Option<Limits>) -> String {
                     }
                     Err(e) => outcome(Err(e)),
                 }
+            } else if let Some(of) = step.get("snapshotId") {
+                let id = of.get("id").and_then(Value::as_str).unwrap();
+                outcome(session.snapshot_id(id).map(|id| string(&id)))
             } else if let Some(restore) = step.get("restore") {
                 let (snapshot, keys) = restore_args(restore, last.as_ref());
                 match Session::restore(snapshot, keys, limits, now(step)) {
@@ -876,10 +952,16 @@ fn run_snapshot(script: &Value, limits: Option<Limits>) -> String {
                 keys.iter().map(|k| string(&k.key)).collect(),
             )))
         } else if let Some(snapshot) = step.get("snapshot") {
-            let bytes = current(&round).snapshot(key_of(snapshot));
-            let value = string(&String::from_utf8(bytes.clone()).unwrap());
-            last = Some(bytes);
-            outcome(Ok(value))
+            match current(&round).snapshot(key_of(snapshot)) {
+                Ok(bytes) => {
+                    let value = string(&String::from_utf8(bytes.clone()).unwrap());
+                    last = Some(bytes);
+                    outcome(Ok(value))
+                }
+                Err(e) => outcome(Err(e)),
+            }
+        } else if step.get("snapshotId").is_some() {
+            outcome(Ok(string(&current(&round).snapshot_id())))
         } else if let Some(restore) = step.get("restore") {
             let (snapshot, keys) = restore_args(restore, last.as_ref());
             match InputRound::restore(snapshot, keys, limits, now(step)) {
@@ -1141,4 +1223,23 @@ fn every_case_of_these_operations_passes_through_the_api() {
     println!("ffi api: {passed} passed, {} failed", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(passed > 600, "only {passed} cases ran");
+}
+
+#[test]
+fn terminal_text_shows_what_a_terminal_would_obey() {
+    let rewrite = "x\x1b[2K\r\x1b[1A  URL:  https://bank.example/login";
+    assert_eq!(
+        terminal_text(rewrite, LineBreaks::Keep),
+        r"x\u{1b}[2K\r\u{1b}[1A  URL:  https://bank.example/login"
+    );
+    assert_eq!(terminal_text("a\r\nb\tc", LineBreaks::Keep), "a\nb\tc");
+    assert_eq!(terminal_text("a\r\nb\tc", LineBreaks::Show), r"a\r\nb\tc");
+    assert_eq!(terminal_json("[\"\u{202e}\"]"), r#"["\u202e"]"#);
+    for breaks in [LineBreaks::Keep, LineBreaks::Show] {
+        assert_eq!(line_breaks_from_name(&breaks.as_str()).unwrap(), breaks);
+    }
+    let Err(ToolnexusError::Failed { kind, pointer, .. }) = line_breaks_from_name("Keep") else {
+        panic!("an unknown name is refused");
+    };
+    assert_eq!((kind, pointer.as_str()), (ErrorKind::InvalidValue, ""));
 }

@@ -50,7 +50,7 @@ def refused(call: Callable[[], Any]) -> None:
 
 
 def session_round_trip() -> None:
-    session = toolnexus.Session()
+    session = toolnexus.Session(ttl_ms=60_000)
     session.begin(PARAMS, "r", 0)
     session.resolve({"id": "r", "ok": True, "data": CONTENT}, 0)
 

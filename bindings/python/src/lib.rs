@@ -35,6 +35,7 @@ mod secrets;
 mod session;
 mod snapshot;
 mod task;
+mod terminal;
 mod text;
 mod url_review;
 mod violation;
@@ -76,6 +77,9 @@ mod native {
     use crate::secrets::{PySensitiveField, reject_secrets, sensitive_fields};
     #[pymodule_export]
     use crate::url_review::{PyUrlFinding, PyUrlReview, review_url};
+    // Server text on a terminal.
+    #[pymodule_export]
+    use crate::terminal::{terminal_json, terminal_text};
 
     // The session, the two wires and tasks.
     #[pymodule_export]

@@ -516,6 +516,9 @@ impl PyInputRound {
     /// HMAC-SHA-256 when `key` (`bytes` or `str`) is given, for `InputRound.restore` in
     /// another process. It holds what the server asked and what was answered, never content
     /// a person has not yet sent.
+    ///
+    /// Raises `InvalidValueError` at `/key` for a key shorter than 32 bytes: use random
+    /// bytes (`secrets.token_bytes(32)`) kept as the host's secret.
     #[pyo3(signature = (*, key = None))]
     fn snapshot<'py>(
         &self,
@@ -523,8 +526,20 @@ impl PyInputRound {
         key: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let key = key.map(|k| read_bytes(k, "key")).transpose()?;
-        let bytes = self.inner.with(py, |round| round.snapshot(key.as_deref()));
+        let bytes = self
+            .inner
+            .with(py, |round| round.snapshot(key.as_deref()))
+            .or_raise(py)?;
         Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The stable id of the snapshot `snapshot` writes now (43 characters, URL-safe): the
+    /// SHA-256 of its document, the same whatever key seals it and again after a restore,
+    /// new once the round changes. Keep the snapshot under it and claim it once when the
+    /// answer comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+    #[getter]
+    fn snapshot_id(&self, py: Python<'_>) -> String {
+        self.inner.with(py, |round| round.snapshot_id())
     }
 
     /// The round a `snapshot` wrote (`bytes` or `str`), as it was: the same pending
@@ -533,9 +548,11 @@ impl PyInputRound {
     /// `now_ms` (default: now) is checked against the earliest expiry of a pending request.
     ///
     /// Raises, with nothing made: `InvalidSealError` (a seal that does not check out, a
-    /// sealed snapshot without keys or an unsealed one with keys), the JSON errors within
+    /// sealed snapshot without keys or an unsealed one with keys), `InvalidValueError` at
+    /// `/keys/<i>` for a key shorter than 32 bytes, the JSON errors within
     /// `limits`, `InvalidValueError` at `/snapshot` or `/version` for another kind or version
-    /// of snapshot, `ExpiredError` at `/expiresAtMs` after the expiry, and the errors of each
+    /// of snapshot, `ExpiredError` at `/expiresAtMs` after the expiry (at `/beganAtMs` a day
+    /// after the round began when it has no expiry of its own), and the errors of each
     /// member at its pointer.
     #[staticmethod]
     #[pyo3(

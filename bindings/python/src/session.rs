@@ -171,7 +171,9 @@ session_class! {
     /// `str`) is given, for `Session.restore` in another process. It holds the request as the
     /// server asked it and its expiry, nothing a person typed.
     ///
-    /// Raises `UnknownRequestError` (at `/id`) when `request_id` is not pending.
+    /// Raises `UnknownRequestError` (at `/id`) when `request_id` is not pending,
+    /// `InvalidValueError` at `/id` when it never expires (a snapshot must: give the session a
+    /// `ttl_ms`), and `InvalidValueError` at `/key` for a key shorter than 32 bytes.
     #[pyo3(signature = (request_id, *, key = None))]
     fn snapshot<'py>(
         &self,
@@ -185,6 +187,17 @@ session_class! {
             .with(py, |session| session.snapshot(request_id, key.as_deref()))
             .or_raise(py)?;
         Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The stable id of the snapshot `snapshot(request_id)` writes now (43 characters,
+    /// URL-safe): the SHA-256 of its document, the same whatever key seals it and again
+    /// after a restore. Keep the snapshot under it and claim it once when the answer comes
+    /// (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Raises as `snapshot` does for a
+    /// `request_id` that is not pending.
+    fn snapshot_id(&self, py: Python<'_>, request_id: &str) -> PyResult<String> {
+        self.inner
+            .with(py, |session| session.snapshot_id(request_id))
+            .or_raise(py)
     }
 
     /// A session holding the one pending request a `snapshot` wrote (`bytes` or `str`), with

@@ -1,4 +1,4 @@
-"""Runners for the content, form, secret and URL-review operations of the conformance suite.
+"""Runners for the content, form, secret, URL-review and terminal operations of the conformance suite.
 
 The ``form`` operation prepares one ``toolnexus.Form`` and runs each of its calls on it.
 
@@ -11,7 +11,7 @@ of passing an argument are held to the exact outputs.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import toolnexus
 from conformance_common import Runner, Text, violations
@@ -106,6 +106,39 @@ def review_url(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> st
     return toolnexus.to_json(review)
 
 
+def _terminal_input(text: Text, limits: toolnexus.Limits, op: str, members: tuple[str, ...]) -> list[str]:
+    """The string members of a ``terminal_*`` input, in order: a missing (or ``null``) one is
+    the suite's ``missing_field``, one of another type ``wrong_type``, each at its member."""
+    whole = toolnexus.from_json(text, limits=limits)
+    if not isinstance(whole, dict):
+        raise toolnexus.WrongTypeError(f"{op} takes a JSON object")
+    assert set(whole) <= set(members), f"{op}: unknown input members {sorted(set(whole) - set(members))}"
+    found = []
+    for name in members:
+        value = whole.get(name)
+        if value is None:
+            raise toolnexus.MissingFieldError(f"`{name}` is required", pointer=f"/{name}")
+        if not isinstance(value, str):
+            raise toolnexus.WrongTypeError(f"`{name}` must be a string", pointer=f"/{name}")
+        found.append(value)
+    return found
+
+
+def terminal_text(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    shown, line_breaks = _terminal_input(text, limits, "terminal_text", ("text", "lineBreaks"))
+    try:
+        # Any name the case gives, unknown ones too: the binding refuses them.
+        return toolnexus.to_json(toolnexus.terminal_text(shown, line_breaks=cast("toolnexus.LineBreaks", line_breaks)))
+    except toolnexus.InvalidValueError as error:
+        # The binding's error is about its argument; the suite places it at the member.
+        raise toolnexus.InvalidValueError(error.message, pointer="/lineBreaks") from error
+
+
+def terminal_json(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
+    (json_text,) = _terminal_input(text, limits, "terminal_json", ("json",))
+    return toolnexus.to_json(toolnexus.terminal_json(json_text))
+
+
 def form(case: dict[str, Any], text: Text, limits: toolnexus.Limits) -> str:
     whole = toolnexus.from_json(text, limits=limits)
     assert isinstance(whole, dict) and {"schema", "calls"} <= whole.keys(), (
@@ -145,5 +178,7 @@ CONTENT_RUNNERS: dict[str, Runner] = {
     "reject_secrets": reject_secrets,
     "review_url": review_url,
     "form": form,
+    "terminal_text": terminal_text,
+    "terminal_json": terminal_json,
 }
 """The operations this module runs, by name."""

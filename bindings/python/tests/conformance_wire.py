@@ -470,9 +470,14 @@ class RoundSnapshotScript:
         if "pending" in step:
             return ok([key for key, _ in self.current().pending()])
         if "snapshot" in step:
-            written = self.current().snapshot(key=key_of(step["snapshot"]))
+            try:
+                written = self.current().snapshot(key=key_of(step["snapshot"]))
+            except toolnexus.Error as error:
+                return failed(error)
             self.last = written
             return ok(written.decode("utf-8"))
+        if "snapshotId" in step:
+            return ok(self.current().snapshot_id)
         if "restore" in step:
             snapshot, keys = restore_args(step["restore"], self.last)
             try:
@@ -524,6 +529,8 @@ class SessionSnapshotScript:
                 return failed(error)
             self.last = written
             return ok(written.decode("utf-8"))
+        if "snapshotId" in step:
+            return outcome(lambda: self.session.snapshot_id(step["snapshotId"]["id"]))
         if "restore" in step:
             snapshot, keys = restore_args(step["restore"], self.last)
             try:

@@ -41,7 +41,9 @@ RESULT = {
         "requestState": "s-1",
     },
 }
-KEY = b"current key"
+KEY = b"the current key: 32 bytes or more"
+OLD_KEY = b"the retired key: 32 bytes or more"
+OTHER_KEY = b"another key of 32 bytes or more!"
 
 
 def start(**options: object) -> tuple[toolnexus.InputRound, dict[str, toolnexus.Request]]:
@@ -57,7 +59,7 @@ def test_a_restored_round_gives_the_same_retry() -> None:
 
     blob = original.snapshot(key=KEY)
     assert isinstance(blob, bytes)
-    restored = toolnexus.InputRound.restore(blob, keys=[b"new key", KEY], now_ms=3_000)
+    restored = toolnexus.InputRound.restore(blob, keys=[OLD_KEY, KEY], now_ms=3_000)
     assert restored.missing() == original.missing() == ["ok"]
     assert [(k, r.id) for k, r in restored.pending()] == [(k, r.id) for k, r in original.pending()]
     pending = dict(restored.pending())["ok"]
@@ -72,7 +74,7 @@ def test_a_restored_round_gives_the_same_retry() -> None:
 
 def test_the_same_refusals_after_a_restore() -> None:
     original, requests = start()
-    restored = toolnexus.InputRound.restore(original.snapshot())
+    restored = toolnexus.InputRound.restore(original.snapshot(), now_ms=1_500)
     bad = {"id": requests["region"].id, "ok": True, "data": {"region": "eu", "replicas": 0}}
     errors = []
     for round_ in (original, restored):
@@ -100,7 +102,7 @@ def test_nothing_unsent_is_written_down() -> None:
     [
         (lambda b: b[:-1], (KEY,), toolnexus.InvalidSealError),
         (lambda b: b.replace(b".", b".A", 1), (KEY,), toolnexus.InvalidSealError),
-        (lambda b: b, (b"another key",), toolnexus.InvalidSealError),
+        (lambda b: b, (OTHER_KEY,), toolnexus.InvalidSealError),
         (lambda b: b, (), toolnexus.InvalidSealError),
     ],
 )
@@ -119,14 +121,14 @@ def test_an_unsealed_snapshot_is_refused_where_a_seal_is_expected() -> None:
 
 def test_an_expired_round_says_so() -> None:
     round_, _ = start(ttl_ms=500)
-    blob = round_.snapshot(key="text keys are their UTF-8")
-    toolnexus.InputRound.restore(blob, keys=["text keys are their UTF-8"], now_ms=1_500)
+    blob = round_.snapshot(key="text keys are their UTF-8, 32 bytes or more")
+    toolnexus.InputRound.restore(blob, keys=["text keys are their UTF-8, 32 bytes or more"], now_ms=1_500)
     with pytest.raises(toolnexus.ExpiredError) as expired:
-        toolnexus.InputRound.restore(blob, keys=["text keys are their UTF-8"], now_ms=1_501)
+        toolnexus.InputRound.restore(blob, keys=["text keys are their UTF-8, 32 bytes or more"], now_ms=1_501)
     assert expired.value.kind == "expired" and expired.value.pointer == "/expiresAtMs"
     # Without now_ms, the clock says it is long past.
     with pytest.raises(toolnexus.ExpiredError):
-        toolnexus.InputRound.restore(blob, keys=["text keys are their UTF-8"])
+        toolnexus.InputRound.restore(blob, keys=["text keys are their UTF-8, 32 bytes or more"])
 
 
 def test_a_bad_document_is_a_typed_error() -> None:
@@ -160,3 +162,58 @@ def test_a_session_pending_request_moves_between_sessions() -> None:
         session.snapshot("q1")
     with pytest.raises(toolnexus.ExpiredError):
         toolnexus.Session.restore(blob, keys=(KEY,), now_ms=10_001)
+
+
+@pytest.mark.parametrize("short", [b"", "", b"current key", "x" * 31, bytearray(31)])
+def test_a_key_shorter_than_32_bytes_is_refused(short: bytes | str) -> None:
+    round_, _ = start()
+    with pytest.raises(toolnexus.InvalidValueError) as refused:
+        round_.snapshot(key=short)
+    assert (refused.value.kind, refused.value.pointer) == ("invalid_value", "/key")
+    assert "32 bytes" in refused.value.message
+    sealed = round_.snapshot(key=KEY)
+    with pytest.raises(toolnexus.InvalidValueError) as refused:
+        toolnexus.InputRound.restore(sealed, keys=[KEY, short])
+    assert refused.value.pointer == "/keys/1"
+    session = toolnexus.Session(ttl_ms=60_000)
+    session.begin(RESULT["result"]["inputRequests"]["ok"]["params"], "q1", 0)  # type: ignore[index]
+    with pytest.raises(toolnexus.InvalidValueError) as refused:
+        session.snapshot("q1", key=short)
+    assert refused.value.pointer == "/key"
+    with pytest.raises(toolnexus.InvalidValueError) as refused:
+        toolnexus.Session.restore(session.snapshot("q1", key=KEY), keys=short)
+    assert refused.value.pointer == "/keys/0"
+
+
+def test_a_snapshot_id_is_stable_and_names_one_state() -> None:
+    import base64
+    import hashlib
+
+    round_, requests = start(ttl_ms=60_000)
+    snapshot_id = round_.snapshot_id
+    assert len(snapshot_id) == 43 and snapshot_id == round_.snapshot_id
+    digest = hashlib.sha256(round_.snapshot()).digest()
+    assert snapshot_id == base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+    restored = toolnexus.InputRound.restore(round_.snapshot(key=KEY), keys=KEY, now_ms=2_000)
+    assert restored.snapshot_id == snapshot_id
+    region = requests["region"]
+    restored.resolve({"id": region.id, "ok": True, "data": {"region": "eu"}}, 2_000)
+    assert restored.snapshot_id != snapshot_id
+
+    session = toolnexus.Session(ttl_ms=10_000)
+    session.begin(RESULT["result"]["inputRequests"]["ok"]["params"], "q1", 0)  # type: ignore[index]
+    pending_id = session.snapshot_id("q1")
+    moved = toolnexus.Session.restore(session.snapshot("q1", key=KEY), keys=[KEY], now_ms=5)
+    assert moved.snapshot_id("q1") == pending_id != snapshot_id
+    with pytest.raises(toolnexus.UnknownRequestError) as refused:
+        session.snapshot_id("q2")
+    assert refused.value.pointer == "/id"
+
+
+def test_a_pending_request_that_never_expires_is_not_written_down() -> None:
+    session = toolnexus.Session()
+    session.begin(RESULT["result"]["inputRequests"]["ok"]["params"], "q1", 0)  # type: ignore[index]
+    for write in (lambda: session.snapshot("q1"), lambda: session.snapshot("q1", key=KEY), lambda: session.snapshot_id("q1")):
+        with pytest.raises(toolnexus.InvalidValueError) as refused:
+            write()
+        assert refused.value.pointer == "/id" and "ttl_ms" in refused.value.message

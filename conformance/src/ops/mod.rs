@@ -12,6 +12,7 @@ pub(crate) mod schema_check;
 pub(crate) mod session;
 pub(crate) mod snapshot;
 pub(crate) mod task;
+pub(crate) mod terminal;
 pub(crate) mod url;
 
 /// The object with `members`, in order.

@@ -164,10 +164,17 @@ impl RoundScript {
         }
         if let Some(snapshot) = step.get("snapshot") {
             let key = key_of(snapshot)?;
-            let bytes = self.round()?.snapshot(key.as_deref());
-            let text = written(&bytes)?;
-            self.last = Some(bytes);
-            return Ok(ok(text));
+            return Ok(match self.round()?.snapshot(key.as_deref()) {
+                Ok(bytes) => {
+                    let text = written(&bytes)?;
+                    self.last = Some(bytes);
+                    ok(text)
+                }
+                Err(e) => outcome_value(Err(e)),
+            });
+        }
+        if step.get("snapshotId").is_some() {
+            return Ok(ok(Value::from(self.round()?.snapshot_id())));
         }
         if let Some(restore) = step.get("restore") {
             let (snapshot, keys) = restore_args(restore, self.last.as_deref())?;
@@ -242,6 +249,13 @@ impl SessionScript {
                 }
                 Err(e) => outcome_value(Err(e)),
             });
+        }
+        if let Some(of) = step.get("snapshotId") {
+            let id = of
+                .get("id")
+                .and_then(Value::as_str)
+                .ok_or("snapshotId needs the `id` of a request")?;
+            return Ok(outcome_value(self.session.snapshot_id(id).map(Value::from)));
         }
         if let Some(restore) = step.get("restore") {
             let (snapshot, keys) = restore_args(restore, self.last.as_deref())?;

@@ -102,12 +102,13 @@ fn main() {
             .unwrap()
             .fields()
             .len();
-        let plain = round.snapshot(None);
-        let sealed = round.snapshot(Some(KEY));
+        let plain = round.snapshot(None).unwrap();
+        let sealed = round.snapshot(Some(KEY)).unwrap();
         assert_eq!(
             InputRound::restore(&plain, &[], &limits, 2_000)
                 .unwrap()
-                .snapshot(None),
+                .snapshot(None)
+                .unwrap(),
             plain
         );
         let (times, ratios) = compare(&[
@@ -115,11 +116,11 @@ fn main() {
                 black_box(read());
             },
             &|| {
-                let written = black_box(&round).snapshot(None);
+                let written = black_box(&round).snapshot(None).unwrap();
                 black_box(InputRound::restore(&written, &[], &limits, 2_000).unwrap());
             },
             &|| {
-                let written = black_box(&round).snapshot(Some(KEY));
+                let written = black_box(&round).snapshot(Some(KEY)).unwrap();
                 black_box(InputRound::restore(&written, &[KEY], &limits, 2_000).unwrap());
             },
         ]);

@@ -2,7 +2,7 @@
 // a person typed, checked and answered; URL review; the session, from several threads too; the
 // 2025 JSON-RPC bridge, a 2026-07-28 multi round-trip and a task followed in both eras; a round
 // and a pending request written down and restored; the form as a web page and its post read
-// back; errors as exceptions. Any failed check ends the
+// back; server text shown on a terminal; errors as exceptions. Any failed check ends the
 // run with status 1. The cost of a mapping call is measured and reported, never enforced.
 
 import dev.toolnexus.*
@@ -232,6 +232,18 @@ object Api {
         val script = reviewUrl("javascript:alert(1)")
         expect("a script link is rejected", script.verdict == Verdict.REJECT, script)
         expect("names are the suite's", script.verdict.asStr() == "reject" && FindingCode.NOT_HTTPS.asStr() == "not_https")
+    }
+
+    private fun terminal() {
+        val rewrite = "x\u001b[2K\r\u001b[1A  URL:  https://bank.example/login"
+        val shown = terminalText(rewrite, LineBreaks.KEEP)
+        expect("a line that rewrites the screen is shown, not obeyed", shown == "x\\u{1b}[2K\\r\\u{1b}[1A  URL:  https://bank.example/login", shown)
+        expect("a block keeps its line breaks", terminalText("a\r\nb\tc", LineBreaks.KEEP) == "a\nb\tc")
+        expect("one line shows them", terminalText("a\r\nb\tc", LineBreaks.SHOW) == "a\\r\\nb\\tc")
+        expect("JSON stays JSON", terminalJson("[\"\u202e\"]") == "[\"\\u202e\"]", terminalJson("[\"\u202e\"]"))
+        expect("names are the suite's", LineBreaks.entries.map { it.asStr() } == listOf("keep", "show") && lineBreaksFromName("show") == LineBreaks.SHOW)
+        val unknown = failure { lineBreaksFromName("Keep") }
+        expect("an unknown name is refused", unknown?.kind == ErrorKind.INVALID_VALUE && unknown.pointer == "", unknown)
     }
 
     private fun secrets() {
@@ -481,7 +493,8 @@ object Api {
 
     /** A round and a session's pending request written down, restored elsewhere, and refused. */
     private fun snapshots() {
-        val key = "k-2026".toByteArray()
+        val key = "k-2026: a seal key of 32 bytes or more".toByteArray()
+        val previous = "k-2025: a seal key of 32 bytes or more".toByteArray()
         val call = """{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy"}}"""
         val response = """{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{""" +
             """"region":{"method":"elicitation/create","params":{"message":"Which region?",""" +
@@ -498,7 +511,10 @@ object Api {
                 expect("the same key seals the same bytes", round.snapshot(key).contentEquals(sealed))
                 val plain = String(round.snapshot(), Charsets.UTF_8)
                 expect("unsealed, it is the versioned document", plain.startsWith("""{"snapshot":"input-round","version":1,"""), plain)
-                InputRound.restore(sealed, listOf("k-2025".toByteArray(), key), nowMs = 3_000uL).use { restored ->
+                val id = round.snapshotId()
+                expect("the snapshot's id is 43 URL-safe characters", id.length == 43 && id.all { it.isLetterOrDigit() || it == '-' || it == '_' }, id)
+                InputRound.restore(sealed, listOf(previous, key), nowMs = 3_000uL).use { restored ->
+                    expect("a restored round has the id of its snapshot", restored.snapshotId() == id, restored.snapshotId())
                     expect("the options come back", restored.options() == options, restored.options())
                     expect("the pending requests come back, ids and expiry too", restored.pending() == round.pending(), restored.pending())
                     expect("what was begun and is still waiting", restored.requests() == restored.pending(), restored.requests())
@@ -517,7 +533,7 @@ object Api {
                 for ((what, refused) in listOf(
                     "a changed byte" to failure { InputRound.restore(changed, listOf(key), nowMs = 3_000uL) },
                     "a cut" to failure { InputRound.restore(sealed.copyOf(sealed.size / 2), listOf(key), nowMs = 3_000uL) },
-                    "another key" to failure { InputRound.restore(sealed, listOf("k-2025".toByteArray()), nowMs = 3_000uL) },
+                    "another key" to failure { InputRound.restore(sealed, listOf(previous), nowMs = 3_000uL) },
                     "no keys" to failure { InputRound.restore(sealed, nowMs = 3_000uL) },
                     "keys for an unsealed snapshot" to failure { InputRound.restore(round.snapshot(), listOf(key), nowMs = 3_000uL) },
                     "a round's seal as a pending request" to failure { Session.restore(sealed, listOf(key), nowMs = 3_000uL) },
@@ -530,12 +546,22 @@ object Api {
                 expect("without nowMs the clock says it expired", clock?.kind == ErrorKind.EXPIRED, clock)
                 val small = failure { InputRound.restore(round.snapshot(), limits = Limits(maxInputBytes = 64uL), nowMs = 3_000uL) }
                 expect("a snapshot is read within the limits", small?.kind == ErrorKind.TOO_LARGE, small)
+                for (short in listOf(ByteArray(0), "k-2026".toByteArray(), ByteArray(31))) {
+                    val sealing = failure { round.snapshot(short) }
+                    expect("a key under 32 bytes is refused to seal", sealing?.kind == ErrorKind.INVALID_VALUE && sealing.pointer == "/key", sealing)
+                    val opening = failure { InputRound.restore(sealed, listOf(key, short), nowMs = 3_000uL) }
+                    expect("and to restore, at its index", opening?.kind == ErrorKind.INVALID_VALUE && opening.pointer == "/keys/1", opening)
+                }
             }
         }
         Session(SessionOptions(ttlMs = 10_000uL, applyDefaults = true, modes = modesFromName("form"))).use { session ->
             val request = session.begin(FORM, "q1", nowMs = 0uL)
             val blob = session.snapshot("q1", key)
+            val id = session.snapshotId("q1")
+            val short = failure { session.snapshot("q1", ByteArray(16)) }
+            expect("a pending request is not sealed with a short key", short?.kind == ErrorKind.INVALID_VALUE && short.pointer == "/key", short)
             Session.restore(blob, listOf(key), nowMs = 5uL).use { restored ->
+                expect("a restored session has the id of its snapshot", restored.snapshotId("q1") == id, id)
                 expect("a restored session holds the request", restored.pending() == listOf(request), restored.pending())
                 expect("with the options it was written with", restored.options() == session.options(), restored.options())
                 expect("and the form prepared again", restored.form("q1")?.use { it.fields() } == session.form("q1")?.use { it.fields() })
@@ -546,6 +572,11 @@ object Api {
             expect("only a pending request is written", gone?.kind == ErrorKind.UNKNOWN_REQUEST && gone.pointer == "/id", gone)
             val late = failure { Session.restore(blob, listOf(key), nowMs = 10_001uL) }
             expect("a pending request past its expiry is expired", late?.kind == ErrorKind.EXPIRED && late.pointer == "/expiresAtMs", late)
+        }
+        Session().use { session ->
+            session.begin(FORM, "n1", nowMs = 0uL)
+            val never = failure { session.snapshot("n1") }
+            expect("a request that never expires is not written down", never?.kind == ErrorKind.INVALID_VALUE && never.pointer == "/id", never)
         }
         expect("the new kinds have the suite's names", ErrorKind.INVALID_SEAL.asStr() == "invalid_seal" && ErrorKind.EXPIRED.asStr() == "expired")
     }
@@ -844,7 +875,7 @@ object Api {
 
     fun run(): Boolean {
         val parts = listOf(
-            ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::secrets,
+            ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::terminal, ::secrets,
             ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::snapshots, ::taskFollowed,
             ::webFormPage, ::webFormRoundTrip, ::webFormDeclineCancel, ::webFormInvalidAccept, ::webFormRefused, ::webViewReadme,
             ::errorsAreExceptions,

@@ -1,4 +1,4 @@
-// The suite's schema, content, form, secret and URL-review operations run through the Kotlin API.
+// The suite's schema, content, form, secret, URL-review and terminal operations run through the Kotlin API.
 //
 // Typed results (violations, problems, fields, reviews) are written by the runner from their
 // records with the suite's names, so the records themselves are held to the exact outputs.
@@ -77,7 +77,40 @@ private fun reviewUrlCase(text: String, limits: Limits?): String {
     return toJson(urlReviewJson(reviewUrl(url)))
 }
 
-/** The content, form, secret and URL-review operations, by the suite's name. */
+/**
+ * The string members `names` of a `terminal_*` input, in order: an absent or null one is the
+ * suite's `missing_field`, one of another type `wrong_type`, each at its member.
+ */
+private fun terminalMembers(text: String, limits: Limits?, op: String, vararg names: String): List<String> {
+    val whole = parseJson(compactJson(text, limits)).asObject()
+        ?: throw ToolnexusException.Failed(ErrorKind.WRONG_TYPE, "", "$op takes a JSON object", emptyList())
+    check(names.toSet().containsAll(whole.keys)) { "$op: unknown input members ${whole.keys - names.toSet()}" }
+    return names.map { name ->
+        when (val value = whole[name]) {
+            null -> throw ToolnexusException.Failed(ErrorKind.MISSING_FIELD, "/$name", "`$name` is required", emptyList())
+            is String -> value
+            else -> throw ToolnexusException.Failed(ErrorKind.WRONG_TYPE, "/$name", "`$name` must be a string", emptyList())
+        }
+    }
+}
+
+/** `terminal_text`: the line breaks by name through `lineBreaksFromName`, its error placed at the member. */
+private fun terminalTextCase(text: String, limits: Limits?): String {
+    val (given, name) = terminalMembers(text, limits, "terminal_text", "text", "lineBreaks")
+    val breaks = try {
+        lineBreaksFromName(name)
+    } catch (e: ToolnexusException.Failed) {
+        throw ToolnexusException.Failed(e.kind, "/lineBreaks", e.detail, e.violations)
+    }
+    return quote(terminalText(given, breaks))
+}
+
+private fun terminalJsonCase(text: String, limits: Limits?): String {
+    val (json) = terminalMembers(text, limits, "terminal_json", "json")
+    return quote(terminalJson(json))
+}
+
+/** The content, form, secret, URL-review and terminal operations, by the suite's name. */
 val CONTENT_OPS: Map<String, Op> = mapOf(
     "check_schema" to textOp { _, text, limits -> checkSchemaCase(text, limits) },
     "validate_content" to textOp(::validateContentCase),
@@ -86,4 +119,6 @@ val CONTENT_OPS: Map<String, Op> = mapOf(
     "sensitive_fields" to textOp { _, text, limits -> sensitiveFieldsCase(text, limits) },
     "reject_secrets" to textOp { _, text, limits -> rejectSecretsCase(text, limits) },
     "review_url" to textOp { _, text, limits -> reviewUrlCase(text, limits) },
+    "terminal_text" to textOp { _, text, limits -> terminalTextCase(text, limits) },
+    "terminal_json" to textOp { _, text, limits -> terminalJsonCase(text, limits) },
 )

@@ -400,11 +400,12 @@ private class RoundSnapshotScript(options: Map<String, Any?>, private val limits
             }
             "missing" in step -> ok(current().missing())
             "pending" in step -> ok(current().pending().map { it.key })
-            "snapshot" in step -> {
+            "snapshot" in step -> outcome {
                 val written = current().snapshot(keyOf(step["snapshot"].asObject() ?: emptyMap()))
                 last = written
-                ok(String(written, Charsets.UTF_8))
+                String(written, Charsets.UTF_8)
             }
+            "snapshotId" in step -> ok(current().snapshotId())
             "restore" in step -> {
                 val (snapshot, keys) = restoreArgs(step["restore"].asObject() ?: emptyMap(), last)
                 val restored = try {
@@ -461,6 +462,10 @@ private class SessionSnapshotScript(options: Map<String, Any?>, private val limi
                 last = written
                 String(written, Charsets.UTF_8)
             }
+        }
+        "snapshotId" in step -> {
+            val of = step["snapshotId"].asObject() ?: throw BrokenScript("snapshotId is no object")
+            outcome { session.snapshotId(of["id"] as String) }
         }
         "restore" in step -> {
             val (snapshot, keys) = restoreArgs(step["restore"].asObject() ?: emptyMap(), last)

@@ -52,6 +52,8 @@ from ._native import (
     reject_secrets,
     review_url,
     sensitive_fields,
+    terminal_json,
+    terminal_text,
     to_json,
     validate_content,
 )
@@ -78,7 +80,7 @@ from ._native import (
     Grant,
     parse_challenge,
 )
-from ._literals import SecretKind, Severity, TaskStatus, Verdict, Widget
+from ._literals import LineBreaks, SecretKind, Severity, TaskStatus, Verdict, Widget
 from ._number import Number
 
 __all__ = [
@@ -122,6 +124,10 @@ __all__ = [
     "UrlFinding",
     "Verdict",
     "Severity",
+    # Server text on a terminal.
+    "terminal_text",
+    "terminal_json",
+    "LineBreaks",
     # The session, the 2025 JSON-RPC wire and the 2026-07-28 multi round-trip.
     "Session",
     "ReverseBridge",

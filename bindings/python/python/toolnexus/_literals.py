@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["SecretKind", "Severity", "TaskStatus", "Verdict", "Widget"]
+__all__ = ["LineBreaks", "SecretKind", "Severity", "TaskStatus", "Verdict", "Widget"]
 
 Widget = Literal[
     "text",
@@ -43,3 +43,7 @@ Severity = Literal["warn", "reject"]
 
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
 """Where a task stands (``TaskInfo.status``); the core's ``TaskInfo.STATUSES``, in its order."""
+
+LineBreaks = Literal["keep", "show"]
+"""Whether text shown on a terminal may break lines (``terminal_text``): ``"keep"`` for a block
+(a message, a description), ``"show"`` for one line (a label, a name, a title)."""

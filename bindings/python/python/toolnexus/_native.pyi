@@ -42,6 +42,9 @@ __all__ = [
     "validate_content",
     # The form on a web page.
     "html_stylesheet",
+    # Server text on a terminal.
+    "terminal_json",
+    "terminal_text",
     # The session and the two wires.
     "ClientRequest",
     "Incoming",
@@ -545,6 +548,16 @@ class UrlReview:
 def review_url(url: str) -> UrlReview:
     """Reviews ``url`` before consent: what to show and what to warn about."""
 
+_LineBreaks: TypeAlias = Literal["keep", "show"]
+
+def terminal_text(text: str, line_breaks: _LineBreaks = "keep") -> str:
+    """``text`` as it is safe to show on a terminal: controls, escape sequences, bidi controls
+    and invisible characters written as visible escapes; line breaks kept (``"keep"``) or shown
+    as ``\\n`` (``"show"``)."""
+
+def terminal_json(json: str) -> str:
+    """JSON text as it is safe to show on a terminal, and still the same JSON."""
+
 def from_json(text: _JsonText, *, limits: Limits | None = None) -> Any:
     """Reads JSON text exactly as toolnexus does: ``int``, ``Number``, ordered ``dict``."""
 
@@ -604,7 +617,11 @@ class Session:
     def expire(self, now_ms: int) -> list[tuple[str, ElicitResult]]: ...
     def cancel_all(self) -> list[tuple[str, ElicitResult]]: ...
     def snapshot(self, request_id: str, *, key: bytes | str | None = None) -> bytes:
-        """The pending request ``request_id`` written down with the session's options."""
+        """The pending request ``request_id`` written down with the session's options; a
+        ``key`` is at least 32 bytes."""
+    def snapshot_id(self, request_id: str) -> str:
+        """The stable id of the snapshot of ``request_id``: keep it under this id, claim it
+        once."""
     @staticmethod
     def restore(
         snapshot: bytes | bytearray | str,
@@ -775,7 +792,10 @@ class InputRound:
     def cancel_pending(self) -> list[tuple[str, ElicitResult]]: ...
     def snapshot(self, *, key: bytes | str | None = None) -> bytes:
         """The round written down: a small versioned JSON document, sealed with HMAC-SHA-256
-        when ``key`` is given."""
+        when ``key`` (at least 32 bytes) is given."""
+    @property
+    def snapshot_id(self) -> str:
+        """The stable id of the round's snapshot: keep it under this id, claim it once."""
     @staticmethod
     def restore(
         snapshot: bytes | bytearray | str,

@@ -15,7 +15,7 @@ use toolnexus_core::{
 };
 use toolnexus_core_fuzz::{GenParams, limits, take_bytes};
 
-const KEY: &[u8] = b"fuzz key";
+const KEY: &[u8] = b"the fuzz key: 32 bytes or longer";
 const CALL: &[u8] =
     br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}"#;
 
@@ -23,16 +23,25 @@ const CALL: &[u8] =
 fn restore_any(bytes: &[u8], limits: &Limits, now: u64) {
     for keys in [&[][..], &[KEY][..]] {
         if let Ok(round) = InputRound::restore(bytes, keys, limits, now) {
-            let again = round.snapshot(None);
+            let again = round.snapshot(None).expect("an unsealed snapshot is always written");
             let twice = InputRound::restore(&again, &[], &Limits::DEFAULT.with_max_input_bytes(usize::MAX), now)
                 .expect("a snapshot the core wrote restores");
-            assert_eq!(twice.snapshot(None), again, "a restored round writes another snapshot");
+            assert_eq!(twice.snapshot(None).ok(), Some(again), "a restored round writes another snapshot");
+            assert_eq!(twice.snapshot_id(), round.snapshot_id(), "a round restored again keeps its id");
         }
         if let Ok(session) = Session::restore(bytes, keys, limits, now) {
             let pending = session.pending();
             assert_eq!(pending.len(), 1, "a restored session holds one request");
             let id = pending.first().map(|r| String::from(r.id())).unwrap_or_default();
-            session.snapshot(&id, None).expect("its request is pending");
+            // Its request is pending: it is written down again unless it never expires.
+            let never_expires = pending.first().is_some_and(|r| r.expires_at().is_none());
+            match session.snapshot(&id, None) {
+                Ok(_) => assert!(!never_expires, "a request that never expires was written"),
+                Err(error) => assert!(
+                    never_expires && error.kind() == ErrorKind::InvalidValue,
+                    "a pending request with an expiry is written down: {error:?}"
+                ),
+            }
         }
     }
 }
@@ -89,10 +98,11 @@ fuzz_target!(|input: &[u8]| {
             let _ = round.resolve(&answer, now);
         }
     }
-    let sealed = round.snapshot(Some(KEY));
+    let sealed = round.snapshot(Some(KEY)).expect("the key is long enough");
     let restored = InputRound::restore(&sealed, &[KEY], &Limits::DEFAULT.with_max_input_bytes(usize::MAX), now)
         .expect("a round the core wrote restores before it expires");
-    assert_eq!(restored.snapshot(None), round.snapshot(None));
+    assert_eq!(restored.snapshot(None).ok(), round.snapshot(None).ok());
+    assert_eq!(restored.snapshot_id(), round.snapshot_id());
     assert_eq!(restored.pending(), round.pending());
     assert_eq!(restored.missing(), round.missing());
     let id = RpcId::from(2);

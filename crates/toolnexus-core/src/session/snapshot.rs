@@ -177,11 +177,21 @@ pub(crate) fn check_sensitive(
     }
 }
 
-/// The document's bytes: its JSON, sealed for `kind` when a key is given.
-pub(crate) fn write(kind: &str, text: String, key: Option<&[u8]>) -> Vec<u8> {
+/// The id of a snapshot whose document is `text`: its SHA-256, in unpadded base64url (43
+/// characters). It names the document, not its seal, so it stays the same whatever key seals
+/// it, and it is the same in every process that writes the same document.
+pub(crate) fn id_of(text: &str) -> String {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(text.as_bytes()))
+}
+
+/// The document's bytes: its JSON, sealed for `kind` when a key is given; a key shorter than
+/// [`seal::MIN_KEY_BYTES`] is refused at `/key`.
+pub(crate) fn write(kind: &str, text: String, key: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     match key {
         Some(key) => seal::seal(text.as_bytes(), kind.as_bytes(), key),
-        None => text.into_bytes(),
+        None => Ok(text.into_bytes()),
     }
 }
 
@@ -194,6 +204,8 @@ pub(crate) fn read(
     limits: &Limits,
     now_ms: u64,
 ) -> Result<Map, Error> {
+    // The host's keys before its input: a short key is refused whatever the snapshot.
+    seal::check_keys(keys)?;
     // The seal's length follows the document's: a snapshot too long to read is refused
     // before anything is decoded.
     if snapshot.len() > limits.max_input_bytes().saturating_mul(2) {
@@ -359,13 +371,49 @@ impl Session {
     /// back in another process. It holds the request as the server asked it and its expiry,
     /// nothing a person typed.
     ///
-    /// Refused with [`ErrorKind::UnknownRequest`] (at `/id`) when `id` is not pending.
+    /// A snapshot must expire, so the request must have an expiry: begin it in a session with
+    /// a time to live ([`SessionOptions::with_ttl_ms`]). Refused with
+    /// [`ErrorKind::InvalidValue`] at `/key` for a key shorter than [`seal::MIN_KEY_BYTES`]
+    /// (32 bytes), [`ErrorKind::UnknownRequest`] at `/id` when `id` is not pending, and
+    /// [`ErrorKind::InvalidValue`] at `/id` when it never expires.
     pub fn snapshot(&self, id: &str, key: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        if let Some(key) = key {
+            seal::check_key(key, "/key")?;
+        }
+        write(PENDING_REQUEST, self.document(id)?, key)
+    }
+
+    /// The stable id of the snapshot [`Session::snapshot`] writes of the pending request `id`
+    /// now: the SHA-256 of its document, in unpadded base64url (43 characters). It does not
+    /// depend on the key, so a sealed and an unsealed snapshot of the same request share it;
+    /// a session restored from the snapshot gives the same id again.
+    ///
+    /// A host keeps the snapshot under this id and claims it once, atomically, when the
+    /// answer comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`): of two posts of one
+    /// answer, one finds the snapshot and the other nothing. Refused as [`Session::snapshot`]
+    /// is, for an `id` that is not pending or never expires.
+    pub fn snapshot_id(&self, id: &str) -> Result<String, Error> {
+        Ok(id_of(&self.document(id)?))
+    }
+
+    /// The JSON document of the snapshot of the pending request `id`, unsealed.
+    fn document(&self, id: &str) -> Result<String, Error> {
         let Some(entry) = self.entries.iter().find(|e| e.request.id() == id) else {
             return Err(Error::new(
                 ErrorKind::UnknownRequest,
                 "/id",
                 format!("no request with the id {id:?} is pending"),
+            ));
+        };
+        // A snapshot must expire: one kept or leaked could be answered for ever otherwise.
+        let Some(expires_at_ms) = entry.expires_at_ms else {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                "/id",
+                format!(
+                    "the request {id:?} never expires, and a snapshot must: begin it in a \
+                     session with a time to live (ttl_ms)"
+                ),
             ));
         };
         let (elicitation_id, sensitive) = match &entry.pending {
@@ -384,11 +432,9 @@ impl Session {
         if !sensitive.is_empty() {
             doc.member("sensitive", |out| write_sensitive(out, &sensitive));
         }
-        if let Some(at) = entry.expires_at_ms {
-            doc.member("expiresAtMs", |out| write_u64(out, at));
-        }
+        doc.member("expiresAtMs", |out| write_u64(out, expires_at_ms));
         doc.finish();
-        Ok(write(PENDING_REQUEST, out, key))
+        Ok(out)
     }
 
     /// A session holding the one pending request a [`Session::snapshot`] wrote, with the
@@ -397,7 +443,8 @@ impl Session {
     ///
     /// `keys` are the keys a sealed snapshot may be sealed with (the current one and those
     /// being retired); with none, the snapshot must be unsealed. Refused, each with nothing
-    /// made: [`ErrorKind::InvalidSeal`] for a seal that does not check out (or a sealed
+    /// made: [`ErrorKind::InvalidValue`] at `/keys/<i>` for a key shorter than
+    /// [`seal::MIN_KEY_BYTES`], before the snapshot is read; [`ErrorKind::InvalidSeal`] for a seal that does not check out (or a sealed
     /// snapshot without keys, or an unsealed one with keys); a JSON error within `limits`;
     /// [`ErrorKind::InvalidValue`] at `/snapshot` or `/version` for another kind of snapshot or
     /// a version this does not read; [`ErrorKind::Expired`] when `now_ms` is past the

@@ -1375,9 +1375,18 @@ public protocol InputRoundProtocol: AnyObject, Sendable {
      * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
      * bytes). It holds the request as first sent, the server's result, the options, the ids
      * sent, the responses recorded and what awaits completion, never content a person has
-     * not yet sent.
+     * not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+     * (use 32 random bytes kept as the host's secret).
      */
-    func snapshot(key: Data?)  -> Data
+    func snapshot(key: Data?) throws  -> Data
+    
+    /**
+     * The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+     * SHA-256 of its document, the same whatever key seals it and again after a restore, new
+     * once the round changes. Keep the snapshot under it and claim it once when the answer
+     * comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+     */
+    func snapshotId()  -> String
     
     /**
      * Gives the host's own result (a JSON object, sent as it is) for an input request the
@@ -1461,11 +1470,13 @@ open class InputRound: InputRoundProtocol, @unchecked Sendable {
      * with none, it must be unsealed. It is read within `limits` at `now_ms` (the clock when
      * absent).
      *
-     * Fails, with nothing made: `InvalidSeal` at `""` for a seal that does not check out (or
+     * Fails, with nothing made: `InvalidValue` at `/keys/<i>` for a key shorter than 32
+     * bytes; `InvalidSeal` at `""` for a seal that does not check out (or
      * a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
      * `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
      * version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
-     * earliest expiry of a pending request, and the errors of each member at its pointer
+     * earliest expiry of a pending request (at `/beganAtMs` a day after the round began when
+     * it has no expiry of its own), and the errors of each member at its pointer
      * (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
      * `UnknownField` at `/responses/<key>` for a key no input request has).
      */
@@ -1679,14 +1690,30 @@ open func retry(id: RpcId, partial: Bool = false)throws  -> String  {
      * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
      * bytes). It holds the request as first sent, the server's result, the options, the ids
      * sent, the responses recorded and what awaits completion, never content a person has
-     * not yet sent.
+     * not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+     * (use 32 random bytes kept as the host's secret).
      */
-open func snapshot(key: Data? = nil) -> Data  {
-    return try!  FfiConverterData.lift(try! rustCall() {
+open func snapshot(key: Data? = nil)throws  -> Data  {
+    return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
         uniffiCallStatus in
     uniffi_toolnexus_ffi_fn_method_inputround_snapshot(
             self.uniffiCloneHandle(),
         FfiConverterOptionData.lower(key),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+     * SHA-256 of its document, the same whatever key seals it and again after a restore, new
+     * once the round changes. Keep the snapshot under it and claim it once when the answer
+     * comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+     */
+open func snapshotId() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_inputround_snapshot_id(
+            self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
 }
@@ -2298,9 +2325,21 @@ public protocol SessionProtocol: AnyObject, Sendable {
      * `restore` in another process or after a restart: a small versioned JSON document
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
-     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+     * with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+     * `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+     * random bytes kept as the host's secret).
      */
     func snapshot(requestId: String, key: Data?) throws  -> Data
+    
+    /**
+     * The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+     * characters): the SHA-256 of its document, the same whatever key seals it and again
+     * after a restore. Keep the snapshot under it and claim it once when the answer comes
+     * (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+     * `request_id` that is not pending.
+     */
+    func snapshotId(requestId: String) throws  -> String
     
 }
 /**
@@ -2596,7 +2635,10 @@ open func resolve(answer: Answer, nowMs: UInt64? = nil)throws  -> ElicitResult  
      * `restore` in another process or after a restart: a small versioned JSON document
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
-     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+     * with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+     * `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+     * random bytes kept as the host's secret).
      */
 open func snapshot(requestId: String, key: Data? = nil)throws  -> Data  {
     return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
@@ -2605,6 +2647,23 @@ open func snapshot(requestId: String, key: Data? = nil)throws  -> Data  {
             self.uniffiCloneHandle(),
         FfiConverterString.lower(requestId),
         FfiConverterOptionData.lower(key),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+     * characters): the SHA-256 of its document, the same whatever key seals it and again
+     * after a restore. Keep the snapshot under it and claim it once when the answer comes
+     * (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+     * `request_id` that is not pending.
+     */
+open func snapshotId(requestId: String)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_session_snapshot_id(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(requestId),uniffiCallStatus
     )
 })
 }
@@ -6887,6 +6946,96 @@ public func FfiConverterTypeIncoming_lower(_ value: Incoming) -> RustBuffer {
 
 
 /**
+ * Whether text shown on a terminal may break lines.
+ */
+
+public enum LineBreaks: Equatable, Hashable {
+    
+    /**
+     * A block of text (a message, a description): line feeds and CR LF are line breaks
+     * and tabs are tabs.
+     */
+    case keep
+    /**
+     * One line (a label, a name, a title, a status): line feeds, CR LF and tabs are
+     * shown as `\n`, `\r\n` and `\t`.
+     */
+    case show
+
+
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_linebreaks_as_str(
+            FfiConverterTypeLineBreaks_lower(self),uniffiCallStatus
+    )
+})
+}
+
+
+
+}
+
+#if compiler(>=6)
+extension LineBreaks: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLineBreaks: FfiConverterRustBuffer {
+    typealias SwiftType = LineBreaks
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LineBreaks {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .keep
+        
+        case 2: return .show
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: LineBreaks, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .keep:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .show:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLineBreaks_lift(_ buf: RustBuffer) throws -> LineBreaks {
+    return try FfiConverterTypeLineBreaks.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLineBreaks_lower(_ value: LineBreaks) -> RustBuffer {
+    return FfiConverterTypeLineBreaks.lower(value)
+}
+
+
+
+/**
  * One elicitation mode, as `elicitation/create` names it.
  */
 
@@ -9882,6 +10031,50 @@ public func followTask(responseJson: String, era: Era, options: SessionOptions? 
 })
 }
 /**
+ * The `LineBreaks` named `name` (`"keep"` or `"show"`, as `asStr` spells them), or an
+ * `INVALID_VALUE` error.
+ */
+public func lineBreaksFromName(name: String)throws  -> LineBreaks  {
+    return try  FfiConverterTypeLineBreaks_lift(try rustCallWithError(FfiConverterTypeToolnexusError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_line_breaks_from_name(
+        FfiConverterString.lower(name),uniffiCallStatus
+    )
+})
+}
+/**
+ * JSON text as it is safe to show on a terminal, and still the same JSON: every character
+ * `terminalText` would escape that JSON leaves raw (DEL, the C1 controls, bidi controls, the
+ * line and paragraph separators, invisible characters) written as a `\uXXXX` escape (a UTF-16
+ * pair above U+FFFF). A reader gets back the value it would have read from `json`.
+ */
+public func terminalJson(json: String) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_terminal_json(
+        FfiConverterString.lower(json),uniffiCallStatus
+    )
+})
+}
+/**
+ * `text` as it is safe to show on a terminal: every control character, escape sequence
+ * (`ESC`, the C1 controls), bidi control and invisible character written as a visible escape
+ * such as `\u{1b}`, so what a person reads is exactly what the server sent and the terminal
+ * obeys none of it. Line feeds, CR LF and tabs stay with `LineBreaks.Keep` and are shown as
+ * `\n`, `\r\n` and `\t` with `LineBreaks.Show`; a lone carriage return is always shown.
+ * Letters of every script, emoji and the backslash are kept. Print every string a server
+ * wrote (a message, a title, a label, an error) through it.
+ */
+public func terminalText(text: String, lineBreaks: LineBreaks) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_terminal_text(
+        FfiConverterString.lower(text),
+        FfiConverterTypeLineBreaks_lower(lineBreaks),uniffiCallStatus
+    )
+})
+}
+/**
  * Reviews `url` before consent: what to show and what to warn about. Never fails: an
  * unusable URL is a review with an `InvalidUrl` finding and the verdict `Reject`.
  */
@@ -10047,6 +10240,15 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_func_follow_task() != 15405) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolnexus_ffi_checksum_func_line_breaks_from_name() != 40569) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_terminal_json() != 56139) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_terminal_text() != 37638) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolnexus_ffi_checksum_func_review_url() != 4787) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -10146,7 +10348,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_inputround_retry() != 38731) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() != 40589) {
+    if (uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() != 50445) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_inputround_snapshot_id() != 3786) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_inputround_supply() != 43310) {
@@ -10236,7 +10441,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_session_resolve() != 26552) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot() != 36463) {
+    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot() != 45005) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_session_snapshot_id() != 45385) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_taskcall_method() != 30309) {
@@ -10326,7 +10534,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes() != 51526) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() != 29556) {
+    if (uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() != 22666) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_constructor_inputround_start() != 16580) {

@@ -4,7 +4,8 @@ use super::*;
 use crate::contract::Answer;
 use crate::json::Limits;
 
-const KEY: &[u8] = b"the key";
+const KEY: &[u8] = b"the key: 32 bytes or more, random";
+const NEW_KEY: &[u8] = b"the new key: 32 bytes or more too";
 
 fn params(json: &str) -> ElicitRequestParams {
     ElicitRequestParams::from_json(json.as_bytes(), &Limits::DEFAULT).unwrap()
@@ -14,6 +15,11 @@ fn form_params() -> ElicitRequestParams {
     params(
         r#"{"message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}}"#,
     )
+}
+
+/// The options of a session whose requests can be written down: they expire.
+fn ttl() -> SessionOptions {
+    SessionOptions::DEFAULT.with_ttl_ms(Some(60_000))
 }
 
 fn answer(json: &str) -> Answer {
@@ -56,7 +62,7 @@ fn a_restored_session_answers_as_the_original() {
 
 #[test]
 fn a_url_request_keeps_its_elicitation_id() {
-    let mut session = Session::new(SessionOptions::DEFAULT);
+    let mut session = Session::new(ttl());
     let url = params(
         r#"{"mode":"url","message":"Sign in","url":"https://example.com/a","elicitationId":"e-7"}"#,
     );
@@ -73,17 +79,17 @@ fn a_url_request_keeps_its_elicitation_id() {
 
 #[test]
 fn the_document_holds_what_was_asked_and_nothing_typed() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let text = String::from_utf8(session.snapshot("q1", None).unwrap()).unwrap();
     assert_eq!(
         text,
-        r#"{"snapshot":"pending-request","version":1,"options":{"modes":["form","url"],"maxPending":64,"applyDefaults":false,"allowUnknown":false,"rejectSecrets":false},"id":"q1","params":{"mode":"form","message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}}}"#
+        r#"{"snapshot":"pending-request","version":1,"options":{"modes":["form","url"],"maxPending":64,"ttlMs":60000,"applyDefaults":false,"allowUnknown":false,"rejectSecrets":false},"id":"q1","params":{"mode":"form","message":"Age?","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}},"expiresAtMs":61000}"#
     );
 }
 
 #[test]
 fn only_a_pending_request_is_written() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let error = session.snapshot("q2", None).unwrap_err();
     assert_eq!(
         (error.kind(), error.pointer()),
@@ -105,7 +111,7 @@ fn a_restore_after_the_expiry_is_refused() {
 
 #[test]
 fn seals_are_required_checked_and_rotated() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let sealed = session.snapshot("q1", Some(KEY)).unwrap();
     let plain = session.snapshot("q1", None).unwrap();
     let limits = &Limits::DEFAULT;
@@ -116,15 +122,15 @@ fn seals_are_required_checked_and_rotated() {
     };
     assert_eq!(refused(&sealed, &[]), ErrorKind::InvalidSeal);
     assert_eq!(refused(&plain, &[KEY]), ErrorKind::InvalidSeal);
-    assert_eq!(refused(&sealed, &[b"another key"]), ErrorKind::InvalidSeal);
-    assert!(Session::restore(&sealed, &[b"new key", KEY], limits, 0).is_ok());
+    assert_eq!(refused(&sealed, &[NEW_KEY]), ErrorKind::InvalidSeal);
+    assert!(Session::restore(&sealed, &[NEW_KEY, KEY], limits, 0).is_ok());
     let mut changed = sealed.clone();
     let last = changed.len() - 1;
     changed[last] = if changed[last] == b'A' { b'B' } else { b'A' };
     assert_eq!(refused(&changed, &[KEY]), ErrorKind::InvalidSeal);
     // A seal made for a round does not open as a pending request.
     let text = String::from_utf8(plain).unwrap();
-    let other = seal::seal(text.as_bytes(), b"input-round", KEY);
+    let other = seal::seal(text.as_bytes(), b"input-round", KEY).unwrap();
     assert_eq!(refused(&other, &[KEY]), ErrorKind::InvalidSeal);
 }
 
@@ -187,7 +193,7 @@ fn a_bad_document_is_a_typed_error_at_its_member() {
 
 #[test]
 fn a_snapshot_is_read_within_the_limits() {
-    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    let (session, _) = session_with_form(ttl());
     let snapshot = session.snapshot("q1", None).unwrap();
     let small = Limits::DEFAULT.with_max_input_bytes(64);
     let error = Session::restore(&snapshot, &[], &small, 0).unwrap_err();
@@ -207,7 +213,7 @@ fn sensitive_of(session: &Session) -> Vec<(String, &'static str)> {
 
 #[test]
 fn the_fields_that_ask_for_a_secret_are_carried_not_found_again() {
-    let mut session = Session::new(SessionOptions::DEFAULT);
+    let mut session = Session::new(ttl());
     let signup = params(
         r#"{"message":"Sign up","requestedSchema":{"type":"object","properties":{"nickname":{"type":"string"},"pin":{"type":"string"}}}}"#,
     );
@@ -245,5 +251,64 @@ fn the_fields_that_ask_for_a_secret_are_carried_not_found_again() {
         let text = written.replace(r#"{"pin":"pin"}"#, sensitive);
         let error = Session::restore(text.as_bytes(), &[], &Limits::DEFAULT, 2_000).unwrap_err();
         assert_eq!((error.kind(), error.pointer()), (kind, at), "{sensitive}");
+    }
+}
+
+#[test]
+fn a_key_shorter_than_32_bytes_is_refused_to_seal_and_to_restore() {
+    let (session, _) = session_with_form(ttl());
+    let sealed = session.snapshot("q1", Some(KEY)).unwrap();
+    for short in [&b""[..], b"the key", &KEY[..31]] {
+        let error = session.snapshot("q1", Some(short)).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (ErrorKind::InvalidValue, "/key")
+        );
+        let error = Session::restore(&sealed, &[short], &Limits::DEFAULT, 0).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (ErrorKind::InvalidValue, "/keys/0")
+        );
+    }
+    assert!(Session::restore(&sealed, &[KEY], &Limits::DEFAULT, 0).is_ok());
+}
+
+#[test]
+fn the_snapshot_id_names_the_pending_request_s_document() {
+    let (mut session, _) = session_with_form(SessionOptions::DEFAULT.with_ttl_ms(Some(60_000)));
+    let id = session.snapshot_id("q1").unwrap();
+    assert_eq!(id.len(), 43);
+    let sealed = session.snapshot("q1", Some(KEY)).unwrap();
+    let restored = Session::restore(&sealed, &[KEY], &Limits::DEFAULT, 2_000).unwrap();
+    assert_eq!(restored.snapshot_id("q1").unwrap(), id);
+    // Another request, or the same one begun at another time, is another snapshot.
+    session.begin(&form_params(), "q2", 1_000).unwrap();
+    assert_ne!(session.snapshot_id("q2").unwrap(), id);
+    let (later, _) = {
+        let mut later = Session::new(SessionOptions::DEFAULT.with_ttl_ms(Some(60_000)));
+        let request = later.begin(&form_params(), "q1", 1_001).unwrap();
+        (later, request)
+    };
+    assert_ne!(later.snapshot_id("q1").unwrap(), id);
+    let error = session.snapshot_id("q9").unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (ErrorKind::UnknownRequest, "/id")
+    );
+}
+
+#[test]
+fn a_request_that_never_expires_is_not_written_down() {
+    let (session, _) = session_with_form(SessionOptions::DEFAULT);
+    for error in [
+        session.snapshot("q1", None).unwrap_err(),
+        session.snapshot("q1", Some(KEY)).unwrap_err(),
+        session.snapshot_id("q1").unwrap_err(),
+    ] {
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (ErrorKind::InvalidValue, "/id")
+        );
+        assert!(error.message().contains("ttl_ms"), "{}", error.message());
     }
 }

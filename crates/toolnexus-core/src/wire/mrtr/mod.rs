@@ -63,6 +63,7 @@ mod snapshot;
 pub use client::{ClientRequest, with_client_capabilities};
 pub(crate) use server::unwrap_response;
 pub use server::{InputRequest, InputRequired, ServerResult};
+pub use snapshot::ROUND_LIFETIME_MS;
 
 use alloc::format;
 use alloc::string::String;

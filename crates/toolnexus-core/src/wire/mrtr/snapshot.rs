@@ -19,15 +19,21 @@ use crate::form::secrets::SensitiveField;
 use crate::json::fields::{Fields, as_object, take_object};
 use crate::json::write::{write_map, write_str, write_value};
 use crate::json::{Limits, Map, Value, pointer};
+use crate::seal;
 use crate::session::Session;
 use crate::session::snapshot::{
-    check_sensitive, document_writer, options_value, read, read_options, read_sensitive, write,
-    write_list, write_pairs, write_sensitive, write_u64,
+    check_sensitive, document_writer, id_of, options_value, read, read_options, read_sensitive,
+    write, write_list, write_pairs, write_sensitive, write_u64,
 };
 use crate::wire::rpc::{self, RpcId};
 
 /// What a snapshot of a round names itself.
 const INPUT_ROUND: &str = "input-round";
+
+/// How long a round's snapshot restores when nothing in it has an expiry of its own (no
+/// `ttl_ms`, or nothing pending): a day after the round began. A snapshot always expires; a
+/// host that wants another lifetime sets `ttl_ms`.
+pub const ROUND_LIFETIME_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// The members of a round's snapshot.
 const MEMBERS: &[&str] = &[
@@ -57,7 +63,31 @@ impl InputRound {
     /// live, the earliest expiry (`expiresAtMs`), and the fields of its forms that seem to ask
     /// for a secret (`sensitive`). Nothing a person typed and did not send is in it: a request
     /// answered with invalid content is still pending, with no content.
-    pub fn snapshot(&self, key: Option<&[u8]>) -> Vec<u8> {
+    ///
+    /// Refused with [`ErrorKind::InvalidValue`] at `/key` for a key shorter than
+    /// [`crate::seal::MIN_KEY_BYTES`] (32 bytes).
+    pub fn snapshot(&self, key: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        if let Some(key) = key {
+            seal::check_key(key, "/key")?;
+        }
+        write(INPUT_ROUND, self.document(), key)
+    }
+
+    /// The stable id of the snapshot [`InputRound::snapshot`] writes now: the SHA-256 of its
+    /// document, in unpadded base64url (43 characters). It does not depend on the key, and a
+    /// round restored from the snapshot gives the same id again; once the round changes (an
+    /// answer recorded, a retry sent) its snapshot and so its id are new.
+    ///
+    /// A host keeps the snapshot under this id and claims it once, atomically, when the
+    /// answer comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`): of two posts of one
+    /// question (two tabs, a double click, two workers), one finds the snapshot and goes on,
+    /// the other finds nothing.
+    pub fn snapshot_id(&self) -> String {
+        id_of(&self.document())
+    }
+
+    /// The JSON document of the round's snapshot, unsealed.
+    fn document(&self) -> String {
         // Written straight into one string: nothing of the round is copied on the way.
         let mut out = String::new();
         let mut doc = document_writer(&mut out, INPUT_ROUND);
@@ -110,7 +140,7 @@ impl InputRound {
             doc.member("expiresAtMs", |out| write_u64(out, at));
         }
         doc.finish();
-        write(INPUT_ROUND, out, key)
+        out
     }
 
     /// The round a [`InputRound::snapshot`] wrote, restored at `now_ms`: the same
@@ -119,11 +149,14 @@ impl InputRound {
     ///
     /// `keys` are the keys a sealed snapshot may be sealed with (the current one and those
     /// being retired); with none, the snapshot must be unsealed. Refused, with nothing made:
-    /// [`ErrorKind::InvalidSeal`] for a seal that does not check out (or a sealed snapshot
+    /// [`ErrorKind::InvalidValue`] at `/keys/<i>` for a key shorter than
+    /// [`crate::seal::MIN_KEY_BYTES`], before the snapshot is read; [`ErrorKind::InvalidSeal`] for a seal that does not check out (or a sealed snapshot
     /// without keys, or an unsealed one with keys); a JSON error within `limits`;
     /// [`ErrorKind::InvalidValue`] at `/snapshot` or `/version` for another kind of snapshot or
     /// a version this does not read; [`ErrorKind::Expired`] at `/expiresAtMs` when `now_ms`
-    /// is past the earliest expiry of a pending request; then the errors of reading each
+    /// is past the earliest expiry of a pending request, and at `/beganAtMs` when the snapshot
+    /// has no expiry of its own and `now_ms` is more than [`ROUND_LIFETIME_MS`] (a day) after
+    /// the round began; then the errors of reading each
     /// member, at its pointer: a member of the wrong type, a request or result that does not
     /// read (under `/request` or `/input`), request ids that its input would not give
     /// ([`ErrorKind::InvalidValue`] at `/requestIds`), sensitive fields for a key with no
@@ -145,6 +178,19 @@ impl InputRound {
         fields.deny_unknown(MEMBERS, "a snapshot of a round")?;
         let options = read_options(&fields)?;
         let began_at_ms = fields.u64("beganAtMs")?;
+        // With no expiry of its own, the round's snapshot lapses a day after it began.
+        let lapses_at = began_at_ms.saturating_add(ROUND_LIFETIME_MS);
+        if fields.get("expiresAtMs").is_none() && now_ms > lapses_at {
+            return Err(Error::new(
+                ErrorKind::Expired,
+                "/beganAtMs",
+                format!(
+                    "the round began at {} and had no expiry of its own: its snapshot \
+                     lapsed a day later",
+                    crate::rfc3339::format_unix_ms(began_at_ms)
+                ),
+            ));
+        }
         let first_sequence = fields.u64("firstSequence")?;
         let has_request = fields.opt_object("request")?.is_some();
         let answered_id = read_member_id(&fields, "answeredId")?;

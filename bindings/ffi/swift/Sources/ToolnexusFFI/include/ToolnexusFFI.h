@@ -458,6 +458,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_retry(uint64_t ptr, RustBuf
 RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_snapshot(uint64_t ptr, RustBuffer key, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SNAPSHOT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SNAPSHOT_ID
+RustBuffer uniffi_toolnexus_ffi_fn_method_inputround_snapshot_id(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SUPPLY
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_INPUTROUND_SUPPLY
 void uniffi_toolnexus_ffi_fn_method_inputround_supply(uint64_t ptr, RustBuffer key, RustBuffer result_json, RustBuffer limits, RustCallStatus *_Nonnull out_status
@@ -641,6 +646,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_session_resolve(uint64_t ptr, RustBuff
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT
 RustBuffer uniffi_toolnexus_ffi_fn_method_session_snapshot(uint64_t ptr, RustBuffer request_id, RustBuffer key, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SESSION_SNAPSHOT_ID
+RustBuffer uniffi_toolnexus_ffi_fn_method_session_snapshot_id(uint64_t ptr, RustBuffer request_id, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_TASKCALL
@@ -841,6 +851,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_mode_as_str(RustBuffer ptr, RustCallSt
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKSTATUS_AS_STR
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_TASKSTATUS_AS_STR
 RustBuffer uniffi_toolnexus_ffi_fn_method_taskstatus_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_LINEBREAKS_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_LINEBREAKS_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_linebreaks_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FINDINGCODE_AS_STR
@@ -1086,6 +1101,21 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_modes_from_name(RustBuffer name, RustCal
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FOLLOW_TASK
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_FOLLOW_TASK
 RustBuffer uniffi_toolnexus_ffi_fn_func_follow_task(RustBuffer response_json, RustBuffer era, RustBuffer options, RustBuffer now_ms, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_LINE_BREAKS_FROM_NAME
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_LINE_BREAKS_FROM_NAME
+RustBuffer uniffi_toolnexus_ffi_fn_func_line_breaks_from_name(RustBuffer name, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_TERMINAL_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_TERMINAL_JSON
+RustBuffer uniffi_toolnexus_ffi_fn_func_terminal_json(RustBuffer json, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_TERMINAL_TEXT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_TERMINAL_TEXT
+RustBuffer uniffi_toolnexus_ffi_fn_func_terminal_text(RustBuffer text, RustBuffer line_breaks, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REVIEW_URL
@@ -1610,6 +1640,24 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_follow_task(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_LINE_BREAKS_FROM_NAME
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_LINE_BREAKS_FROM_NAME
+uint16_t uniffi_toolnexus_ffi_checksum_func_line_breaks_from_name(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_TERMINAL_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_TERMINAL_JSON
+uint16_t uniffi_toolnexus_ffi_checksum_func_terminal_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_TERMINAL_TEXT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_TERMINAL_TEXT
+uint16_t uniffi_toolnexus_ffi_checksum_func_terminal_text(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REVIEW_URL
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REVIEW_URL
 uint16_t uniffi_toolnexus_ffi_checksum_func_review_url(void
@@ -1814,6 +1862,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_snapshot(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SNAPSHOT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SNAPSHOT_ID
+uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_snapshot_id(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SUPPLY
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_INPUTROUND_SUPPLY
 uint16_t uniffi_toolnexus_ffi_checksum_method_inputround_supply(void
@@ -1991,6 +2045,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_session_resolve(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT
 uint16_t uniffi_toolnexus_ffi_checksum_method_session_snapshot(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_SESSION_SNAPSHOT_ID
+uint16_t uniffi_toolnexus_ffi_checksum_method_session_snapshot_id(void
     
 );
 #endif

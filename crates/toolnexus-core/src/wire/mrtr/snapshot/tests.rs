@@ -11,7 +11,9 @@ const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"n
 
 const RESULT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{"message":"Region?","requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]},"replicas":{"type":"integer","minimum":1}},"required":["region"]}}},"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e-1"}},"model":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}},"requestState":"opaque \"state\" ☃"}}"#;
 
-const KEY: &[u8] = b"k-2026";
+const KEY: &[u8] = b"k-2026: a seal key of 32 bytes or more";
+const PREVIOUS: &[u8] = b"k-2025: a seal key of 32 bytes or more";
+const NEXT: &[u8] = b"k-2027: a seal key of 32 bytes or more";
 
 fn limits() -> Limits {
     Limits::DEFAULT
@@ -34,7 +36,7 @@ fn id_of(requests: &[(String, Request)], key: &str) -> String {
 
 /// The round and a copy of it through a snapshot, sealed or not.
 fn through_snapshot(round: &InputRound, key: Option<&[u8]>) -> InputRound {
-    let snapshot = round.snapshot(key);
+    let snapshot = round.snapshot(key).unwrap();
     let keys: Vec<&[u8]> = key.into_iter().collect();
     InputRound::restore(&snapshot, &keys, &limits(), 2_000).unwrap()
 }
@@ -56,7 +58,7 @@ fn assert_same(a: &InputRound, b: &InputRound) {
         b.session().awaiting_completion()
     );
     // Writing it down again gives the same bytes.
-    assert_eq!(a.snapshot(None), b.snapshot(None));
+    assert_eq!(a.snapshot(None).unwrap(), b.snapshot(None).unwrap());
 }
 
 #[test]
@@ -146,7 +148,7 @@ fn the_document_holds_what_was_asked_and_what_was_confirmed() {
         r#"{{"id":"{region}","ok":true,"data":{{"region":"eu","replicas":0}}}}"#
     ));
     round.resolve(&typed, 1_000).unwrap_err();
-    let text = String::from_utf8(round.snapshot(None)).unwrap();
+    let text = String::from_utf8(round.snapshot(None).unwrap()).unwrap();
     assert!(
         !text.contains("replicas\":0"),
         "content not yet sent is never written: {text}"
@@ -175,7 +177,7 @@ fn a_round_of_a_result_alone_restores_without_a_request() {
 #[test]
 fn a_restore_after_the_earliest_expiry_is_refused() {
     let (round, _) = start(SessionOptions::DEFAULT.with_ttl_ms(Some(500)));
-    let snapshot = round.snapshot(Some(KEY));
+    let snapshot = round.snapshot(Some(KEY)).unwrap();
     assert!(InputRound::restore(&snapshot, &[KEY], &limits(), 1_500).is_ok());
     let error = InputRound::restore(&snapshot, &[KEY], &limits(), 1_501).unwrap_err();
     assert_eq!(
@@ -186,14 +188,14 @@ fn a_restore_after_the_earliest_expiry_is_refused() {
     let (mut round, requests) = start(SessionOptions::DEFAULT.with_ttl_ms(Some(500)));
     round.cancel_pending();
     let _ = requests;
-    let snapshot = round.snapshot(None);
+    let snapshot = round.snapshot(None).unwrap();
     assert!(InputRound::restore(&snapshot, &[], &limits(), 99_999).is_ok());
 }
 
 #[test]
 fn seals_are_checked_and_keys_rotate() {
     let (round, _) = start(SessionOptions::DEFAULT);
-    let sealed = round.snapshot(Some(KEY));
+    let sealed = round.snapshot(Some(KEY)).unwrap();
     let refused = |snapshot: &[u8], keys: &[&[u8]]| {
         InputRound::restore(snapshot, keys, &limits(), 0)
             .unwrap_err()
@@ -201,11 +203,11 @@ fn seals_are_checked_and_keys_rotate() {
     };
     assert_eq!(refused(&sealed, &[]), ErrorKind::InvalidSeal);
     assert_eq!(
-        refused(&round.snapshot(None), &[KEY]),
+        refused(&round.snapshot(None).unwrap(), &[KEY]),
         ErrorKind::InvalidSeal
     );
-    assert_eq!(refused(&sealed, &[b"k-2025"]), ErrorKind::InvalidSeal);
-    assert!(InputRound::restore(&sealed, &[b"k-2027", KEY], &limits(), 0).is_ok());
+    assert_eq!(refused(&sealed, &[PREVIOUS]), ErrorKind::InvalidSeal);
+    assert!(InputRound::restore(&sealed, &[NEXT, KEY], &limits(), 0).is_ok());
     for cut in [1, sealed.len() / 2, sealed.len() - 1] {
         assert_eq!(refused(&sealed[..cut], &[KEY]), ErrorKind::InvalidSeal);
     }
@@ -214,7 +216,7 @@ fn seals_are_checked_and_keys_rotate() {
 /// The unsealed document of a fresh round, edited by `edit`.
 fn edited(edit: impl FnOnce(&mut Map)) -> Vec<u8> {
     let (round, _) = start(SessionOptions::DEFAULT);
-    let value = crate::json::parse(&round.snapshot(None), &limits()).unwrap();
+    let value = crate::json::parse(&round.snapshot(None).unwrap(), &limits()).unwrap();
     let Value::Object(mut map) = value else {
         panic!("an object")
     };
@@ -384,7 +386,7 @@ fn sensitive_of(round: &InputRound, key: &str) -> Vec<(String, &'static str)> {
 /// replaced by `sensitive` (removed for `None`).
 fn with_sensitive(sensitive: Option<&str>) -> Vec<u8> {
     let (round, _) = start_secret(SessionOptions::DEFAULT);
-    let value = crate::json::parse(&round.snapshot(None), &limits()).unwrap();
+    let value = crate::json::parse(&round.snapshot(None).unwrap(), &limits()).unwrap();
     let Value::Object(mut map) = value else {
         panic!("an object")
     };
@@ -401,7 +403,7 @@ fn with_sensitive(sensitive: Option<&str>) -> Vec<u8> {
 #[test]
 fn a_snapshot_carries_the_fields_that_ask_for_a_secret() {
     let (round, _) = start_secret(SessionOptions::DEFAULT);
-    let written = String::from_utf8(round.snapshot(None)).unwrap();
+    let written = String::from_utf8(round.snapshot(None).unwrap()).unwrap();
     assert!(
         written.contains(r#","sensitive":{"signup":{"password":"password"}},"#),
         "{written}"
@@ -417,7 +419,7 @@ fn a_snapshot_carries_the_fields_that_ask_for_a_secret() {
     // A round with no such field writes no member.
     let (plain, _) = start(SessionOptions::DEFAULT);
     assert!(
-        !String::from_utf8(plain.snapshot(None))
+        !String::from_utf8(plain.snapshot(None).unwrap())
             .unwrap()
             .contains("sensitive")
     );
@@ -438,7 +440,8 @@ fn a_restore_takes_the_findings_written_not_the_heuristic_s() {
     // Written again, the findings are those carried.
     let again = InputRound::restore(&carried, &[], &limits(), 2_000)
         .unwrap()
-        .snapshot(None);
+        .snapshot(None)
+        .unwrap();
     let again = String::from_utf8(again).unwrap();
     assert!(
         again.contains(r#","sensitive":{"signup":{"nickname":"token"}},"#),
@@ -447,7 +450,7 @@ fn a_restore_takes_the_findings_written_not_the_heuristic_s() {
 
     // The reject-secrets policy refuses a restored form by the findings carried.
     let (round, _) = start_secret(SessionOptions::DEFAULT);
-    let mut text = String::from_utf8(round.snapshot(None)).unwrap();
+    let mut text = String::from_utf8(round.snapshot(None).unwrap()).unwrap();
     text = text.replace(r#""rejectSecrets":false"#, r#""rejectSecrets":true"#);
     let error = InputRound::restore(text.as_bytes(), &[], &limits(), 2_000).unwrap_err();
     assert_eq!(
@@ -499,4 +502,85 @@ fn bad_findings_are_typed_errors_at_their_member() {
         let error = InputRound::restore(&text, &[], &limits(), 0).unwrap_err();
         assert_eq!((error.kind(), error.pointer()), (kind, at), "{sensitive}");
     }
+}
+
+#[test]
+fn a_key_shorter_than_32_bytes_is_refused_to_seal_and_to_restore() {
+    let (round, _) = start(SessionOptions::DEFAULT);
+    let sealed = round.snapshot(Some(KEY)).unwrap();
+    for short in [&b""[..], b"k-2026", &KEY[..31]] {
+        let error = round.snapshot(Some(short)).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (ErrorKind::InvalidValue, "/key")
+        );
+        let error = InputRound::restore(&sealed, &[KEY, short], &limits(), 0).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.pointer()),
+            (ErrorKind::InvalidValue, "/keys/1")
+        );
+    }
+    assert!(InputRound::restore(&sealed, &[&KEY[..32]], &limits(), 0).is_err());
+    assert!(InputRound::restore(&sealed, &[KEY], &limits(), 0).is_ok());
+}
+
+#[test]
+fn the_snapshot_id_names_the_document_whatever_seals_it() {
+    let (mut round, requests) = start(SessionOptions::DEFAULT);
+    let id = round.snapshot_id();
+    assert_eq!(id.len(), 43);
+    assert!(
+        id.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    );
+    // The same id sealed or not, written again, and after a restore in another process.
+    assert_eq!(round.snapshot_id(), id);
+    assert_eq!(through_snapshot(&round, Some(KEY)).snapshot_id(), id);
+    assert_eq!(through_snapshot(&round, None).snapshot_id(), id);
+    // It is the SHA-256 of the unsealed document.
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(round.snapshot(None).unwrap());
+    assert_eq!(
+        base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, digest),
+        id
+    );
+    // An answer recorded is a new state of the round, with a new id.
+    let region = id_of(&requests, "region");
+    round
+        .resolve(
+            &answer(&format!(
+                r#"{{"id":"{region}","ok":true,"data":{{"region":"eu"}}}}"#
+            )),
+            3_000,
+        )
+        .unwrap();
+    assert_ne!(round.snapshot_id(), id);
+    // Another round begun from the same messages at another time is another snapshot.
+    let call = ClientRequest::from_json(CALL.as_bytes(), &limits()).unwrap();
+    let input = InputRequired::from_json(RESULT.as_bytes(), &limits()).unwrap();
+    let (later, _) = InputRound::start(call, input, SessionOptions::DEFAULT, 1_001).unwrap();
+    assert_ne!(later.snapshot_id(), id);
+}
+
+#[test]
+fn a_round_with_no_expiry_of_its_own_lapses_a_day_after_it_began() {
+    let day = ROUND_LIFETIME_MS;
+    assert_eq!(day, 86_400_000);
+    let (round, _) = start(SessionOptions::DEFAULT);
+    let snapshot = round.snapshot(Some(KEY)).unwrap();
+    assert!(InputRound::restore(&snapshot, &[KEY], &limits(), 1_000 + day).is_ok());
+    let error = InputRound::restore(&snapshot, &[KEY], &limits(), 1_001 + day).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (ErrorKind::Expired, "/beganAtMs")
+    );
+    // A time to live the host chose governs, longer than a day too.
+    let (round, _) = start(SessionOptions::DEFAULT.with_ttl_ms(Some(2 * day)));
+    let snapshot = round.snapshot(None).unwrap();
+    assert!(InputRound::restore(&snapshot, &[], &limits(), 1_000 + 2 * day).is_ok());
+    let error = InputRound::restore(&snapshot, &[], &limits(), 1_001 + 2 * day).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.pointer()),
+        (ErrorKind::Expired, "/expiresAtMs")
+    );
 }

@@ -2,7 +2,7 @@
 // `form.parse`, validated, answered and mapped; URL review; the session, also from many
 // threads at once; the 2025 JSON-RPC bridge; a 2026-07-28 multi round-trip; a round and a
 // pending request written down and restored; a task followed in both eras; the form as a web
-// page and its post read back; errors as Swift `Error`s. Prints
+// page and its post read back; server text shown on a terminal; errors as Swift `Error`s. Prints
 // `api (swift): N passed, N failed` and exits non-zero on any failure.
 
 import Dispatch
@@ -159,6 +159,25 @@ group("url review") {
     let spoof = reviewUrl(url: "https://bank.example@evil.example/login")
     expect("userinfo is rejected, the real host shown", spoof.verdict == .reject && spoof.host == "evil.example", spoof)
     expect("findings say why in words", spoof.findings.allSatisfy { !$0.message.isEmpty }, spoof.findings)
+}
+
+// MARK: - Server text on a terminal
+
+group("terminal text") {
+    let rewrite = "x\u{1b}[2K\r\u{1b}[1A  URL:  https://bank.example/login"
+    let shown = terminalText(text: rewrite, lineBreaks: .keep)
+    expect("a line that rewrites the screen is shown, not obeyed", shown == #"x\u{1b}[2K\r\u{1b}[1A  URL:  https://bank.example/login"#, shown)
+    expect("a block keeps its line breaks", terminalText(text: "a\r\nb\tc", lineBreaks: .keep) == "a\nb\tc")
+    expect("one line shows them", terminalText(text: "a\r\nb\tc", lineBreaks: .show) == #"a\r\nb\tc"#)
+    expect("JSON stays JSON", terminalJson(json: "[\"\u{202e}\"]") == #"["\u202e"]"#, terminalJson(json: "[\"\u{202e}\"]"))
+    let show = try lineBreaksFromName(name: "show")
+    expect("names are the suite's", LineBreaks.keep.asStr() == "keep" && show == .show && show.asStr() == "show", show)
+    let unknown = failure { _ = try lineBreaksFromName(name: "Keep") }
+    if case .Failed(let kind, let pointer, _, _)? = unknown {
+        expect("an unknown name is refused", kind == .invalidValue && pointer == "", unknown)
+    } else {
+        expect("an unknown name is refused", false, unknown)
+    }
 }
 
 // MARK: - A screen's start and its reply, one call each
@@ -453,20 +472,24 @@ func written(_ requests: [KeyedRequest]) throws -> [String] {
 }
 
 group("snapshots") {
-    let key = Data("k-2026".utf8)
+    let key = Data("k-2026: a seal key of 32 bytes or more".utf8)
+    let previous = Data("k-2025: a seal key of 32 bytes or more".utf8)
     let call = #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy"}}"#
     let response = #"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{"message":"Which region?","requestedSchema":{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}},"required":["region"]}}},"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e-1"}},"roots":{"method":"roots/list"}},"requestState":"st-1"}}"#
     let options = SessionOptions(ttlMs: 60_000, applyDefaults: true, rejectSecrets: true)
     let round = try InputRound.start(request: ClientRequest.fromJson(json: call), responseJson: response, options: options, nowMs: 1_000)
     let region = round.requests().first { $0.key == "region" }?.request.id ?? ""
     _ = try round.resolve(answer: Answer(id: region, ok: true, data: #"{"region":"eu"}"#), nowMs: 2_000)
-    let sealed = round.snapshot(key: key)
+    let sealed = try round.snapshot(key: key)
     expect("a sealed snapshot is tnseal1. and ASCII", sealed.starts(with: Data("tnseal1.".utf8)) && sealed.allSatisfy { $0 < 0x80 })
-    expect("the same key seals the same bytes", round.snapshot(key: key) == sealed)
-    let plain = String(decoding: round.snapshot(), as: UTF8.self)
+    expect("the same key seals the same bytes", try round.snapshot(key: key) == sealed)
+    let plain = String(decoding: try round.snapshot(), as: UTF8.self)
+    let id = round.snapshotId()
+    expect("the snapshot's id is 43 URL-safe characters", id.count == 43 && id.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, id)
     expect("unsealed, it is the versioned document", plain.hasPrefix(#"{"snapshot":"input-round","version":1,"#), plain)
 
-    let restored = try InputRound.restore(snapshot: sealed, keys: [Data("k-2025".utf8), key], nowMs: 3_000)
+    let restored = try InputRound.restore(snapshot: sealed, keys: [previous, key], nowMs: 3_000)
+    expect("a restored round has the id of its snapshot", restored.snapshotId() == id, restored.snapshotId())
     expect("the options come back", restored.options() == options, restored.options())
     let pending = try written(restored.pending())
     expect("the pending requests come back, ids and expiry too", try pending == written(round.pending()), pending)
@@ -487,7 +510,7 @@ group("snapshots") {
     let refusals: [(String, ToolnexusError?)] = [
         ("a changed byte", failure { _ = try InputRound.restore(snapshot: changed, keys: [key], nowMs: 3_000) }),
         ("a cut", failure { _ = try InputRound.restore(snapshot: sealed.prefix(sealed.count / 2), keys: [key], nowMs: 3_000) }),
-        ("another key", failure { _ = try InputRound.restore(snapshot: sealed, keys: [Data("k-2025".utf8)], nowMs: 3_000) }),
+        ("another key", failure { _ = try InputRound.restore(snapshot: sealed, keys: [previous], nowMs: 3_000) }),
         ("no keys", failure { _ = try InputRound.restore(snapshot: sealed, nowMs: 3_000) }),
         ("keys for an unsealed snapshot", failure { _ = try InputRound.restore(snapshot: round.snapshot(), keys: [key], nowMs: 3_000) }),
         ("a round's seal as a pending request", failure { _ = try Session.restore(snapshot: sealed, keys: [key], nowMs: 3_000) }),
@@ -501,12 +524,22 @@ group("snapshots") {
     expect("without nowMs the clock says it expired", clock?.kind == .expired, clock)
     let small = failure { _ = try InputRound.restore(snapshot: round.snapshot(), limits: Limits(maxInputBytes: 64), nowMs: 3_000) }
     expect("a snapshot is read within the limits", small?.kind == .tooLarge, small)
+    for short in [Data(), Data("k-2026".utf8), Data(count: 31)] {
+        let sealing = failure { _ = try round.snapshot(key: short) }
+        expect("a key under 32 bytes is refused to seal", sealing?.kind == .invalidValue && sealing?.pointer == "/key", sealing)
+        let opening = failure { _ = try InputRound.restore(snapshot: sealed, keys: [key, short], nowMs: 3_000) }
+        expect("and to restore, at its index", opening?.kind == .invalidValue && opening?.pointer == "/keys/1", opening)
+    }
 
     let formOnly = try modesFromName(name: "form")
     let session = Session(options: SessionOptions(modes: formOnly, ttlMs: 10_000, applyDefaults: true))
     let request = try session.begin(paramsJson: ageForm, id: "q1", nowMs: 0, limits: nil)
     let blob = try session.snapshot(requestId: "q1", key: key)
+    let pendingId = try session.snapshotId(requestId: "q1")
+    let shortKey = failure { _ = try session.snapshot(requestId: "q1", key: Data(count: 16)) }
+    expect("a pending request is not sealed with a short key", shortKey?.kind == .invalidValue && shortKey?.pointer == "/key", shortKey)
     let moved = try Session.restore(snapshot: blob, keys: [key], nowMs: 5)
+    expect("a restored session has the id of its snapshot", try moved.snapshotId(requestId: "q1") == pendingId, pendingId)
     let held = try moved.pending().map { try requestToJson(request: $0) }
     expect("a restored session holds the request", try held == [requestToJson(request: request)], held)
     expect("with the options it was written with", moved.options() == session.options(), moved.options())
@@ -521,6 +554,10 @@ group("snapshots") {
     expect("only a pending request is written", gone?.kind == .unknownRequest && gone?.pointer == "/id", gone)
     let lapsed = failure { _ = try Session.restore(snapshot: blob, keys: [key], nowMs: 10_001) }
     expect("a pending request past its expiry is expired", lapsed?.kind == .expired && lapsed?.pointer == "/expiresAtMs", lapsed)
+    let forever = Session(options: SessionOptions(modes: formOnly))
+    _ = try forever.begin(paramsJson: ageForm, id: "n1", nowMs: 0, limits: nil)
+    let never = failure { _ = try forever.snapshot(requestId: "n1") }
+    expect("a request that never expires is not written down", never?.kind == .invalidValue && never?.pointer == "/id", never)
     expect("the new kinds have the suite's names", ErrorKind.invalidSeal.asStr() == "invalid_seal" && ErrorKind.expired.asStr() == "expired")
 }
 

@@ -1,4 +1,4 @@
-// Runners of the schema, content, form, secret and URL-review operations.
+// Runners of the schema, content, form, secret, URL-review and terminal operations.
 //
 // A case's String input goes through the JSON-text functions; its bytes input is read by the
 // core (`compactJsonBytes`) and then goes through the typed functions wherever the values fit
@@ -161,6 +161,42 @@ private func reviewUrlOp(_ c: Case, _ input: Input) throws -> String {
     return reviewValue(review).text
 }
 
+/// The string members `names` of a `terminal_*` input, in order: an absent or null one is the
+/// suite's `missing_field`, one of another type `wrong_type`, each at its member.
+private func terminalMembers(_ c: Case, _ input: Input, _ op: String, _ names: [String]) throws -> [String] {
+    let whole = try input.value(c.limits)
+    guard let members = whole.members else { throw failure(.wrongType, "\(op) takes a JSON object") }
+    if let unknown = members.first(where: { !names.contains($0.key) }) {
+        throw BrokenCase("\(op): unknown input member `\(unknown.key)`")
+    }
+    return try names.map { name in
+        guard let value = whole[name], !value.isNull else {
+            throw ToolnexusError.Failed(kind: .missingField, pointer: "/\(name)", detail: "`\(name)` is required", violations: [])
+        }
+        guard let text = value.stringValue else {
+            throw ToolnexusError.Failed(kind: .wrongType, pointer: "/\(name)", detail: "`\(name)` must be a string", violations: [])
+        }
+        return text
+    }
+}
+
+/// `terminal_text`: the line breaks by name through `lineBreaksFromName`, its error placed at the member.
+private func terminalTextOp(_ c: Case, _ input: Input) throws -> String {
+    let members = try terminalMembers(c, input, "terminal_text", ["text", "lineBreaks"])
+    let breaks: LineBreaks
+    do {
+        breaks = try lineBreaksFromName(name: members[1])
+    } catch ToolnexusError.Failed(let kind, _, let detail, let violations) {
+        throw ToolnexusError.Failed(kind: kind, pointer: "/lineBreaks", detail: detail, violations: violations)
+    }
+    return JSON.string(terminalText(text: members[0], lineBreaks: breaks)).text
+}
+
+private func terminalJsonOp(_ c: Case, _ input: Input) throws -> String {
+    let members = try terminalMembers(c, input, "terminal_json", ["json"])
+    return JSON.string(terminalJson(json: members[0])).text
+}
+
 let contentRunners: [String: Runner] = [
     "check_schema": checkSchemaOp,
     "validate_content": validateContentOp,
@@ -171,4 +207,6 @@ let contentRunners: [String: Runner] = [
     "sensitive_fields": sensitiveFieldsOp,
     "reject_secrets": rejectSecretsOp,
     "review_url": reviewUrlOp,
+    "terminal_text": terminalTextOp,
+    "terminal_json": terminalJsonOp,
 ]

@@ -577,10 +577,14 @@ private final class RoundSnapshotScript {
         if step.has("missing") { return ok(.array(try current().missing().map { .string($0) })) }
         if step.has("pending") { return ok(.array(try current().pending().map { .string($0.key) })) }
         if let snapshot = step["snapshot"] {
-            let bytes = try current().snapshot(key: keyOf(snapshot))
-            last = bytes
-            return ok(try written(bytes))
+            let round = try current(), key = try keyOf(snapshot)
+            return try outcome {
+                let bytes = try round.snapshot(key: key)
+                last = bytes
+                return try written(bytes)
+            }
         }
+        if step.has("snapshotId") { return ok(.string(try current().snapshotId())) }
         if let restore = step["restore"] {
             let (snapshot, keys) = try restoreArgs(restore, last)
             return try outcome {
@@ -636,6 +640,10 @@ private final class SessionSnapshotScript {
                 last = bytes
                 return try written(bytes)
             }
+        }
+        if let of = step["snapshotId"] {
+            let id = try text(of["id"], "snapshotId.id")
+            return try outcome { .string(try session.snapshotId(requestId: id)) }
         }
         if let restore = step["restore"] {
             let (snapshot, keys) = try restoreArgs(restore, last), at = try now(step)

@@ -759,6 +759,12 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_follow_task(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_line_breaks_from_name(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_terminal_json(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_terminal_text(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_review_url(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_url_review_to_json(
@@ -827,6 +833,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_snapshot(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_inputround_snapshot_id(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_supply(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_inputround_unhandled(
@@ -886,6 +894,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolnexus_ffi_checksum_method_session_resolve(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_session_snapshot(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_session_snapshot_id(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_taskcall_method(
     ): Int
@@ -1061,6 +1071,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_inputround_snapshot(`ptr`: Long,`key`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_inputround_snapshot_id(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_inputround_supply(`ptr`: Long,`key`: RustBuffer.ByValue,`resultJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_toolnexus_ffi_fn_method_inputround_unhandled(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1134,6 +1146,8 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_method_session_resolve(`ptr`: Long,`answer`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_session_snapshot(`ptr`: Long,`requestId`: RustBuffer.ByValue,`key`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_session_snapshot_id(`ptr`: Long,`requestId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_clone_taskcall(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
@@ -1214,6 +1228,8 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_method_mode_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_taskstatus_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_linebreaks_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_findingcode_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1312,6 +1328,12 @@ internal object UniffiLib {
     external fun uniffi_toolnexus_ffi_fn_func_modes_from_name(`name`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_follow_task(`responseJson`: RustBuffer.ByValue,`era`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_line_breaks_from_name(`name`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_terminal_json(`json`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_terminal_text(`text`: RustBuffer.ByValue,`lineBreaks`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_review_url(`url`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1562,6 +1584,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_func_follow_task() and 0xFFFF) != 15405) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_line_breaks_from_name() and 0xFFFF) != 40569) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_terminal_json() and 0xFFFF) != 56139) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_terminal_text() and 0xFFFF) != 37638) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_review_url() and 0xFFFF) != 4787) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1661,7 +1692,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_retry() and 0xFFFF) != 38731) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() and 0xFFFF) != 40589) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_snapshot() and 0xFFFF) != 50445) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_snapshot_id() and 0xFFFF) != 3786) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_inputround_supply() and 0xFFFF) != 43310) {
@@ -1751,7 +1785,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_session_resolve() and 0xFFFF) != 26552) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot() and 0xFFFF) != 36463) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot() and 0xFFFF) != 45005) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_session_snapshot_id() and 0xFFFF) != 45385) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_taskcall_method() and 0xFFFF) != 30309) {
@@ -1841,7 +1878,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json_bytes() and 0xFFFF) != 51526) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() and 0xFFFF) != 29556) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_restore() and 0xFFFF) != 22666) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_inputround_start() and 0xFFFF) != 16580) {
@@ -3413,9 +3450,18 @@ public interface InputRoundInterface {
      * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
      * bytes). It holds the request as first sent, the server's result, the options, the ids
      * sent, the responses recorded and what awaits completion, never content a person has
-     * not yet sent.
+     * not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+     * (use 32 random bytes kept as the host's secret).
      */
     fun `snapshot`(`key`: kotlin.ByteArray? = null): kotlin.ByteArray
+    
+    /**
+     * The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+     * SHA-256 of its document, the same whatever key seals it and again after a restore, new
+     * once the round changes. Keep the snapshot under it and claim it once when the answer
+     * comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+     */
+    fun `snapshotId`(): kotlin.String
     
     /**
      * Gives the host's own result (a JSON object, sent as it is) for an input request the
@@ -3770,15 +3816,36 @@ open class InputRound: Disposable, AutoCloseable, InputRoundInterface
      * ASCII: `tnseal1.`, the document and its tag in base64url; the same key gives the same
      * bytes). It holds the request as first sent, the server's result, the options, the ids
      * sent, the responses recorded and what awaits completion, never content a person has
-     * not yet sent.
-     */override fun `snapshot`(`key`: kotlin.ByteArray?): kotlin.ByteArray {
+     * not yet sent. Fails with `InvalidValue` at `/key` for a key shorter than 32 bytes
+     * (use 32 random bytes kept as the host's secret).
+     */
+    @Throws(ToolnexusException::class)override fun `snapshot`(`key`: kotlin.ByteArray?): kotlin.ByteArray {
             return FfiConverterByteArray.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ToolnexusException) { _status ->
     UniffiLib.uniffi_toolnexus_ffi_fn_method_inputround_snapshot(
         it,
         
         FfiConverterOptionalByteArray.lower(`key`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The stable id of the snapshot `snapshot` writes now (43 URL-safe characters): the
+     * SHA-256 of its document, the same whatever key seals it and again after a restore, new
+     * once the round changes. Keep the snapshot under it and claim it once when the answer
+     * comes (Redis `GETDEL`, SQLite `DELETE … RETURNING`).
+     */override fun `snapshotId`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_inputround_snapshot_id(
+        it,
+        _status)
 }
     }
     )
@@ -3839,11 +3906,13 @@ open class InputRound: Disposable, AutoCloseable, InputRoundInterface
      * with none, it must be unsealed. It is read within `limits` at `now_ms` (the clock when
      * absent).
      *
-     * Fails, with nothing made: `InvalidSeal` at `""` for a seal that does not check out (or
+     * Fails, with nothing made: `InvalidValue` at `/keys/<i>` for a key shorter than 32
+     * bytes; `InvalidSeal` at `""` for a seal that does not check out (or
      * a sealed snapshot without keys, or an unsealed one with keys), the JSON errors within
      * `limits`, `InvalidValue` at `/snapshot` or `/version` for another kind of snapshot or a
      * version this does not read, `Expired` at `/expiresAtMs` when `now_ms` is past the
-     * earliest expiry of a pending request, and the errors of each member at its pointer
+     * earliest expiry of a pending request (at `/beganAtMs` a day after the round began when
+     * it has no expiry of its own), and the errors of each member at its pointer
      * (`InvalidValue` at `/requestIds` for request ids the round's input would not give,
      * `UnknownField` at `/responses/<key>` for a key no input request has).
      */
@@ -4734,9 +4803,21 @@ public interface SessionInterface {
      * `restore` in another process or after a restart: a small versioned JSON document
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
-     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+     * with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+     * `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+     * random bytes kept as the host's secret).
      */
     fun `snapshot`(`requestId`: kotlin.String, `key`: kotlin.ByteArray? = null): kotlin.ByteArray
+    
+    /**
+     * The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+     * characters): the SHA-256 of its document, the same whatever key seals it and again
+     * after a restore. Keep the snapshot under it and claim it once when the answer comes
+     * (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+     * `request_id` that is not pending.
+     */
+    fun `snapshotId`(`requestId`: kotlin.String): kotlin.String
     
     companion object
 }
@@ -5120,7 +5201,10 @@ open class Session: Disposable, AutoCloseable, SessionInterface
      * `restore` in another process or after a restart: a small versioned JSON document
      * (UTF-8), sealed with HMAC-SHA-256 when `key` is given (then ASCII; the same key gives
      * the same bytes). It holds the request as the server asked it and its expiry, nothing a
-     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending.
+     * person typed. Fails with `UnknownRequest` at `/id` when `request_id` is not pending,
+     * with `InvalidValue` at `/id` when it never expires (a snapshot must: give the session a
+     * `ttlMs`), and with `InvalidValue` at `/key` for a key shorter than 32 bytes (use 32
+     * random bytes kept as the host's secret).
      */
     @Throws(ToolnexusException::class)override fun `snapshot`(`requestId`: kotlin.String, `key`: kotlin.ByteArray?): kotlin.ByteArray {
             return FfiConverterByteArray.lift(
@@ -5131,6 +5215,28 @@ open class Session: Disposable, AutoCloseable, SessionInterface
         
         FfiConverterString.lower(`requestId`),
         FfiConverterOptionalByteArray.lower(`key`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The stable id of the snapshot `snapshot(requestId)` writes now (43 URL-safe
+     * characters): the SHA-256 of its document, the same whatever key seals it and again
+     * after a restore. Keep the snapshot under it and claim it once when the answer comes
+     * (Redis `GETDEL`, SQLite `DELETE … RETURNING`). Fails as `snapshot` does for a
+     * `request_id` that is not pending.
+     */
+    @Throws(ToolnexusException::class)override fun `snapshotId`(`requestId`: kotlin.String): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_session_snapshot_id(
+        it,
+        
+        FfiConverterString.lower(`requestId`),_status)
 }
     }
     )
@@ -8988,6 +9094,65 @@ public object FfiConverterTypeIncoming : FfiConverterRustBuffer<Incoming>{
 
 
 /**
+ * Whether text shown on a terminal may break lines.
+ */
+
+enum class LineBreaks {
+    
+    /**
+     * A block of text (a message, a description): line feeds and CR LF are line breaks
+     * and tabs are tabs.
+     */
+    KEEP,
+    /**
+     * One line (a label, a name, a title, a status): line feeds, CR LF and tabs are
+     * shown as `\n`, `\r\n` and `\t`.
+     */
+    SHOW;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_linebreaks_as_str(FfiConverterTypeLineBreaks.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLineBreaks: FfiConverterRustBuffer<LineBreaks> {
+    override fun read(buf: ByteBuffer) = try {
+        LineBreaks.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: LineBreaks) = 4UL
+
+    override fun write(value: LineBreaks, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
  * One elicitation mode, as `elicitation/create` names it.
  */
 
@@ -12099,6 +12264,60 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
         FfiConverterOptionalTypeSessionOptions.lower(`options`),
         FfiConverterOptionalULong.lower(`nowMs`),
         FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The `LineBreaks` named `name` (`"keep"` or `"show"`, as `asStr` spells them), or an
+         * `INVALID_VALUE` error.
+         */
+    @Throws(ToolnexusException::class) fun `lineBreaksFromName`(`name`: kotlin.String): LineBreaks {
+            return FfiConverterTypeLineBreaks.lift(
+    uniffiRustCallWithError(ToolnexusException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_line_breaks_from_name(
+    
+        
+        FfiConverterString.lower(`name`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * JSON text as it is safe to show on a terminal, and still the same JSON: every character
+         * `terminalText` would escape that JSON leaves raw (DEL, the C1 controls, bidi controls, the
+         * line and paragraph separators, invisible characters) written as a `\uXXXX` escape (a UTF-16
+         * pair above U+FFFF). A reader gets back the value it would have read from `json`.
+         */ fun `terminalJson`(`json`: kotlin.String): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_terminal_json(
+    
+        
+        FfiConverterString.lower(`json`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * `text` as it is safe to show on a terminal: every control character, escape sequence
+         * (`ESC`, the C1 controls), bidi control and invisible character written as a visible escape
+         * such as `\u{1b}`, so what a person reads is exactly what the server sent and the terminal
+         * obeys none of it. Line feeds, CR LF and tabs stay with `LineBreaks.Keep` and are shown as
+         * `\n`, `\r\n` and `\t` with `LineBreaks.Show`; a lone carriage return is always shown.
+         * Letters of every script, emoji and the backslash are kept. Print every string a server
+         * wrote (a message, a title, a label, an error) through it.
+         */ fun `terminalText`(`text`: kotlin.String, `lineBreaks`: LineBreaks): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_terminal_text(
+    
+        
+        FfiConverterString.lower(`text`),
+        FfiConverterTypeLineBreaks.lower(`lineBreaks`),_status)
 }
     )
     }
