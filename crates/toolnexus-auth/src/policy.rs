@@ -217,7 +217,7 @@ impl Policy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Limits;
+    use toolnexus_core::json::Limits;
 
     fn grant(refreshable: bool) -> Grant {
         let refresh = if refreshable {
