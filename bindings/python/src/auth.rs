@@ -17,8 +17,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyMapping, PyString, PyTuple};
 use toolnexus_auth::{
-    AuthError, AuthOption, Challenge, ClientKey, Config, DpopUse, Enterprise, Flow, Grant,
-    GrantKind, GrantType, HttpRequest, HttpResponse, Next, check_options,
+    AuthError, AuthOption, Challenge, ClientKey, Config, Decision, DpopUse, Enterprise, Flow,
+    Grant, GrantKind, GrantType, HttpRequest, HttpResponse, Next, Policy, Refusal, check_options,
 };
 use toolnexus_core::{Error, ErrorKind};
 
@@ -957,6 +957,113 @@ fn now_or_clock(py: Python<'_>, now_ms: Option<u64>) -> PyResult<u64> {
     let seconds = py.import("time")?.getattr("time")?.call0()?;
     let millis = seconds.mul(1000)?;
     py.get_type::<PyInt>().call1((millis,))?.extract()
+}
+
+/// What to do when an MCP server refuses a request: the policy the command line follows,
+/// for a host that moves the bytes. Give it each refusal (`decide`); it says what comes next
+/// as an `AuthDecision` (`"resend"`, `"retry_with_nonce"`, `"refresh"`, `"authorize"`,
+/// `"step_up"`), or raises `AuthError` (`too_many_authorizations`, `not_challenged`) when the
+/// host should give up. Every flow it asks for counts under `max_authorizations`. Safe to share
+/// between threads.
+#[pyclass(frozen, module = "toolnexus", name = "AuthPolicy")]
+pub(crate) struct PyAuthPolicy {
+    inner: Shared<Policy>,
+}
+
+/// What a host does next about a refused request: `action`, with the `challenge` a flow is
+/// started with (`"authorize"`, `"step_up"`) or the `nonce` a fresh DPoP proof carries
+/// (`"retry_with_nonce"`).
+#[pyclass(frozen, get_all, module = "toolnexus", name = "AuthDecision")]
+pub(crate) struct PyAuthDecision {
+    action: &'static str,
+    challenge: Option<Py<PyChallenge>>,
+    nonce: Option<String>,
+}
+
+#[pymethods]
+impl PyAuthDecision {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Repr::new("AuthDecision")
+            .field("action", self.action, py)?
+            .field("nonce", &self.nonce, py)
+            .map(Repr::finish)
+    }
+}
+
+#[pymethods]
+impl PyAuthPolicy {
+    #[new]
+    #[pyo3(signature = (max_authorizations = Config::DEFAULT_MAX_AUTHORIZATIONS))]
+    fn new(max_authorizations: u32) -> PyAuthPolicy {
+        PyAuthPolicy {
+            inner: Shared::new(Policy::new(max_authorizations)),
+        }
+    }
+
+    /// Decides about a request refused with `status`, `www_authenticate` (its values joined
+    /// with `", "`) and `dpop_nonce` (the `DPoP-Nonce` header), which was sent with the
+    /// `Authorization` header `sent` (`None` without one), while the host holds `held` at
+    /// `now_ms` (default: now). `retried_with_nonce`: the request was sent again with the
+    /// server's nonce already.
+    #[pyo3(signature = (status, www_authenticate = None, *, dpop_nonce = None, sent = None, held = None, now_ms = None, retried_with_nonce = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn decide(
+        &self,
+        py: Python<'_>,
+        status: u16,
+        www_authenticate: Option<&str>,
+        dpop_nonce: Option<&str>,
+        sent: Option<&str>,
+        held: Option<&Bound<'_, PyGrant>>,
+        now_ms: Option<u64>,
+        retried_with_nonce: bool,
+    ) -> PyResult<PyAuthDecision> {
+        let now_ms = now_or_clock(py, now_ms)?;
+        let refusal = Refusal::read(status, www_authenticate, dpop_nonce);
+        let held = held.map(|g| g.get().0.clone());
+        let decision = self.inner.with(py, |policy| {
+            policy.decide_request(&refusal, sent, held.as_ref(), now_ms, retried_with_nonce)
+        });
+        let with = |action, challenge: Option<Challenge>, nonce| -> PyResult<PyAuthDecision> {
+            let challenge = challenge.map(|c| Py::new(py, PyChallenge(c))).transpose()?;
+            Ok(PyAuthDecision {
+                action,
+                challenge,
+                nonce,
+            })
+        };
+        match decision {
+            Decision::Resend => with("resend", None, None),
+            Decision::RetryWithNonce(nonce) => with("retry_with_nonce", None, Some(nonce)),
+            Decision::Refresh => with("refresh", None, None),
+            Decision::Authorize(challenge) => with("authorize", Some(challenge), None),
+            Decision::StepUp(challenge) => with("step_up", Some(challenge), None),
+            Decision::GiveUp(error) => Err(crate::errors::auth_py_err(py, &error)),
+        }
+    }
+
+    /// The refresh a `"refresh"` decision asked for failed: the next decision runs a flow.
+    fn refresh_failed(&self, py: Python<'_>) {
+        self.inner.with(py, Policy::refresh_failed);
+    }
+
+    /// A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+    fn holds_new_grant(&self, py: Python<'_>) {
+        self.inner.with(py, Policy::holds_new_grant);
+    }
+
+    /// How many flows the policy asked for so far.
+    #[getter]
+    fn authorizations(&self, py: Python<'_>) -> u32 {
+        self.inner.with(py, |policy| policy.authorizations())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let count = self.inner.with(py, |policy| policy.authorizations());
+        Repr::new("AuthPolicy")
+            .field("authorizations", count, py)
+            .map(Repr::finish)
+    }
 }
 
 impl<T> OrRaise<T> for Result<T, AuthError> {
