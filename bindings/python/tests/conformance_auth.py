@@ -7,7 +7,8 @@ from it, each ``Authorize`` answered with the script's redirect, as
 The outcome is the grant (``{"grant": <Grant.to_json()>}``), the authorization still waiting
 (``{"authorize": {"url", "state", "redirectUri"}}``) or the ``AuthError`` the flow raised. A
 script that does not match what the flow does is a failure of the case (``CaseMismatch``), and
-so is a secret found in an error's message or in a ``Fetch``'s ``repr``.
+so is a secret found in an error's message or in a ``Fetch``'s ``repr``, and a message of 1,000
+characters or more.
 """
 
 from __future__ import annotations
@@ -248,7 +249,13 @@ def _issued(body: bytes, secrets: list[str]) -> None:
                 secrets.append(token)
 
 
+MAX_MESSAGE_CHARS = 1000
+"""An error's message has fewer characters than this, whatever the server sent."""
+
+
 def _shown(error: toolnexus.AuthError, secrets: list[str]) -> toolnexus.AuthError:
+    if len(error.message) >= MAX_MESSAGE_CHARS:
+        raise CaseMismatch(f"the error's message is long: {error.message}")
     for secret in secrets:
         if secret in error.message:
             raise CaseMismatch(f"the error's message shows the secret {secret!r}: {error.message}")

@@ -4,7 +4,8 @@
 //!
 //! A script that does not match (a request the case does not expect, a step the flow does not
 //! reach) is a failure of the case, not an outcome: `Err(String)`. So is a secret found in an
-//! error message or in a request's printed (`Debug`) form.
+//! error message or in a request's printed (`Debug`) form, and a message of 1,000 characters
+//! or more.
 
 use base64::Engine as _;
 use toolnexus_auth::{
@@ -29,6 +30,9 @@ const SECRET_MEMBERS: [&str; 7] = [
     "subject_token",
     "refresh_token",
 ];
+
+/// An error's message has fewer characters than this, whatever the server sent.
+const MAX_MESSAGE_CHARS: usize = 1_000;
 
 /// Automatically collected secrets shorter than this are not looked for: a short one could
 /// stand in a message by chance. Secrets the case lists are looked for whatever their length.
@@ -207,6 +211,10 @@ fn finish(result: Result<String, AuthError>, secrets: &[String]) -> Result<Outco
     match result {
         Ok(text) => Ok(Ok(text)),
         Err(e) => {
+            // A message quotes what a server sent, cut short: never a whole document.
+            if e.message().chars().count() >= MAX_MESSAGE_CHARS {
+                return Err(format!("the error's message is long: {}", e.message()));
+            }
             if let Some(secret) = secrets.iter().find(|s| e.message().contains(s.as_str())) {
                 return Err(format!(
                     "the error's message shows the secret {secret:?}: {}",
