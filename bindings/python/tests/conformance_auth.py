@@ -243,7 +243,7 @@ def _issued(body: bytes, secrets: list[str]) -> None:
     except ValueError:
         return
     if isinstance(doc, dict):
-        for key in ("access_token", "refresh_token", "id_token"):
+        for key in ("access_token", "refresh_token", "id_token", "client_secret"):
             token = doc.get(key)
             if isinstance(token, str) and len(token) >= MIN_AUTO_SECRET:
                 secrets.append(token)

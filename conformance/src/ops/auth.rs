@@ -437,11 +437,11 @@ fn response(value: Option<&Value>) -> Result<Response, String> {
     Ok((status, headers, body))
 }
 
-/// The `access_token`, `refresh_token` and `id_token` a response body issues, kept out of
-/// messages from then on.
+/// The `access_token`, `refresh_token`, `id_token` and `client_secret` a response body
+/// issues, kept out of messages from then on.
 fn issued_tokens(body: &[u8], secrets: &mut Vec<String>) {
     if let Ok(Value::Object(map)) = json::parse(body, &Limits::DEFAULT) {
-        for key in ["access_token", "refresh_token", "id_token"] {
+        for key in ["access_token", "refresh_token", "id_token", "client_secret"] {
             if let Some(token) = map.get(key).and_then(Value::as_str)
                 && token.len() >= MIN_AUTO_SECRET
             {
