@@ -1,7 +1,9 @@
 //! Drives [`Flow`] through the client authorization scenarios of the MCP conformance suite
 //! (0.2.0-alpha.12) with canned responses modelled on HTTP traces of a client that passes them,
 //! and through hostile servers, asserting every request exactly: URLs, query parameters,
-//! bodies and `Authorization` headers.
+//! bodies and `Authorization` headers. The flows every binding must follow alike are the cases
+//! of `conformance/v1/auth/`; what stays here checks what only Rust sees: signatures, the
+//! flow's accessors, the step-up chain held in memory, calls after the end, message wording.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -10,14 +12,14 @@
 )]
 
 use base64::Engine;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use p256::ecdsa::signature::Verifier;
 use p256::ecdsa::{Signature, VerifyingKey};
 use sha2::{Digest, Sha256};
 use toolnexus_auth::{
     AuthError, AuthErrorKind, AuthMethod, CLIENT_ASSERTION_TYPE, ClientKey, Config, DpopUse,
-    Enterprise, Flow, Grant, GrantType, HttpRequest, HttpResponse, ID_JAG_TYPE, ID_TOKEN_TYPE,
-    JWT_BEARER, Limits, Method, Next, TOKEN_EXCHANGE, ath, parse_challenge,
+    Enterprise, Flow, Grant, GrantType, HttpRequest, HttpResponse, Limits, Method, Next, ath,
+    parse_challenge,
 };
 use toolnexus_core::json::{Value, parse_str};
 
@@ -1264,13 +1266,6 @@ fn machine_run(config: Config, as_doc: &str) -> Run {
     run
 }
 
-fn basic(id: &str, secret: &str) -> (String, String) {
-    (
-        "authorization".to_owned(),
-        format!("Basic {}", STANDARD.encode(format!("{id}:{secret}"))),
-    )
-}
-
 /// The parts of a client assertion: its header and claims as JSON, verified with `key`.
 fn read_assertion(assertion: &str, key: &ClientKey) -> (String, String) {
     let parts: Vec<&str> = assertion.split('.').collect();
@@ -1466,164 +1461,10 @@ fn enterprise(secret: Option<&str>) -> GrantType {
     })
 }
 
-/// A run of enterprise-managed authorization up to the token exchange request.
-fn enterprise_run(grant_type: GrantType) -> Run {
-    let config = machine_config(
-        Some("conformance-test-xaa-client"),
-        Some("conformance-test-xaa-secret"),
-        grant_type,
-    );
-    let doc = machine_as_doc(
-        &format!(r#"["{JWT_BEARER}"]"#),
-        r#"["client_secret_basic"]"#,
-        &[],
-    );
-    machine_run(config, &doc)
-}
-
-/// auth/enterprise-managed-authorization: the ID token exchanged at the identity provider
-/// for an ID-JAG (RFC 8693), then the ID-JAG presented with the JWT bearer grant.
+/// The Debug form of a configuration of a grant for machines shows none of its secrets (what
+/// such a configuration must hold is a case of `conformance/v1/auth/machine.json`).
 #[test]
-fn enterprise_managed_authorization() {
-    let mut run = enterprise_run(enterprise(None));
-    let (headers, form) = run.token_request(&format!("{IDP}/token"));
-    assert_eq!(headers, []);
-    assert_eq!(
-        form,
-        owned(&[
-            ("grant_type", TOKEN_EXCHANGE),
-            ("requested_token_type", ID_JAG_TYPE),
-            ("audience", A),
-            ("resource", SERVER),
-            ("subject_token", "idp.id.token"),
-            ("subject_token_type", ID_TOKEN_TYPE),
-            ("client_id", "conformance-test-idp-client"),
-        ])
-    );
-    let exchanged = format!(
-        r#"{{"access_token":"id.jag.jwt","issued_token_type":"{ID_JAG_TYPE}","token_type":"N_A"}}"#
-    );
-    run.answer(200, &[], exchanged.as_bytes()).unwrap();
-    let (headers, form) = run.token_request(&format!("{A}/token"));
-    assert_eq!(
-        headers,
-        [basic(
-            "conformance-test-xaa-client",
-            "conformance-test-xaa-secret"
-        )]
-    );
-    assert_eq!(
-        form,
-        owned(&[
-            ("grant_type", JWT_BEARER),
-            ("assertion", "id.jag.jwt"),
-            ("resource", SERVER),
-        ])
-    );
-    let grant = run.grant(TOKEN);
-    assert_eq!(grant.issuer(), A);
-    assert_eq!(grant.obtained_by(), "enterprise");
-    assert_eq!(grant.client().client_id(), "conformance-test-xaa-client");
-
-    // A secret at the identity provider goes with HTTP Basic.
-    let run = enterprise_run(enterprise(Some("idp secret")));
-    let (headers, form) = run.token_request(&format!("{IDP}/token"));
-    assert_eq!(
-        headers,
-        [basic("conformance-test-idp-client", "idp+secret")]
-    );
-    assert!(form.iter().all(|(k, _)| k != "client_id"));
-}
-
-/// What the identity provider may answer wrongly, each refused with its kind and pointer, and
-/// with no token in the message.
-#[test]
-fn enterprise_exchange_refusals() {
-    let cases: [(u16, String, AuthErrorKind, &str); 4] = [
-        (
-            400,
-            r#"{"error":"invalid_grant","error_description":"idp.id.token expired"}"#.into(),
-            AuthErrorKind::TokenRefused,
-            "",
-        ),
-        (
-            200,
-            r#"{"access_token":"id.jag.jwt","issued_token_type":"urn:ietf:params:oauth:token-type:access_token"}"#.into(),
-            AuthErrorKind::InvalidResponse,
-            "/issued_token_type",
-        ),
-        (
-            200,
-            format!(r#"{{"issued_token_type":"{ID_JAG_TYPE}"}}"#),
-            AuthErrorKind::InvalidResponse,
-            "/access_token",
-        ),
-        (200, "[]".into(), AuthErrorKind::InvalidResponse, ""),
-    ];
-    for (status, body, kind, pointer) in cases {
-        let mut run = enterprise_run(enterprise(None));
-        let e = run.answer(status, &[], body.as_bytes()).unwrap_err();
-        assert_eq!((e.kind(), e.pointer()), (kind, pointer), "{body}");
-        assert!(!e.message().contains("idp.id.token"), "{e}");
-        run.assert_over();
-    }
-    let mut run = enterprise_run(enterprise(None));
-    let e = run
-        .answer(302, &[("location", "https://elsewhere.example/")], b"")
-        .unwrap_err();
-    assert_eq!(e.kind(), AuthErrorKind::Redirected);
-}
-
-/// What a configuration of a grant for machines must hold, refused before any request.
-#[test]
-fn machine_grant_configurations() {
-    let refused = |config: Config| {
-        let challenge = parse_challenge(401, Some(&default_401()));
-        Flow::start(SERVER, &challenge, config, None, entropy())
-            .map(|_| ())
-            .unwrap_err()
-    };
-    let e = refused(machine_config(None, None, GrantType::ClientCredentials));
-    assert_eq!(
-        (e.kind(), e.pointer()),
-        (AuthErrorKind::InvalidConfig, "/client_id")
-    );
-    let e = refused(machine_config(
-        None,
-        None,
-        GrantType::JwtBearer {
-            assertion: String::new(),
-        },
-    ));
-    assert_eq!(
-        (e.kind(), e.pointer()),
-        (AuthErrorKind::InvalidConfig, "/grant/assertion")
-    );
-    let insecure = GrantType::Enterprise(Enterprise {
-        token_endpoint: "http://idp.example/token".into(),
-        client_id: None,
-        client_secret: None,
-        id_token: "t".into(),
-    });
-    let e = refused(machine_config(Some("c"), None, insecure));
-    assert_eq!(
-        (e.kind(), e.pointer()),
-        (AuthErrorKind::InsecureEndpoint, "/grant/token_endpoint")
-    );
-    let e = refused(machine_config(None, None, enterprise(None)));
-    assert_eq!(
-        (e.kind(), e.pointer()),
-        (AuthErrorKind::InvalidConfig, "/client_id")
-    );
-    let e = refused(Config {
-        client_key: Some(ClientKey::from_pem(CLIENT_KEY_PEM).unwrap()),
-        ..config()
-    });
-    assert_eq!(
-        (e.kind(), e.pointer()),
-        (AuthErrorKind::InvalidConfig, "/client_key")
-    );
-    // The Debug form of a configuration shows no secret of a grant.
+fn a_machine_configuration_s_debug_form_shows_no_secret() {
     let shown = format!(
         "{:?}",
         machine_config(Some("c"), Some("top"), enterprise(Some("idp-pass")))
