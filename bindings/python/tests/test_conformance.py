@@ -57,6 +57,7 @@ RUNNERS: dict[str, Runner] = {
 
 EXPECTED_FAILURES: dict[int, str] = {
     3307: "AuthFlow.refresh always takes the time and random bytes: Python has no untimed refresh",
+    3522: "AuthFlow.refresh always takes the time and random bytes: Python has no untimed refresh",
 }
 """Cases this runner is known to fail, by id, with the reason. Kept here, never in the cases."""
 
