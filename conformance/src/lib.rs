@@ -135,6 +135,11 @@ pub enum Op {
     /// Input: `{"json"}`, JSON text as a string; output: that text as it is safe to show on a
     /// terminal and still the same JSON, as a JSON string.
     TerminalJson,
+    /// Input: a script of one authorization flow (`toolnexus-auth`): the server, its
+    /// challenge or a grant to refresh, the configuration and the exchanges; output: the grant,
+    /// or the authorization asked for; error: the flow's `AuthError` (see `ops/auth.rs` and the
+    /// README).
+    AuthFlow,
 }
 
 /// A piece of a generated input.
@@ -376,7 +381,8 @@ fn run_on_value(
         | Op::Request
         | Op::Answer
         | Op::ElicitResult
-        | Op::FormatId) => return Err(format!("{op:?} does not take a JSON value")),
+        | Op::FormatId
+        | Op::AuthFlow) => return Err(format!("{op:?} does not take a JSON value")),
     })
 }
 
@@ -393,6 +399,9 @@ impl fmt::Display for Failure {
 /// Runs `case` and compares what came out with what it expects.
 pub fn check(case: &Case) -> Result<(), Failure> {
     let input = case.input_bytes().map_err(Failure)?;
+    if case.op == Op::AuthFlow {
+        return check_auth(case, &input);
+    }
     let got = run_op(case, &input).map_err(Failure)?;
     match (&case.expect.output, &case.expect.error, got) {
         (Some(want), None, Ok(out)) if *want == out => Ok(()),
@@ -427,6 +436,28 @@ pub fn check(case: &Case) -> Result<(), Failure> {
         _ => Err(Failure(
             "expect needs exactly one of output and error".into(),
         )),
+    }
+}
+
+/// Checks an `auth_flow` case, whose errors are the authorization crate's kinds.
+fn check_auth(case: &Case, input: &[u8]) -> Result<(), Failure> {
+    let got = ops::auth::run(input).map_err(Failure)?;
+    match (&case.expect.output, &case.expect.error, got) {
+        (Some(want), None, Ok(out)) if *want == out => Ok(()),
+        (Some(want), None, Ok(out)) => Err(Failure(format!(
+            "output differs\n    want: {want}\n    got:  {out}"
+        ))),
+        (None, Some(want), Err((kind, pointer)))
+            if want.kind == kind && want.pointer == pointer =>
+        {
+            Ok(())
+        }
+        (want_output, want_error, got) => Err(Failure(format!(
+            "expected {:?} {:?}\n    got {:?}",
+            want_output.as_deref().map(truncate),
+            want_error.as_ref().map(|e| (&e.kind, &e.pointer)),
+            got.map(|o| truncate(&o))
+        ))),
     }
 }
 

@@ -14,7 +14,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use toolnexus_conformance::{LoadedFile, load_suite, suite_dir};
+use toolnexus_auth::AuthErrorKind;
+use toolnexus_conformance::{LoadedFile, Op, load_suite, suite_dir};
 use toolnexus_core::ErrorKind;
 
 fn suite() -> Vec<LoadedFile> {
@@ -95,6 +96,18 @@ fn every_flag_is_explained_and_every_note_used() {
 fn every_error_kind_is_covered() {
     let mut seen: BTreeSet<String> = BTreeSet::new();
     for case in suite().iter().flat_map(|f| f.file.cases.iter()) {
+        // An authorization flow's errors are the authorization crate's kinds.
+        if case.op == Op::AuthFlow {
+            if let Some(e) = &case.expect.error {
+                assert!(
+                    AuthErrorKind::from_name(&e.kind).is_some(),
+                    "case {}: unknown authorization error kind {}",
+                    case.id,
+                    e.kind
+                );
+            }
+            continue;
+        }
         if let Some(e) = &case.expect.error {
             seen.insert(e.kind.clone());
         }
@@ -290,7 +303,8 @@ fn the_kinds_table_check_names_each_difference() {
 fn the_case_schema_s_error_kinds_are_error_kind_all() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("case.schema.json");
     let text = fs::read_to_string(&path).unwrap();
-    // The one `enum` that lists error kinds: the one holding the first kind.
+    // The `enum`s that list error kinds: those holding the first kind, the core's
+    // (`$defs/errorKind`) and the authorization flow's (`$defs/authErrorKind`).
     let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
     fn find(value: &serde_json::Value, out: &mut Vec<Vec<String>>) {
         match value {
@@ -315,14 +329,30 @@ fn the_case_schema_s_error_kinds_are_error_kind_all() {
     find(&schema, &mut lists);
     assert_eq!(
         lists.len(),
-        1,
-        "case.schema.json must list the error kinds once"
+        2,
+        "case.schema.json must list the error kinds twice: the core's and the flow's"
     );
+    let listed = |name: &str| -> Vec<String> {
+        schema["$defs"][name]["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("case.schema.json has no $defs/{name} enum"))
+            .iter()
+            .filter_map(|i| i.as_str().map(String::from))
+            .collect()
+    };
     let expected = ErrorKind::ALL.map(ErrorKind::as_str);
-    let problems = kinds_table_problems(&lists[0], &expected);
+    let problems = kinds_table_problems(&listed("errorKind"), &expected);
     assert!(
         problems.is_empty(),
         "case.schema.json: the kinds a case may expect must be ErrorKind::ALL, in order:\n  {}",
+        problems.join("\n  ")
+    );
+    let expected = AuthErrorKind::ALL.map(AuthErrorKind::as_str);
+    let problems = kinds_table_problems(&listed("authErrorKind"), &expected);
+    assert!(
+        problems.is_empty(),
+        "case.schema.json: the kinds an auth_flow case may expect must be AuthErrorKind::ALL, \
+         in order:\n  {}",
         problems.join("\n  ")
     );
 }

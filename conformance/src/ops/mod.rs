@@ -3,6 +3,7 @@
 
 use toolnexus_core::{Value, Violation};
 
+pub(crate) mod auth;
 pub(crate) mod content;
 pub(crate) mod form;
 pub(crate) mod html;

@@ -162,9 +162,22 @@ data class Loaded(val path: String, val case: Case) {
     val shown: String get() = "#$id ${case["description"]} ($path)"
 }
 
+/**
+ * Areas of the suite this runner does not run yet, with the reason, each announced on every run:
+ * the whole area is left out, never a case here and there.
+ */
+val AREAS_NOT_RUN: Map<String, String> = mapOf(
+    "auth" to "the authorization flow has no Kotlin API yet",
+)
+
 fun loadSuite(suite: File): List<Loaded> {
     val files = (suite.listFiles() ?: emptyArray())
         .filter { it.isDirectory }
+        .filter { dir ->
+            val why = AREAS_NOT_RUN[dir.name] ?: return@filter true
+            println("conformance (kotlin): area ${dir.name} not run: $why")
+            false
+        }
         .flatMap { dir -> (dir.listFiles() ?: emptyArray()).filter { it.name.endsWith(".json") } }
         .sortedBy { it.relativeTo(suite).path }
     check(files.isNotEmpty()) { "no case files under $suite" }

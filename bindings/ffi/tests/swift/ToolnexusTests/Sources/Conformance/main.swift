@@ -48,14 +48,24 @@ func check(_ c: Case) throws -> String? {
     return nil
 }
 
-/// Every case of every `<area>/*.json` file, sorted by path.
+/// Areas of the suite this runner does not run yet, with the reason, each announced on every run:
+/// the whole area is left out, never a case here and there.
+let areasNotRun: [String: String] = [
+    "auth": "the authorization flow has no Swift API yet",
+]
+
+/// Every case of every `<area>/*.json` file, sorted by path, but the areas not run.
 func loadSuite(_ suite: URL) throws -> [Case] {
     let fm = FileManager.default
     var files: [String] = []
-    for area in try fm.contentsOfDirectory(atPath: suite.path) {
+    for area in try fm.contentsOfDirectory(atPath: suite.path).sorted() {
         var isDir: ObjCBool = false
         let folder = suite.appendingPathComponent(area).path
         guard fm.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else { continue }
+        if let why = areasNotRun[area] {
+            print("conformance (swift): area \(area) not run: \(why)")
+            continue
+        }
         for name in try fm.contentsOfDirectory(atPath: folder) where name.hasSuffix(".json") {
             files.append("\(area)/\(name)")
         }
