@@ -17,8 +17,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyMapping, PyString, PyTuple};
 use toolnexus_auth::{
-    AuthError, AuthOption, Challenge, ClientKey, Config, Decision, DpopUse, Enterprise, Flow,
-    Grant, GrantKind, GrantType, HttpRequest, HttpResponse, Next, Policy, Refusal, check_options,
+    AuthError, AuthErrorKind, AuthOption, Challenge, ClientKey, Config, Decision, DpopUse,
+    Enterprise, Flow, Grant, GrantKind, GrantType, HttpRequest, HttpResponse, Next, Policy,
+    Refusal, check_options,
 };
 use toolnexus_core::{Error, ErrorKind};
 
@@ -186,9 +187,19 @@ impl PyAuthConfig {
             (AuthOption::ClientIssuer, client_issuer.is_some()),
             (AuthOption::ClientMetadataUrl, client_metadata_url.is_some()),
             (AuthOption::ClientKey, client_key.is_some()),
-            (AuthOption::Assertion, assertion.is_some()),
-            (AuthOption::IdToken, id_token.is_some()),
-            (AuthOption::IdpTokenEndpoint, idp_token_endpoint.is_some()),
+            // An empty text counts as not given, as the flow counts it.
+            (
+                AuthOption::Assertion,
+                assertion.as_ref().is_some_and(|a| !a.is_empty()),
+            ),
+            (
+                AuthOption::IdToken,
+                id_token.as_ref().is_some_and(|t| !t.is_empty()),
+            ),
+            (
+                AuthOption::IdpTokenEndpoint,
+                idp_token_endpoint.as_ref().is_some_and(|e| !e.is_empty()),
+            ),
             (AuthOption::IdpClientId, idp_client_id.is_some()),
             (AuthOption::IdpClientSecret, idp_client_secret.is_some()),
         ]
@@ -835,8 +846,9 @@ fn dpop_use(py: Python<'_>, name: &str) -> PyResult<DpopUse> {
 /// The grant named `name` (one of the crate's grant names, as `Grant.obtained_by` gives
 /// them) with its options, once the flow's rule ([`check_options`]) holds for the keywords
 /// `given`: an option of another grant, a grant without the options it needs, an option
-/// without the one it needs, or a confidential one without `client_issuer` raises
-/// `InvalidValueError`, worded with the keywords.
+/// without the one it needs, or a confidential one without `client_issuer` raises `AuthError`
+/// (`invalid_config` at the option's pointer, as the flow itself would), worded with the
+/// keywords.
 fn grant_type(
     py: Python<'_>,
     name: &str,
@@ -856,7 +868,12 @@ fn grant_type(
             |option| String::from(option.as_str()),
             |grant| format!("grant=\"{grant}\""),
         );
-        to_py_err(py, &Error::new(ErrorKind::InvalidValue, "", message))
+        let error = AuthError::new(
+            AuthErrorKind::InvalidConfig,
+            problem.option().pointer(),
+            message,
+        );
+        crate::errors::auth_py_err(py, &error)
     })?;
     Ok(match kind {
         GrantKind::AuthorizationCode => GrantType::AuthorizationCode,
@@ -993,7 +1010,7 @@ impl PyAuthDecision {
 #[pymethods]
 impl PyAuthPolicy {
     #[new]
-    #[pyo3(signature = (max_authorizations = Config::DEFAULT_MAX_AUTHORIZATIONS))]
+    #[pyo3(signature = (max_authorizations = 3))]
     fn new(max_authorizations: u32) -> PyAuthPolicy {
         PyAuthPolicy {
             inner: Shared::new(Policy::new(max_authorizations)),

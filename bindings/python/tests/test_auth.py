@@ -847,21 +847,29 @@ def test_enterprise_exchanges_the_id_token_then_presents_the_grant() -> None:
     assert isinstance(done, Done)
 
 
+def test_an_unknown_grant_is_not_a_grant() -> None:
+    with pytest.raises(toolnexus.InvalidValueError, match="is not a grant"):
+        config(grant="password")
+
+
 @pytest.mark.parametrize(
-    ("options", "said"),
+    ("options", "pointer", "said"),
     [
-        ({"grant": "password"}, "is not a grant"),
-        ({"assertion": "a.b.c"}, 'assertion is for grant="jwt_bearer"'),
-        ({"grant": "jwt_bearer"}, 'grant="jwt_bearer" needs assertion'),
-        ({"grant": "enterprise", "id_token": "t"}, 'grant="enterprise" needs client_id and idp_token_endpoint'),
-        ({"grant": "client_credentials", "idp_client_id": "x"}, 'idp_client_id is for grant="enterprise"'),
-        ({"grant": "client_credentials", "client_id": "c"}, 'needs client_secret or client_key'),
-        ({"client_key": "k"}, "client_key needs client_id"),
+        ({"assertion": "a.b.c"}, "/grant/assertion", 'assertion is for grant="jwt_bearer"'),
+        ({"grant": "jwt_bearer"}, "/grant/assertion", 'grant="jwt_bearer" needs assertion'),
+        ({"grant": "enterprise", "id_token": "t"}, "/client_id",
+         'grant="enterprise" needs client_id and idp_token_endpoint'),
+        ({"grant": "client_credentials", "idp_client_id": "x"}, "/grant/client_id",
+         'idp_client_id is for grant="enterprise"'),
+        ({"grant": "client_credentials", "client_id": "c"}, "/client_secret", "needs client_secret or client_key"),
+        ({"client_key": "k"}, "/client_key", "client_key needs client_id"),
     ],
 )
-def test_grant_options_are_checked_at_once(options: dict[str, Any], said: str) -> None:
-    with pytest.raises(toolnexus.InvalidValueError, match=said):
+def test_grant_options_are_checked_at_once(options: dict[str, Any], pointer: str, said: str) -> None:
+    # The crate's one rule, with the error the flow itself gives, worded with the keywords.
+    with pytest.raises(AuthError, match=said) as refused:
         config(**options)
+    assert (refused.value.kind, refused.value.pointer) == ("invalid_config", pointer)
 
 
 def test_an_unusable_client_key_is_refused_without_showing_it() -> None:
@@ -872,7 +880,7 @@ def test_an_unusable_client_key_is_refused_without_showing_it() -> None:
     assert "c2VjcmV0" not in str(raised.value)
     # Options a grant cannot go with are refused when the configuration is made, with the
     # rule every host shares.
-    with pytest.raises(toolnexus.InvalidValueError, match='grant="client_credentials" needs client_id'):
+    with pytest.raises(AuthError, match='grant="client_credentials" needs client_id'):
         config(grant="client_credentials")
 
 
@@ -885,8 +893,9 @@ def test_an_unusable_client_key_is_refused_without_showing_it() -> None:
 def test_confidential_credentials_need_the_server_they_are_bound_to(options: dict[str, Any]) -> None:
     # Without client_issuer they would go to whichever authorization server the MCP server
     # names: the configuration is refused before any flow starts.
-    with pytest.raises(toolnexus.InvalidValueError, match="bind it with client_issuer") as refused:
+    with pytest.raises(AuthError, match="bind it with client_issuer") as refused:
         config(**options)
+    assert (refused.value.kind, refused.value.pointer) == ("invalid_config", "/client_issuer")
     assert "s3cret" not in str(refused.value) and "a.b.c" not in str(refused.value)
 
 
@@ -898,3 +907,29 @@ def test_a_kept_grant_serves_only_the_grant_and_client_that_got_it() -> None:
     assert said is not None and 'obtained by grant="authorization_code"' in said
     assert 'asks for grant="client_credentials"' in said
     assert "another resource" in (config().reuses(person, "https://elsewhere.example/mcp") or "")
+
+
+def test_the_policy_decides_what_a_refusal_asks_for() -> None:
+    policy = toolnexus.AuthPolicy(max_authorizations=2)
+    # No token yet: a flow for this challenge.
+    first = policy.decide(401, CHALLENGE_401)
+    assert first.action == "authorize" and first.challenge is not None
+    assert first.challenge.resource_metadata == PRM_URL
+    held = full_done().grant
+    policy.holds_new_grant()
+    # Sent before the grant came: again with it.
+    assert policy.decide(401, "Bearer", sent=None, held=held, now_ms=NOW).action == "resend"
+    # The token refused: a refresh, once; then a flow.
+    sent = held.authorization
+    assert policy.decide(401, "Bearer", sent=sent, held=held, now_ms=NOW).action == "refresh"
+    policy.refresh_failed()
+    assert policy.decide(401, "Bearer", sent=sent, held=held, now_ms=NOW).action == "authorize"
+    # The server's DPoP nonce, once per request.
+    nonce = policy.decide(401, 'DPoP error="use_dpop_nonce"', dpop_nonce="n-1", sent=sent, held=held, now_ms=NOW)
+    assert (nonce.action, nonce.nonce) == ("retry_with_nonce", "n-1")
+    # The cap.
+    with pytest.raises(AuthError) as given_up:
+        policy.decide(403, 'Bearer error="insufficient_scope", scope="more"', sent=sent, held=held, now_ms=NOW)
+    assert given_up.value.kind == "too_many_authorizations"
+    assert policy.authorizations == 2
+    assert "AuthPolicy(authorizations=2)" == repr(policy)

@@ -63,6 +63,25 @@ closed_set! {
     }
 }
 
+impl AuthOption {
+    /// Where the option is in a [`Config`](crate::Config), as a JSON pointer: the pointer of
+    /// the `invalid_config` error a problem with it gives, in every host.
+    pub const fn pointer(self) -> &'static str {
+        match self {
+            AuthOption::ClientId => "/client_id",
+            AuthOption::ClientSecret => "/client_secret",
+            AuthOption::ClientIssuer => "/client_issuer",
+            AuthOption::ClientMetadataUrl => "/client_metadata_url",
+            AuthOption::ClientKey => "/client_key",
+            AuthOption::Assertion => "/grant/assertion",
+            AuthOption::IdToken => "/grant/id_token",
+            AuthOption::IdpTokenEndpoint => "/grant/token_endpoint",
+            AuthOption::IdpClientId => "/grant/client_id",
+            AuthOption::IdpClientSecret => "/grant/client_secret",
+        }
+    }
+}
+
 /// What is wrong with the options given for a grant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionProblem {

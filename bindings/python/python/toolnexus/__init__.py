@@ -72,7 +72,9 @@ from ._native import (
 from ._native import TaskCall, TaskDriver, TaskEvent, TaskInfo
 from ._native import (
     AuthConfig,
+    AuthDecision,
     AuthFlow,
+    AuthPolicy,
     Authorize,
     Challenge,
     Done,
@@ -150,6 +152,8 @@ __all__ = [
     "Challenge",
     "AuthConfig",
     "AuthFlow",
+    "AuthPolicy",
+    "AuthDecision",
     "Fetch",
     "Authorize",
     "Done",

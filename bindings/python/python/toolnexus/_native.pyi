@@ -65,7 +65,9 @@ __all__ = [
     # Authorization.
     "AUTH_ERROR_KINDS",
     "AuthConfig",
+    "AuthDecision",
     "AuthFlow",
+    "AuthPolicy",
     "Authorize",
     "Challenge",
     "Done",
@@ -1093,6 +1095,40 @@ class Done:
 
 _Next: TypeAlias = Fetch | Authorize | Done
 """What the host does next."""
+
+_DecisionAction: TypeAlias = Literal["resend", "retry_with_nonce", "refresh", "authorize", "step_up"]
+
+@final
+class AuthDecision:
+    """What a host does next about a refused request."""
+
+    @property
+    def action(self) -> _DecisionAction: ...
+    @property
+    def challenge(self) -> Challenge | None: ...
+    @property
+    def nonce(self) -> str | None: ...
+
+@final
+class AuthPolicy:
+    """What to do when an MCP server refuses a request; safe to share between threads."""
+
+    def __new__(cls, max_authorizations: int = 3) -> AuthPolicy: ...
+    def decide(
+        self,
+        status: int,
+        www_authenticate: str | None = None,
+        *,
+        dpop_nonce: str | None = None,
+        sent: str | None = None,
+        held: Grant | None = None,
+        now_ms: int | None = None,
+        retried_with_nonce: bool = False,
+    ) -> AuthDecision: ...
+    def refresh_failed(self) -> None: ...
+    def holds_new_grant(self) -> None: ...
+    @property
+    def authorizations(self) -> int: ...
 
 @final
 class AuthFlow:

@@ -120,7 +120,7 @@ impl Config {
         check_options(self.grant.kind(), &self.given()).map_err(|problem| {
             AuthError::new(
                 AuthErrorKind::InvalidConfig,
-                pointer_of(problem.option()),
+                problem.option().pointer(),
                 problem.message(|o| String::from(o.as_str()), |g| format!("grant {g}")),
             )
         })?;
@@ -255,22 +255,6 @@ impl Config {
             }
         }
         Ok(())
-    }
-}
-
-/// Where `option` is in a [`Config`], as a JSON pointer.
-fn pointer_of(option: AuthOption) -> &'static str {
-    match option {
-        AuthOption::ClientId => "/client_id",
-        AuthOption::ClientSecret => "/client_secret",
-        AuthOption::ClientIssuer => "/client_issuer",
-        AuthOption::ClientMetadataUrl => "/client_metadata_url",
-        AuthOption::ClientKey => "/client_key",
-        AuthOption::Assertion => "/grant/assertion",
-        AuthOption::IdToken => "/grant/id_token",
-        AuthOption::IdpTokenEndpoint => "/grant/token_endpoint",
-        AuthOption::IdpClientId => "/grant/client_id",
-        AuthOption::IdpClientSecret => "/grant/client_secret",
     }
 }
 
