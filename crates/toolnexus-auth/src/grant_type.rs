@@ -14,6 +14,7 @@ use crate::document::Document;
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::http::{HttpRequest, HttpResponse, basic};
 use crate::refusal::{redact, redirected, refusal};
+use crate::secret::Secret;
 
 /// `grant_type` of the RFC 7523 JWT bearer grant.
 pub const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -201,7 +202,7 @@ pub(crate) fn read_exchange(
     limits: &Limits,
     endpoint: &str,
     secrets: &[&str],
-) -> Result<String, AuthError> {
+) -> Result<Secret, AuthError> {
     if (300..400).contains(&response.status) {
         return Err(redirected(endpoint, response));
     }
@@ -236,7 +237,7 @@ pub(crate) fn read_exchange(
     if token.is_empty() {
         return Err(doc.error("access_token", "is empty"));
     }
-    Ok(token.to_owned())
+    Ok(Secret::from(token))
 }
 
 #[cfg(test)]

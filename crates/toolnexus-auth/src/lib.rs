@@ -66,12 +66,13 @@
 // (`toolnexus-core`'s `tests/architecture.rs` holds every crate that declares layers to them;
 // ARCHITECTURE.md draws them).
 
-// 0. Leaves: the error, HTTP exchanges as data, JWS signing, PKCE, scope lists.
+// 0. Leaves: the error, HTTP exchanges as data, JWS signing, PKCE, scope lists, secrets.
 mod error;
 mod http;
 mod jwt;
 mod pkce;
 mod scope;
+mod secret;
 
 // 1. Reading what a server sends: the challenge, JSON documents, URLs and their rules.
 mod challenge;
@@ -107,4 +108,5 @@ pub use grant_type::{
     Enterprise, GRANT_NAMES, GrantType, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER, TOKEN_EXCHANGE,
 };
 pub use http::{HttpRequest, HttpResponse, Method};
+pub use secret::{Held, Secret};
 pub use toolnexus_core::json::Limits;

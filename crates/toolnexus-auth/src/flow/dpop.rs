@@ -34,7 +34,7 @@ impl Flow {
         nonce: Option<&str>,
     ) -> Result<HttpRequest, AuthError> {
         if let Some(key) = &self.dpop {
-            let jti = derived_jti(&self.jti_seed, self.proofs);
+            let jti = derived_jti(self.jti_seed.expose_bytes(), self.proofs);
             self.proofs = self.proofs.saturating_add(1);
             let proof = key.proof(
                 request.method.as_str(),
