@@ -187,8 +187,8 @@ impl PyAuthConfig {
             Enterprise {
                 token_endpoint: idp_token_endpoint.unwrap_or_default(),
                 client_id: idp_client_id,
-                client_secret: idp_client_secret,
-                id_token: id_token.unwrap_or_default(),
+                client_secret: idp_client_secret.map(Into::into),
+                id_token: id_token.unwrap_or_default().into(),
             },
         )?;
         let client_key = client_key
@@ -197,7 +197,7 @@ impl PyAuthConfig {
             .or_raise(py)?;
         let mut config = Config::new(client_name, redirect_uri);
         config.client_id = client_id;
-        config.client_secret = client_secret;
+        config.client_secret = client_secret.map(Into::into);
         config.client_issuer = client_issuer;
         config.client_metadata_url = client_metadata_url;
         config.limits = limits.map_or(Config::DEFAULT_LIMITS, |l| l.get().0);
@@ -828,7 +828,7 @@ fn grant_type(
         ))
     };
     let enterprise_given = !enterprise.token_endpoint.is_empty()
-        || !enterprise.id_token.is_empty()
+        || !enterprise.id_token.expose().is_empty()
         || enterprise.client_id.is_some()
         || enterprise.client_secret.is_some();
     if name != "jwt_bearer" && assertion.is_some() {
@@ -842,10 +842,12 @@ fn grant_type(
     }
     Ok(match (name, assertion) {
         ("client_credentials", _) => GrantType::ClientCredentials,
-        ("jwt_bearer", Some(assertion)) => GrantType::JwtBearer { assertion },
+        ("jwt_bearer", Some(assertion)) => GrantType::JwtBearer {
+            assertion: assertion.into(),
+        },
         ("jwt_bearer", None) => return invalid("grant=\"jwt_bearer\" needs assertion"),
         ("enterprise", _) => {
-            if enterprise.token_endpoint.is_empty() || enterprise.id_token.is_empty() {
+            if enterprise.token_endpoint.is_empty() || enterprise.id_token.expose().is_empty() {
                 return invalid("grant=\"enterprise\" needs id_token and idp_token_endpoint");
             }
             GrantType::Enterprise(enterprise)

@@ -2509,7 +2509,7 @@ e4YpwVR5FuPw0ICfZLuezVUyPsKngNuLKahQlDOVI9NTEBDzu0chvUQy
 fn machine_config(id: Option<&str>, secret: Option<&str>, grant: GrantType) -> Config {
     Config {
         client_id: id.map(str::to_owned),
-        client_secret: secret.map(str::to_owned),
+        client_secret: secret.map(Into::into),
         client_issuer: Some(A.to_owned()),
         grant,
         ..config()
@@ -2789,7 +2789,7 @@ fn a_client_key_the_server_cannot_verify() {
 fn confidential_credentials_go_to_the_bound_server_alone() {
     const WORKLOAD_JWT: &str = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3In0.c2ln";
     let jwt = GrantType::JwtBearer {
-        assertion: WORKLOAD_JWT.to_owned(),
+        assertion: WORKLOAD_JWT.into(),
     };
     let unbound = [
         machine_config(Some("c"), Some("s3cret"), GrantType::ClientCredentials),
@@ -2841,7 +2841,7 @@ fn confidential_credentials_go_to_the_bound_server_alone() {
 fn workload_identity_jwt_bearer() {
     const WORKLOAD_JWT: &str = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3b3JrbG9hZCJ9.c2lnbmF0dXJl";
     let grant_type = GrantType::JwtBearer {
-        assertion: WORKLOAD_JWT.to_owned(),
+        assertion: WORKLOAD_JWT.into(),
     };
     let doc = machine_as_doc(
         &format!(r#"["{JWT_BEARER}"]"#),
@@ -2891,8 +2891,8 @@ fn enterprise(secret: Option<&str>) -> GrantType {
     GrantType::Enterprise(Enterprise {
         token_endpoint: format!("{IDP}/token"),
         client_id: Some("conformance-test-idp-client".to_owned()),
-        client_secret: secret.map(str::to_owned),
-        id_token: "idp.id.token".to_owned(),
+        client_secret: secret.map(Into::into),
+        id_token: "idp.id.token".into(),
     })
 }
 
@@ -3022,7 +3022,7 @@ fn machine_grant_configurations() {
         None,
         None,
         GrantType::JwtBearer {
-            assertion: String::new(),
+            assertion: String::new().into(),
         },
     ));
     assert_eq!(

@@ -282,7 +282,7 @@ impl AuthArgs {
                     return Err(Failure::usage("--grant jwt-bearer needs --assertion-file"));
                 };
                 GrantType::JwtBearer {
-                    assertion: read_secret_file(path, "--assertion-file")?,
+                    assertion: read_secret_file(path, "--assertion-file")?.into(),
                 }
             }
             Grant::Enterprise => {
@@ -303,8 +303,8 @@ impl AuthArgs {
                 GrantType::Enterprise(Enterprise {
                     token_endpoint: token_endpoint.clone(),
                     client_id: self.idp_client_id.clone(),
-                    client_secret: self.idp_client_secret.clone(),
-                    id_token: read_secret_file(path, "--id-token-file")?,
+                    client_secret: self.idp_client_secret.clone().map(Into::into),
+                    id_token: read_secret_file(path, "--id-token-file")?.into(),
                 })
             }
         })

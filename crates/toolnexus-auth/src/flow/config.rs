@@ -1,8 +1,6 @@
 //! What the caller configures: [`Config`], the client's identity and the bounds of a flow,
 //! and [`Config::check`], which refuses one the flow cannot use.
 
-use std::fmt;
-
 use toolnexus_core::json::Limits;
 use url::Url;
 
@@ -10,18 +8,20 @@ use crate::client_key::ClientKey;
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::GrantType;
 use crate::metadata::issuer_url;
+use crate::secret::Secret;
 use crate::urls::{endpoint, parse_web_url};
 
 use super::dpop::DpopUse;
 
-/// What the caller configures: the client's identity and the bounds of the flow.
-#[derive(Clone, PartialEq, Eq)]
+/// What the caller configures: the client's identity and the bounds of the flow. Its `Debug`
+/// form shows no secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     /// A pre-registered `client_id`, used before any other identity (with
     /// [`client_issuer`](Config::client_issuer), only at that server).
     pub client_id: Option<String>,
     /// The secret of the pre-registered client, if it is confidential.
-    pub client_secret: Option<String>,
+    pub client_secret: Option<Secret>,
     /// The issuer the pre-registered client belongs to. When set, the pre-registered
     /// credentials go to that authorization server only (its metadata `issuer`, compared
     /// exactly); when `None`, to whichever server the resource names.
@@ -164,7 +164,7 @@ impl Config {
                 }
             }
             GrantType::JwtBearer { assertion } => {
-                if assertion.is_empty() {
+                if assertion.expose().is_empty() {
                     return invalid(
                         "/grant/assertion",
                         "the JWT bearer grant's assertion is empty".to_owned(),
@@ -180,7 +180,7 @@ impl Config {
                             .to_owned(),
                     );
                 }
-                if enterprise.id_token.is_empty() {
+                if enterprise.id_token.expose().is_empty() {
                     return invalid(
                         "/grant/id_token",
                         "the ID token to exchange is empty".to_owned(),
@@ -203,23 +203,5 @@ impl Config {
             }
         }
         Ok(())
-    }
-}
-
-impl fmt::Debug for Config {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Config")
-            .field("client_id", &self.client_id)
-            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
-            .field("client_issuer", &self.client_issuer)
-            .field("client_metadata_url", &self.client_metadata_url)
-            .field("client_name", &self.client_name)
-            .field("redirect_uri", &self.redirect_uri)
-            .field("limits", &self.limits)
-            .field("max_authorizations", &self.max_authorizations)
-            .field("dpop", &self.dpop)
-            .field("grant", &self.grant)
-            .field("client_key", &self.client_key)
-            .finish()
     }
 }

@@ -7,7 +7,6 @@ use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::http::HttpResponse;
 use crate::metadata::ServerMetadata;
 use crate::refusal::redirected;
-use crate::secret::Secret;
 
 use super::{Flow, Next, Stage};
 
@@ -81,7 +80,7 @@ impl Flow {
         {
             return None;
         }
-        let secret = self.config.client_secret.as_deref().map(Secret::from);
+        let secret = self.config.client_secret.clone();
         Some(Client {
             client_id: client_id.clone(),
             auth_method: AuthMethod::choose(

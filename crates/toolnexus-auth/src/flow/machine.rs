@@ -84,7 +84,7 @@ impl Flow {
             GrantType::AuthorizationCode => self.authorize(),
             GrantType::ClientCredentials => self.machine_token(None),
             GrantType::JwtBearer { assertion } => {
-                let assertion = Secret::from(assertion.as_str());
+                let assertion = assertion.clone();
                 self.machine_token(Some(assertion))
             }
             GrantType::Enterprise(enterprise) => {
