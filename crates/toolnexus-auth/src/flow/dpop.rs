@@ -7,6 +7,7 @@ use crate::document::Document;
 use crate::dpop::{check_nonce, derived_jti};
 use crate::error::{AuthError, AuthErrorKind};
 use crate::http::{HttpRequest, HttpResponse};
+use crate::secret::Secret;
 
 use super::Flow;
 
@@ -44,6 +45,7 @@ impl Flow {
                 None,
                 nonce,
             )?;
+            self.presented.push(Secret::from(proof.as_str()));
             request.headers.push(("dpop".into(), proof));
         }
         Ok(request)

@@ -170,6 +170,9 @@ pub struct Flow {
     /// The ID-JAG the identity provider issued (enterprise-managed authorization), kept out
     /// of messages.
     exchanged: Option<Secret>,
+    /// The client assertion and the DPoP proof of the token request last sent: a server that
+    /// echoes one in its refusal sees it redacted.
+    presented: Vec<Secret>,
     /// The grant the token is obtained by: the configured one, or for a refresh the
     /// refreshed grant's.
     obtained_by: Obtained,
@@ -313,6 +316,7 @@ impl Flow {
             nonce_retried: false,
             token_form: Vec::new(),
             exchanged: None,
+            presented: Vec::new(),
             obtained_by,
             now_ms: 0,
         };
@@ -429,6 +433,7 @@ impl Flow {
             nonce_retried: false,
             token_form: Vec::new(),
             exchanged: None,
+            presented: Vec::new(),
             obtained_by: grant.obtained_by,
             now_ms,
         };

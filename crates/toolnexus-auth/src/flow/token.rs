@@ -51,6 +51,7 @@ impl Flow {
             return Err(self.out_of_order("a token request"));
         };
         let assertion = self.client_assertion(&client, &target.issuer)?;
+        self.presented = assertion.iter().cloned().collect();
         let request = token_request(
             &target.endpoint,
             self.token_form.clone(),
@@ -113,6 +114,7 @@ impl Flow {
         secrets.extend(self.refresh_token.as_ref().map(Secret::expose));
         secrets.extend(self.config.grant.secrets());
         secrets.extend(self.exchanged.as_ref().map(Secret::expose));
+        secrets.extend(self.presented.iter().map(Secret::expose));
         let context = TokenRequestContext {
             token_endpoint: &target.endpoint,
             issuer: &target.issuer,
