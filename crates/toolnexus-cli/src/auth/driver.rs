@@ -327,7 +327,7 @@ impl Authorizer {
 fn config_of(options: &Options, redirect_uri: &str) -> Config {
     Config {
         client_id: options.client_id.clone(),
-        client_secret: options.client_secret.clone().map(Into::into),
+        client_secret: options.client_secret.clone(),
         client_issuer: options.client_issuer.clone(),
         client_metadata_url: options.client_metadata_url.clone(),
         grant: options.grant.clone(),
