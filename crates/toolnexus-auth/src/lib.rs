@@ -58,6 +58,10 @@
 //!
 //! Every error is an [`AuthError`] with a stable [`AuthErrorKind`], a JSON pointer into the
 //! document at fault and a message that never holds a token, a code, a secret or a verifier.
+//! Every secret the crate holds, given or made (tokens, codes, the verifier, client secrets,
+//! assertions, ID tokens, DPoP proofs, private keys), is a [`Secret`]: its `Debug` form is
+//! `Secret(…)`, it has no `Display`, and [`Secret::expose`] reads it, so every type here
+//! derives `Debug` and shows none.
 //! Documents are read by the core's bounded JSON reader within [`Config::limits`].
 
 #![forbid(unsafe_code)]

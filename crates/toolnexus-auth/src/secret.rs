@@ -26,12 +26,21 @@ use zeroize::Zeroize;
 #[derive(Clone)]
 pub struct Secret<T: Held = String>(T);
 
-/// What a [`Secret`] may hold: text, a private key or its seed bytes.
-pub trait Held: Clone {
+/// What a [`Secret`] may hold: text, a private key or 32 bytes of a seed. Sealed: only this
+/// crate says what a secret holds.
+pub trait Held: sealed::Sealed + Clone {
     /// Overwrites the value before its memory is freed.
     fn wipe(&mut self);
     /// Whether `self` and `other` are equal, in time that does not depend on where they differ.
     fn same(&self, other: &Self) -> bool;
+}
+
+/// Keeps [`Held`] to the kinds this module knows.
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for String {}
+    impl Sealed for Box<p256::ecdsa::SigningKey> {}
+    impl Sealed for [u8; 32] {}
 }
 
 impl Held for String {
