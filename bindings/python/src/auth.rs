@@ -214,8 +214,8 @@ impl PyAuthConfig {
             Enterprise {
                 token_endpoint: idp_token_endpoint.unwrap_or_default(),
                 client_id: idp_client_id,
-                client_secret: idp_client_secret,
-                id_token: id_token.unwrap_or_default(),
+                client_secret: idp_client_secret.map(Into::into),
+                id_token: id_token.unwrap_or_default().into(),
             },
         )?;
         let client_key = client_key
@@ -224,7 +224,7 @@ impl PyAuthConfig {
             .or_raise(py)?;
         let mut config = Config::new(client_name, redirect_uri);
         config.client_id = client_id;
-        config.client_secret = client_secret;
+        config.client_secret = client_secret.map(Into::into);
         config.client_issuer = client_issuer;
         config.client_metadata_url = client_metadata_url;
         config.limits = limits.map_or(Config::DEFAULT_LIMITS, |l| l.get().0);
@@ -879,7 +879,7 @@ fn grant_type(
         GrantKind::AuthorizationCode => GrantType::AuthorizationCode,
         GrantKind::ClientCredentials => GrantType::ClientCredentials,
         GrantKind::JwtBearer => GrantType::JwtBearer {
-            assertion: assertion.unwrap_or_default(),
+            assertion: assertion.unwrap_or_default().into(),
         },
         GrantKind::Enterprise => GrantType::Enterprise(enterprise),
     })

@@ -322,7 +322,7 @@ fn config(map: &Map, secrets: &mut Vec<String>) -> Result<Result<Config, AuthErr
         string(map, "redirectUri")?.ok_or("`config.redirectUri` is required")?,
     );
     config.client_id = owned("clientId")?;
-    config.client_secret = owned("clientSecret")?;
+    let client_secret = owned("clientSecret")?;
     config.client_issuer = owned("clientIssuer")?;
     config.client_metadata_url = owned("clientMetadataUrl")?;
     if let Some(n) = number(map, "maxAuthorizations")? {
@@ -342,12 +342,13 @@ fn config(map: &Map, secrets: &mut Vec<String>) -> Result<Result<Config, AuthErr
         owned("idpClientSecret")?,
     );
     secrets.extend(
-        [&config.client_secret, &assertion, &id_token, &idp.2]
+        [&client_secret, &assertion, &id_token, &idp.2]
             .into_iter()
             .flatten()
             .filter(|s| s.len() >= MIN_AUTO_SECRET)
             .cloned(),
     );
+    config.client_secret = client_secret.map(Into::into);
     let only_for = |grant: &str, given: bool| {
         if given {
             Err(format!(
@@ -376,7 +377,9 @@ fn config(map: &Map, secrets: &mut Vec<String>) -> Result<Result<Config, AuthErr
         Some("jwt_bearer") => {
             only_for("enterprise", id_token.is_some() || idp.0.is_some())?;
             GrantType::JwtBearer {
-                assertion: assertion.ok_or("the jwt_bearer grant needs `assertion`")?,
+                assertion: assertion
+                    .ok_or("the jwt_bearer grant needs `assertion`")?
+                    .into(),
             }
         }
         Some("enterprise") => {
@@ -386,8 +389,10 @@ fn config(map: &Map, secrets: &mut Vec<String>) -> Result<Result<Config, AuthErr
                     .0
                     .ok_or("the enterprise grant needs `idpTokenEndpoint`")?,
                 client_id: idp.1,
-                client_secret: idp.2,
-                id_token: id_token.ok_or("the enterprise grant needs `idToken`")?,
+                client_secret: idp.2.map(Into::into),
+                id_token: id_token
+                    .ok_or("the enterprise grant needs `idToken`")?
+                    .into(),
             })
         }
         Some(other) => return Err(format!("grant {other:?} is none of the grants")),

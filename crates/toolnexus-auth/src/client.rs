@@ -2,8 +2,6 @@
 //! metadata document URL, or registered dynamically, RFC 7591), and how it authenticates at
 //! the token endpoint ([`AuthMethod`]).
 
-use std::fmt;
-
 use toolnexus_core::closed_set;
 use toolnexus_core::json::{Limits, Map, Value};
 
@@ -12,6 +10,7 @@ use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::GrantType;
 use crate::http::{HttpRequest, HttpResponse, basic};
 use crate::refusal::refusal;
+use crate::secret::Secret;
 
 closed_set! {
     /// How a client authenticates at the token endpoint (RFC 7591 §2,
@@ -88,11 +87,11 @@ impl AuthMethod {
 }
 
 /// A client registration at one authorization server: stored per issuer, and never used with
-/// another.
-#[derive(Clone, PartialEq, Eq)]
+/// another. Its `Debug` form shows no secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Client {
     pub(crate) client_id: String,
-    pub(crate) client_secret: Option<String>,
+    pub(crate) client_secret: Option<Secret>,
     pub(crate) auth_method: AuthMethod,
     pub(crate) issuer: String,
 }
@@ -106,7 +105,7 @@ impl Client {
 
     /// The `client_secret`, for a confidential client.
     pub fn client_secret(&self) -> Option<&str> {
-        self.client_secret.as_deref()
+        self.client_secret.as_ref().map(Secret::expose)
     }
 
     /// How it authenticates at the token endpoint.
@@ -122,31 +121,31 @@ impl Client {
     /// Adds this client's authentication to a token request: its `form` fields or its
     /// `headers` (RFC 6749 §2.3.1); for `private_key_jwt`, the signed `assertion` the flow
     /// made (RFC 7523 §2.2). A client with no id (an unauthenticated JWT bearer grant) adds
-    /// nothing.
+    /// nothing. Every value of a token request's form is held as a [`Secret`].
     pub(crate) fn authenticate(
         &self,
-        form: &mut Vec<(&'static str, String)>,
+        form: &mut Vec<(&'static str, Secret)>,
         headers: &mut Vec<(String, String)>,
-        assertion: Option<String>,
+        assertion: Option<Secret>,
     ) {
         match (self.auth_method, &self.client_secret, assertion) {
             (AuthMethod::PrivateKeyJwt, _, Some(assertion)) => {
-                form.push(("client_id", self.client_id.clone()));
+                form.push(("client_id", Secret::from(self.client_id.as_str())));
                 form.push((
                     "client_assertion_type",
-                    crate::client_key::CLIENT_ASSERTION_TYPE.to_owned(),
+                    Secret::from(crate::client_key::CLIENT_ASSERTION_TYPE),
                 ));
                 form.push(("client_assertion", assertion));
             }
             (AuthMethod::ClientSecretBasic, Some(secret), _) => {
-                headers.push(basic(&self.client_id, secret));
+                headers.push(basic(&self.client_id, secret.expose()));
             }
             (AuthMethod::ClientSecretPost, Some(secret), _) => {
-                form.push(("client_id", self.client_id.clone()));
+                form.push(("client_id", Secret::from(self.client_id.as_str())));
                 form.push(("client_secret", secret.clone()));
             }
             _ if self.client_id.is_empty() => {}
-            _ => form.push(("client_id", self.client_id.clone())),
+            _ => form.push(("client_id", Secret::from(self.client_id.as_str()))),
         }
     }
 
@@ -155,7 +154,7 @@ impl Client {
         let mut map = Map::new();
         map.insert("client_id", Value::from(self.client_id.as_str()));
         if let Some(secret) = &self.client_secret {
-            map.insert("client_secret", Value::from(secret.as_str()));
+            map.insert("client_secret", Value::from(secret.expose()));
         }
         map.insert("auth_method", Value::from(self.auth_method.as_str()));
         map.insert("issuer", Value::from(self.issuer.as_str()));
@@ -177,21 +176,10 @@ impl Client {
         })?;
         Ok(Client {
             client_id: doc.required_string("client_id")?.to_owned(),
-            client_secret: doc.string("client_secret")?.map(str::to_owned),
+            client_secret: doc.string("client_secret")?.map(Secret::from),
             auth_method,
             issuer: doc.required_string("issuer")?.to_owned(),
         })
-    }
-}
-
-impl fmt::Debug for Client {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Client")
-            .field("client_id", &self.client_id)
-            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
-            .field("auth_method", &self.auth_method)
-            .field("issuer", &self.issuer)
-            .finish()
     }
 }
 
@@ -252,7 +240,7 @@ pub(crate) fn read_registration(
     let registered = doc.string("token_endpoint_auth_method")?;
     Ok(Client {
         client_id: client_id.to_owned(),
-        client_secret: client_secret.map(str::to_owned),
+        client_secret: client_secret.map(Secret::from),
         auth_method: AuthMethod::choose(registered, client_secret.is_some(), false, supported),
         issuer: issuer.to_owned(),
     })
@@ -350,7 +338,7 @@ mod tests {
     fn client(method: AuthMethod, secret: Option<&str>) -> Client {
         Client {
             client_id: "id:é/+".into(),
-            client_secret: secret.map(str::to_owned),
+            client_secret: secret.map(Secret::from),
             auth_method: method,
             issuer: "https://as.example".into(),
         }
@@ -387,14 +375,14 @@ mod tests {
         assert_eq!(
             form,
             [
-                ("client_id", "id:é/+".to_owned()),
-                ("client_secret", "sec".to_owned())
+                ("client_id", Secret::from("id:é/+")),
+                ("client_secret", Secret::from("sec"))
             ]
         );
 
         let mut form = Vec::new();
         client(AuthMethod::None, Some("sec")).authenticate(&mut form, &mut headers, None);
-        assert_eq!(form, [("client_id", "id:é/+".to_owned())]);
+        assert_eq!(form, [("client_id", Secret::from("id:é/+"))]);
 
         let mut form = Vec::new();
         client(AuthMethod::PrivateKeyJwt, None).authenticate(
@@ -405,12 +393,12 @@ mod tests {
         assert_eq!(
             form,
             [
-                ("client_id", "id:é/+".to_owned()),
+                ("client_id", Secret::from("id:é/+")),
                 (
                     "client_assertion_type",
-                    crate::client_key::CLIENT_ASSERTION_TYPE.to_owned()
+                    Secret::from(crate::client_key::CLIENT_ASSERTION_TYPE)
                 ),
-                ("client_assertion", "h.c.s".to_owned()),
+                ("client_assertion", Secret::from("h.c.s")),
             ]
         );
 

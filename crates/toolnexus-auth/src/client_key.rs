@@ -1,8 +1,6 @@
 //! A client's own signing key for `private_key_jwt` client authentication (RFC 7523 §2.2,
 //! OpenID Connect Core §9): a [`ClientKey`] read from PEM, and the client assertions it signs.
 
-use std::fmt;
-
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use p256::SecretKey;
@@ -12,6 +10,7 @@ use toolnexus_core::json::{Map, Value};
 
 use crate::error::{AuthError, AuthErrorKind};
 use crate::jwt;
+use crate::secret::Secret;
 
 /// The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2).
 pub const CLIENT_ASSERTION_TYPE: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
@@ -31,10 +30,10 @@ const MAX_PEM_BYTES: usize = 16 * 1024;
 /// at the token endpoint.
 ///
 /// Its `Debug` form shows nothing of the key.
-#[derive(Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientKey {
     /// Boxed: a configuration that holds a key stays small to move.
-    key: Box<SigningKey>,
+    key: Secret<Box<SigningKey>>,
 }
 
 impl ClientKey {
@@ -68,7 +67,9 @@ impl ClientKey {
                  `-----BEGIN EC PRIVATE KEY-----`",
             ));
         };
-        Ok(ClientKey { key: Box::new(key) })
+        Ok(ClientKey {
+            key: Secret::new(Box::new(key)),
+        })
     }
 
     /// The client assertion of `client_id` for the authorization server `audience` (its
@@ -92,30 +93,17 @@ impl ClientKey {
         claims.insert("iat", Value::from(now));
         claims.insert("exp", Value::from(now.saturating_add(ASSERTION_LIFETIME_S)));
         claims.insert("jti", Value::from(URL_SAFE_NO_PAD.encode(jti_bytes)));
-        jwt::sign(&self.key, &header, &claims)
+        jwt::sign(self.key.expose_key(), &header, &claims)
     }
 
     /// The public key, uncompressed SEC1 bytes: what a test or a registration compares.
     pub fn public_key_sec1(&self) -> Vec<u8> {
         self.key
+            .expose_key()
             .verifying_key()
             .to_encoded_point(false)
             .as_bytes()
             .to_vec()
-    }
-}
-
-impl PartialEq for ClientKey {
-    fn eq(&self, other: &ClientKey) -> bool {
-        self.key.to_bytes() == other.key.to_bytes()
-    }
-}
-
-impl Eq for ClientKey {}
-
-impl fmt::Debug for ClientKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ClientKey(…)")
     }
 }
 
@@ -198,6 +186,6 @@ e4YpwVR5FuPw0ICfZLuezVUyPsKngNuLKahQlDOVI9NTEBDzu0chvUQy
     #[test]
     fn debug_shows_nothing_of_the_key() {
         let key = ClientKey::from_pem(PKCS8).expect("a key");
-        assert_eq!(format!("{key:?}"), "ClientKey(…)");
+        assert_eq!(format!("{key:?}"), "ClientKey { key: Secret(…) }");
     }
 }

@@ -4,8 +4,6 @@
 //! Signing is deterministic (RFC 6979), so nothing here draws randomness: the key and each
 //! proof's `jti` come from bytes the caller passes.
 
-use std::fmt;
-
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use p256::ecdsa::SigningKey;
@@ -15,6 +13,7 @@ use url::Url;
 
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::jwt;
+use crate::secret::Secret;
 
 /// The one signing algorithm this crate uses for proofs.
 pub const DPOP_ALG: &str = "ES256";
@@ -30,12 +29,12 @@ pub const MAX_JTI_BYTES: usize = 64;
 
 /// An ES256 (P-256) key pair that proves possession of DPoP-bound tokens.
 ///
-/// Its `Debug` form shows the public thumbprint only; [`DpopKey::to_secret`] writes the
-/// private key, to store as a secret with the tokens bound to it.
-#[derive(Clone)]
+/// Its `Debug` form shows nothing of the key; [`DpopKey::to_secret`] writes the private key,
+/// to store as a secret with the tokens bound to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DpopKey {
     /// Boxed: a grant that holds a key stays small to move.
-    key: Box<SigningKey>,
+    key: Secret<Box<SigningKey>>,
 }
 
 impl DpopKey {
@@ -45,7 +44,9 @@ impl DpopKey {
     /// not below the group order; for random bytes, this practically never happens).
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<DpopKey, AuthError> {
         SigningKey::from_bytes(&(*bytes).into())
-            .map(|key| DpopKey { key: Box::new(key) })
+            .map(|key| DpopKey {
+                key: Secret::new(Box::new(key)),
+            })
             .map_err(|_| {
                 AuthError::new(
                     AuthErrorKind::InvalidDpop,
@@ -58,7 +59,7 @@ impl DpopKey {
     /// The private key as base64url (no padding), for storage; read back by
     /// [`DpopKey::from_secret`].
     pub fn to_secret(&self) -> String {
-        URL_SAFE_NO_PAD.encode(self.key.to_bytes())
+        URL_SAFE_NO_PAD.encode(self.key.expose_key().to_bytes())
     }
 
     /// Reads a key [`DpopKey::to_secret`] wrote.
@@ -83,7 +84,11 @@ impl DpopKey {
     /// The public key as a JWK (RFC 7517), members in the order of RFC 7638:
     /// `{"crv":"P-256","kty":"EC","x":…,"y":…}`.
     pub fn public_jwk(&self) -> Map {
-        let point = self.key.verifying_key().to_encoded_point(false);
+        let point = self
+            .key
+            .expose_key()
+            .verifying_key()
+            .to_encoded_point(false);
         let coordinate = |c: Option<&p256::FieldBytes>| {
             c.map(|bytes| URL_SAFE_NO_PAD.encode(bytes))
                 .unwrap_or_default()
@@ -156,23 +161,7 @@ impl DpopKey {
         if let Some(nonce) = nonce {
             claims.insert("nonce", Value::from(nonce));
         }
-        Ok(jwt::sign(&self.key, &header, &claims))
-    }
-}
-
-impl PartialEq for DpopKey {
-    fn eq(&self, other: &DpopKey) -> bool {
-        self.key.to_bytes() == other.key.to_bytes()
-    }
-}
-
-impl Eq for DpopKey {}
-
-impl fmt::Debug for DpopKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DpopKey")
-            .field("thumbprint", &self.thumbprint())
-            .finish_non_exhaustive()
+        Ok(jwt::sign(self.key.expose_key(), &header, &claims))
     }
 }
 
@@ -292,6 +281,7 @@ mod tests {
         let sig = Signature::from_slice(&URL_SAFE_NO_PAD.decode(parts[2]).unwrap()).unwrap();
         let input = format!("{}.{}", parts[0], parts[1]);
         k.key
+            .expose_key()
             .verifying_key()
             .verify(input.as_bytes(), &sig)
             .unwrap();

@@ -1,8 +1,6 @@
 //! What an authorization yields: a [`Grant`] (the token, what it is for, and the client that
 //! obtained it), read from a token response (RFC 6749 §5.1) and written down for storage.
 
-use std::fmt;
-
 use toolnexus_core::json::{Limits, Map, Value};
 
 use crate::client::Client;
@@ -12,6 +10,7 @@ use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::GrantKind;
 use crate::http::HttpResponse;
 use crate::refusal::{redirected, refusal};
+use crate::secret::Secret;
 
 /// The version of the stored form [`Grant::to_json`] writes.
 const STORED_VERSION: u64 = 1;
@@ -20,11 +19,11 @@ const STORED_VERSION: u64 = 1;
 /// authorize again: its scopes, its authorization server and the client registered there.
 ///
 /// The `Debug` form shows neither token nor secret.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
-    pub(crate) access_token: String,
+    pub(crate) access_token: Secret,
     pub(crate) token_type: String,
-    pub(crate) refresh_token: Option<String>,
+    pub(crate) refresh_token: Option<Secret>,
     pub(crate) expires_at_ms: Option<u64>,
     pub(crate) scope: Option<String>,
     pub(crate) issuer: String,
@@ -43,7 +42,7 @@ pub struct Grant {
 impl Grant {
     /// The access token.
     pub fn access_token(&self) -> &str {
-        &self.access_token
+        self.access_token.expose()
     }
 
     /// The token type as the server wrote it (`Bearer` or `DPoP`, in any case).
@@ -55,9 +54,9 @@ impl Grant {
     /// `DPoP <token>` for a token bound to a DPoP key.
     pub fn authorization(&self) -> String {
         if self.dpop_key.is_some() {
-            format!("DPoP {}", self.access_token)
+            format!("DPoP {}", self.access_token.expose())
         } else {
-            format!("Bearer {}", self.access_token)
+            format!("Bearer {}", self.access_token.expose())
         }
     }
 
@@ -94,7 +93,7 @@ impl Grant {
                     url,
                     now_ms,
                     jti_bytes,
-                    Some(&self.access_token),
+                    Some(self.access_token.expose()),
                     nonce,
                 )
             })
@@ -103,7 +102,7 @@ impl Grant {
 
     /// The refresh token, if one was issued.
     pub fn refresh_token(&self) -> Option<&str> {
-        self.refresh_token.as_deref()
+        self.refresh_token.as_ref().map(Secret::expose)
     }
 
     /// When the access token expires, in milliseconds since the Unix epoch (from
@@ -165,10 +164,10 @@ impl Grant {
     pub fn to_json(&self) -> String {
         let mut map = Map::new();
         map.insert("version", Value::from(STORED_VERSION));
-        map.insert("access_token", Value::from(self.access_token.as_str()));
+        map.insert("access_token", Value::from(self.access_token.expose()));
         map.insert("token_type", Value::from(self.token_type.as_str()));
         if let Some(refresh) = &self.refresh_token {
-            map.insert("refresh_token", Value::from(refresh.as_str()));
+            map.insert("refresh_token", Value::from(refresh.expose()));
         }
         if let Some(at) = self.expires_at_ms {
             map.insert("expires_at_ms", Value::from(at));
@@ -260,9 +259,9 @@ impl Grant {
             ));
         }
         Ok(Grant {
-            access_token: doc.required_string("access_token")?.to_owned(),
+            access_token: Secret::from(doc.required_string("access_token")?),
             token_type: token_type.to_owned(),
-            refresh_token: doc.string("refresh_token")?.map(str::to_owned),
+            refresh_token: doc.string("refresh_token")?.map(Secret::from),
             expires_at_ms: doc.count("expires_at_ms")?,
             scope: doc.string("scope")?.map(str::to_owned),
             issuer: doc.required_string("issuer")?.to_owned(),
@@ -273,24 +272,6 @@ impl Grant {
             authorizations: 1,
             obtained_by,
         })
-    }
-}
-
-impl fmt::Debug for Grant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Grant")
-            .field("access_token", &"…")
-            .field("token_type", &self.token_type)
-            .field("refresh_token", &self.refresh_token.as_ref().map(|_| "…"))
-            .field("expires_at_ms", &self.expires_at_ms)
-            .field("scope", &self.scope)
-            .field("issuer", &self.issuer)
-            .field("resource", &self.resource)
-            .field("token_endpoint", &self.token_endpoint)
-            .field("client", &self.client)
-            .field("dpop_key", &self.dpop_key)
-            .field("authorizations", &self.authorizations)
-            .finish()
     }
 }
 
@@ -380,9 +361,9 @@ pub(crate) fn read_token_response(
         .filter(|s| !s.trim().is_empty())
         .or(request.scope);
     Ok(Grant {
-        access_token: access_token.to_owned(),
+        access_token: Secret::from(access_token),
         token_type: token_type.to_owned(),
-        refresh_token: refresh_token.map(str::to_owned),
+        refresh_token: refresh_token.map(Secret::from),
         expires_at_ms,
         scope: scope.map(str::to_owned),
         issuer: request.issuer.to_owned(),

@@ -5,8 +5,6 @@
 //! (SEP-990: an ID token exchanged at the enterprise's identity provider for an identity
 //! assertion JWT authorization grant, RFC 8693, then that grant presented with RFC 7523).
 
-use std::fmt;
-
 use toolnexus_core::closed_set;
 use toolnexus_core::json::Limits;
 
@@ -14,6 +12,7 @@ use crate::document::Document;
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::http::{HttpRequest, HttpResponse, basic};
 use crate::refusal::{redact, redirected, refusal};
+use crate::secret::Secret;
 
 /// `grant_type` of the RFC 7523 JWT bearer grant.
 pub const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -24,8 +23,8 @@ pub const ID_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:id_token";
 /// The token type of an identity assertion JWT authorization grant (ID-JAG, SEP-990).
 pub const ID_JAG_TYPE: &str = "urn:ietf:params:oauth:token-type:id-jag";
 
-/// How a flow obtains its token.
-#[derive(Clone, PartialEq, Eq, Default)]
+/// How a flow obtains its token. Its `Debug` form shows no secret.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum GrantType {
     /// The authorization code grant with PKCE: a person signs in through a browser.
     #[default]
@@ -38,7 +37,7 @@ pub enum GrantType {
     /// neither retried nor answered with another grant.
     JwtBearer {
         /// The workload's JWT, audience the authorization server.
-        assertion: String,
+        assertion: Secret,
     },
     /// Enterprise-managed authorization: `id_token` exchanged at the identity provider for an
     /// ID-JAG, which the client presents to the authorization server with the JWT bearer
@@ -47,17 +46,17 @@ pub enum GrantType {
 }
 
 /// Where and how an enterprise's identity provider exchanges a person's ID token for an
-/// identity assertion JWT authorization grant.
-#[derive(Clone, PartialEq, Eq)]
+/// identity assertion JWT authorization grant. Its `Debug` form shows no secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Enterprise {
     /// The identity provider's token endpoint (`https`, or `http` on loopback).
     pub token_endpoint: String,
     /// The client id of this client at the identity provider.
     pub client_id: Option<String>,
     /// Its secret there, sent with HTTP Basic.
-    pub client_secret: Option<String>,
+    pub client_secret: Option<Secret>,
     /// The person's ID token, issued by the identity provider to this client.
-    pub id_token: String,
+    pub id_token: Secret,
 }
 
 closed_set! {
@@ -124,40 +123,13 @@ impl GrantType {
     pub(crate) fn secrets(&self) -> Vec<&str> {
         match self {
             GrantType::AuthorizationCode | GrantType::ClientCredentials => Vec::new(),
-            GrantType::JwtBearer { assertion } => vec![assertion.as_str()],
+            GrantType::JwtBearer { assertion } => vec![assertion.expose()],
             GrantType::Enterprise(enterprise) => {
-                let mut secrets = vec![enterprise.id_token.as_str()];
-                secrets.extend(enterprise.client_secret.as_deref());
+                let mut secrets = vec![enterprise.id_token.expose()];
+                secrets.extend(enterprise.client_secret.as_ref().map(Secret::expose));
                 secrets
             }
         }
-    }
-}
-
-impl fmt::Debug for GrantType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GrantType::AuthorizationCode => f.write_str("AuthorizationCode"),
-            GrantType::ClientCredentials => f.write_str("ClientCredentials"),
-            GrantType::JwtBearer { .. } => f
-                .debug_struct("JwtBearer")
-                .field("assertion", &"…")
-                .finish(),
-            GrantType::Enterprise(enterprise) => {
-                f.debug_tuple("Enterprise").field(enterprise).finish()
-            }
-        }
-    }
-}
-
-impl fmt::Debug for Enterprise {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Enterprise")
-            .field("token_endpoint", &self.token_endpoint)
-            .field("client_id", &self.client_id)
-            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
-            .field("id_token", &"…")
-            .finish()
     }
 }
 
@@ -176,11 +148,11 @@ pub(crate) fn exchange_request(
     ];
     form.extend(resource.map(|r| ("resource", r)));
     form.extend(scope.map(|s| ("scope", s)));
-    form.push(("subject_token", &enterprise.id_token));
+    form.push(("subject_token", enterprise.id_token.expose()));
     form.push(("subject_token_type", ID_TOKEN_TYPE));
     let mut headers = Vec::new();
     match (&enterprise.client_id, &enterprise.client_secret) {
-        (Some(id), Some(secret)) => headers.push(basic(id, secret)),
+        (Some(id), Some(secret)) => headers.push(basic(id, secret.expose())),
         (Some(id), None) => form.push(("client_id", id)),
         (None, _) => {}
     }
@@ -206,7 +178,7 @@ pub(crate) fn read_exchange(
     limits: &Limits,
     endpoint: &str,
     secrets: &[&str],
-) -> Result<String, AuthError> {
+) -> Result<Secret, AuthError> {
     if (300..400).contains(&response.status) {
         return Err(redirected(endpoint, response));
     }
@@ -241,7 +213,7 @@ pub(crate) fn read_exchange(
     if token.is_empty() {
         return Err(doc.error("access_token", "is empty"));
     }
-    Ok(token.to_owned())
+    Ok(Secret::from(token))
 }
 
 #[cfg(test)]

@@ -58,6 +58,10 @@
 //!
 //! Every error is an [`AuthError`] with a stable [`AuthErrorKind`], a JSON pointer into the
 //! document at fault and a message that never holds a token, a code, a secret or a verifier.
+//! Every secret the crate holds, given or made (tokens, codes, the verifier, client secrets,
+//! assertions, ID tokens, DPoP proofs, private keys), is a [`Secret`]: its `Debug` form is
+//! `Secret(…)`, it has no `Display`, and [`Secret::expose`] reads it, so every type here
+//! derives `Debug` and shows none.
 //! Documents are read by the core's bounded JSON reader within [`Config::limits`].
 
 #![forbid(unsafe_code)]
@@ -66,12 +70,13 @@
 // (`toolnexus-core`'s `tests/architecture.rs` holds every crate that declares layers to them;
 // ARCHITECTURE.md draws them).
 
-// 0. Leaves: the error, HTTP exchanges as data, JWS signing, PKCE, scope lists.
+// 0. Leaves: the error, HTTP exchanges as data, JWS signing, PKCE, scope lists, secrets.
 mod error;
 mod http;
 mod jwt;
 mod pkce;
 mod scope;
+mod secret;
 
 // 1. Reading what a server sends: the challenge, JSON documents, URLs and their rules.
 mod challenge;
@@ -111,4 +116,5 @@ pub use grant_type::{
 pub use http::{HttpRequest, HttpResponse, Method};
 pub use options::{AuthOption, GrantKind, OptionProblem, check_options};
 pub use policy::{Decision, Policy, Refusal};
+pub use secret::{Held, Secret};
 pub use toolnexus_core::json::Limits;

@@ -5,12 +5,14 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
 
+use crate::secret::Secret;
+
 /// The secrets of one authorization request.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Pkce {
     /// The code verifier: 43 characters of base64url (RFC 7636 §4.1), sent to the token
     /// endpoint only.
-    pub(crate) verifier: String,
+    pub(crate) verifier: Secret,
     /// The `state` the redirect must carry back: 43 characters of base64url.
     pub(crate) state: String,
 }
@@ -25,20 +27,14 @@ impl Pkce {
         hash.update(b"toolnexus-auth state\0");
         hash.update(state);
         Pkce {
-            verifier: URL_SAFE_NO_PAD.encode(verifier),
+            verifier: Secret::from(URL_SAFE_NO_PAD.encode(verifier)),
             state: URL_SAFE_NO_PAD.encode(hash.finalize()),
         }
     }
 
     /// The code challenge: base64url of the SHA-256 of the verifier (RFC 7636 §4.2, `S256`).
     pub(crate) fn challenge(&self) -> String {
-        URL_SAFE_NO_PAD.encode(Sha256::digest(self.verifier.as_bytes()))
-    }
-}
-
-impl std::fmt::Debug for Pkce {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Pkce { .. }")
+        URL_SAFE_NO_PAD.encode(Sha256::digest(self.verifier.expose().as_bytes()))
     }
 }
 
@@ -56,7 +52,10 @@ mod tests {
         let mut entropy = [0u8; 64];
         entropy[..32].copy_from_slice(&octets);
         let pkce = Pkce::from_entropy(&entropy);
-        assert_eq!(pkce.verifier, "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk");
+        assert_eq!(
+            pkce.verifier.expose(),
+            "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        );
         assert_eq!(
             pkce.challenge(),
             "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
@@ -67,17 +66,17 @@ mod tests {
     fn verifier_and_state_are_base64url_of_the_right_length() {
         let entropy: [u8; 64] = core::array::from_fn(|i| (i * 37) as u8);
         let pkce = Pkce::from_entropy(&entropy);
-        for text in [&pkce.verifier, &pkce.state] {
+        for text in [pkce.verifier.expose(), &pkce.state] {
             assert_eq!(text.len(), 43);
             assert!(
                 text.bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
             );
         }
-        assert_ne!(pkce.verifier, pkce.state);
-        assert_eq!(format!("{pkce:?}"), "Pkce { .. }");
+        assert_ne!(pkce.verifier.expose(), pkce.state);
+        assert!(!format!("{pkce:?}").contains(pkce.verifier.expose()));
         let same = Pkce::from_entropy(&[9; 64]);
-        assert_ne!(same.verifier, same.state);
+        assert_ne!(same.verifier.expose(), same.state);
         assert_ne!(Pkce::from_entropy(&[8; 64]).state, same.state);
     }
 }

@@ -1202,7 +1202,7 @@ e4YpwVR5FuPw0ICfZLuezVUyPsKngNuLKahQlDOVI9NTEBDzu0chvUQy
 fn machine_config(id: Option<&str>, secret: Option<&str>, grant: GrantType) -> Config {
     Config {
         client_id: id.map(str::to_owned),
-        client_secret: secret.map(str::to_owned),
+        client_secret: secret.map(Into::into),
         client_issuer: Some(A.to_owned()),
         grant,
         ..config()
@@ -1424,7 +1424,7 @@ fn a_client_key_the_server_cannot_verify() {
 fn confidential_credentials_go_to_the_bound_server_alone() {
     const WORKLOAD_JWT: &str = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3In0.c2ln";
     let jwt = GrantType::JwtBearer {
-        assertion: WORKLOAD_JWT.to_owned(),
+        assertion: WORKLOAD_JWT.into(),
     };
     let unbound = [
         machine_config(Some("c"), Some("s3cret"), GrantType::ClientCredentials),
@@ -1478,8 +1478,8 @@ fn enterprise(secret: Option<&str>) -> GrantType {
     GrantType::Enterprise(Enterprise {
         token_endpoint: format!("{IDP}/token"),
         client_id: Some("conformance-test-idp-client".to_owned()),
-        client_secret: secret.map(str::to_owned),
-        id_token: "idp.id.token".to_owned(),
+        client_secret: secret.map(Into::into),
+        id_token: "idp.id.token".into(),
     })
 }
 

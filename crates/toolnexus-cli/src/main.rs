@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use toolnexus_auth::Secret;
 use toolnexus_core::Limits;
 
 use toolnexus_cli::ask::{Asker, Nobody, Scripted, Shared};
@@ -57,7 +58,7 @@ struct ServerArgs {
 
 /// How to get the authorization a server reached with `--url` asks for (a 401): the MCP
 /// authorization flow, with a browser sign-in the person consents to first.
-#[derive(clap::Args)]
+#[derive(Debug, clap::Args)]
 struct AuthArgs {
     /// --url: the OAuth client id registered for toolnexus at the server's authorization
     /// server (else a client id metadata document, else a registration).
@@ -69,9 +70,10 @@ struct AuthArgs {
         long,
         value_name = "SECRET",
         env = "TOOLNEXUS_CLIENT_SECRET",
-        hide_env_values = true
+        hide_env_values = true,
+        value_parser = secret
     )]
-    client_secret: Option<String>,
+    client_secret: Option<Secret>,
     /// --url: the authorization server (its issuer) --client-id belongs to; the client id and
     /// secret go to no other (default: whichever the server names).
     #[arg(long, value_name = "URL")]
@@ -115,9 +117,10 @@ struct AuthArgs {
         long,
         value_name = "SECRET",
         env = "TOOLNEXUS_IDP_CLIENT_SECRET",
-        hide_env_values = true
+        hide_env_values = true,
+        value_parser = secret
     )]
-    idp_client_secret: Option<String>,
+    idp_client_secret: Option<Secret>,
 }
 
 /// How `--url` gets its token.
@@ -156,27 +159,9 @@ impl std::fmt::Debug for ServerArgs {
     }
 }
 
-impl std::fmt::Debug for AuthArgs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AuthArgs")
-            .field("client_id", &self.client_id)
-            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
-            .field("client_issuer", &self.client_issuer)
-            .field("client_metadata_url", &self.client_metadata_url)
-            .field("browser", &self.browser)
-            .field("no_store", &self.no_store)
-            .field("grant", &self.grant)
-            .field("client_key", &self.client_key)
-            .field("assertion_file", &self.assertion_file)
-            .field("id_token_file", &self.id_token_file)
-            .field("idp_token_endpoint", &self.idp_token_endpoint)
-            .field("idp_client_id", &self.idp_client_id)
-            .field(
-                "idp_client_secret",
-                &self.idp_client_secret.as_ref().map(|_| "…"),
-            )
-            .finish()
-    }
+/// A secret given on the command line or in the environment, kept as one from the start.
+fn secret(text: &str) -> Result<Secret, std::convert::Infallible> {
+    Ok(Secret::from(text))
 }
 
 impl AuthArgs {
@@ -240,8 +225,8 @@ impl AuthArgs {
             Grant::ClientCredentials => GrantType::ClientCredentials,
             Grant::JwtBearer => GrantType::JwtBearer {
                 assertion: match &self.assertion_file {
-                    Some(path) => read_secret_file(path, "--assertion-file")?,
-                    None => String::new(),
+                    Some(path) => read_secret_file(path, "--assertion-file")?.into(),
+                    None => Secret::from(String::new()),
                 },
             },
             Grant::Enterprise => GrantType::Enterprise(Enterprise {
@@ -249,8 +234,8 @@ impl AuthArgs {
                 client_id: self.idp_client_id.clone(),
                 client_secret: self.idp_client_secret.clone(),
                 id_token: match &self.id_token_file {
-                    Some(path) => read_secret_file(path, "--id-token-file")?,
-                    None => String::new(),
+                    Some(path) => read_secret_file(path, "--id-token-file")?.into(),
+                    None => Secret::from(String::new()),
                 },
             }),
         })

@@ -4,6 +4,7 @@
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::GrantType;
 use crate::refusal::printable;
+use crate::secret::Secret;
 
 use super::{Authorization, Flow, Next, Stage};
 
@@ -135,7 +136,7 @@ impl Flow {
             ));
         }
         let code = match param("code")? {
-            Some(code) if !code.is_empty() => code.to_owned(),
+            Some(code) if !code.is_empty() => Secret::from(code),
             _ => {
                 return Err(AuthError::new(
                     AuthErrorKind::InvalidRedirect,
@@ -147,10 +148,13 @@ impl Flow {
         let form = vec![
             (
                 "grant_type",
-                GrantType::AuthorizationCode.as_str().to_owned(),
+                Secret::from(GrantType::AuthorizationCode.as_str()),
             ),
             ("code", code.clone()),
-            ("redirect_uri", self.config.redirect_uri.clone()),
+            (
+                "redirect_uri",
+                Secret::from(self.config.redirect_uri.as_str()),
+            ),
             ("code_verifier", pkce.verifier.clone()),
         ];
         self.code = Some(code);

@@ -1,8 +1,6 @@
 //! What the caller configures: [`Config`], the client's identity and the bounds of a flow,
 //! and [`Config::check`], which refuses one the flow cannot use.
 
-use std::fmt;
-
 use toolnexus_core::json::Limits;
 use url::Url;
 
@@ -12,18 +10,20 @@ use crate::grant::Grant;
 use crate::grant_type::{GrantKind, GrantType};
 use crate::metadata::issuer_url;
 use crate::options::{AuthOption, check_options};
+use crate::secret::Secret;
 use crate::urls::{endpoint, parse_web_url, resource_covers};
 
 use super::dpop::DpopUse;
 
-/// What the caller configures: the client's identity and the bounds of the flow.
-#[derive(Clone, PartialEq, Eq)]
+/// What the caller configures: the client's identity and the bounds of the flow. Its `Debug`
+/// form shows no secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     /// A pre-registered `client_id`, used before any other identity (with
     /// [`client_issuer`](Config::client_issuer), only at that server).
     pub client_id: Option<String>,
     /// The secret of the pre-registered client, if it is confidential.
-    pub client_secret: Option<String>,
+    pub client_secret: Option<Secret>,
     /// The issuer the pre-registered client belongs to. When set, the pre-registered
     /// credentials go to that authorization server only (its metadata `issuer`, compared
     /// exactly); when `None`, to whichever server the resource names.
@@ -161,9 +161,14 @@ impl Config {
         add(AuthOption::ClientKey, self.client_key.is_some());
         match &self.grant {
             GrantType::AuthorizationCode | GrantType::ClientCredentials => {}
-            GrantType::JwtBearer { assertion } => add(AuthOption::Assertion, !assertion.is_empty()),
+            GrantType::JwtBearer { assertion } => {
+                add(AuthOption::Assertion, !assertion.expose().is_empty())
+            }
             GrantType::Enterprise(enterprise) => {
-                add(AuthOption::IdToken, !enterprise.id_token.is_empty());
+                add(
+                    AuthOption::IdToken,
+                    !enterprise.id_token.expose().is_empty(),
+                );
                 add(
                     AuthOption::IdpTokenEndpoint,
                     !enterprise.token_endpoint.is_empty(),
@@ -255,24 +260,6 @@ impl Config {
             }
         }
         Ok(())
-    }
-}
-
-impl fmt::Debug for Config {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Config")
-            .field("client_id", &self.client_id)
-            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
-            .field("client_issuer", &self.client_issuer)
-            .field("client_metadata_url", &self.client_metadata_url)
-            .field("client_name", &self.client_name)
-            .field("redirect_uri", &self.redirect_uri)
-            .field("limits", &self.limits)
-            .field("max_authorizations", &self.max_authorizations)
-            .field("dpop", &self.dpop)
-            .field("grant", &self.grant)
-            .field("client_key", &self.client_key)
-            .finish()
     }
 }
 

@@ -7,6 +7,7 @@ use crate::document::Document;
 use crate::dpop::{check_nonce, derived_jti};
 use crate::error::{AuthError, AuthErrorKind};
 use crate::http::{HttpRequest, HttpResponse};
+use crate::secret::Secret;
 
 use super::Flow;
 
@@ -34,7 +35,7 @@ impl Flow {
         nonce: Option<&str>,
     ) -> Result<HttpRequest, AuthError> {
         if let Some(key) = &self.dpop {
-            let jti = derived_jti(&self.jti_seed, self.proofs);
+            let jti = derived_jti(self.jti_seed.expose_bytes(), self.proofs);
             self.proofs = self.proofs.saturating_add(1);
             let proof = key.proof(
                 request.method.as_str(),
@@ -44,6 +45,7 @@ impl Flow {
                 None,
                 nonce,
             )?;
+            self.presented.push(Secret::from(proof.as_str()));
             request.headers.push(("dpop".into(), proof));
         }
         Ok(request)

@@ -7,6 +7,7 @@ use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant_type::{GrantType, exchange_request, read_exchange};
 use crate::http::HttpResponse;
 use crate::metadata::ServerMetadata;
+use crate::secret::Secret;
 
 use super::{Flow, Next, Stage};
 
@@ -117,10 +118,10 @@ impl Flow {
 
     /// The token request of a grant for machines: its `grant_type`, the `assertion` it
     /// presents (for a JWT bearer grant) and the scopes chosen.
-    pub(super) fn machine_token(&mut self, assertion: Option<String>) -> Result<Next, AuthError> {
-        let mut form = vec![("grant_type", self.config.grant.as_str().to_owned())];
+    pub(super) fn machine_token(&mut self, assertion: Option<Secret>) -> Result<Next, AuthError> {
+        let mut form = vec![("grant_type", Secret::from(self.config.grant.as_str()))];
         form.extend(assertion.map(|a| ("assertion", a)));
-        form.extend(self.scope.clone().map(|s| ("scope", s)));
+        form.extend(self.scope.as_deref().map(|s| ("scope", Secret::from(s))));
         self.send_token(form)
     }
 }

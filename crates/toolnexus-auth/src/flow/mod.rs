@@ -16,8 +16,6 @@
 //! token requests and their answers) and `dpop` (when and how they are proved), with `config`
 //! (what the caller configures, checked before anything is sent).
 
-use std::fmt;
-
 use url::Url;
 
 use crate::challenge::Challenge;
@@ -30,6 +28,7 @@ use crate::http::{HttpRequest, HttpResponse};
 use crate::metadata::{ResourceMetadata, ServerMetadata};
 use crate::pkce::Pkce;
 use crate::scope;
+use crate::secret::Secret;
 use crate::urls::{
     endpoint, parse_web_url, reachable, resource_covers, resource_metadata_candidates, secure,
 };
@@ -128,7 +127,9 @@ struct TokenTarget {
 ///
 /// The flow does no I/O, reads no clock and draws no randomness: the caller sends each
 /// [`Next::Fetch`], shows each [`Next::Authorize`], and passes the time and the randomness in.
-/// After an error the flow is over; every later call is [`AuthErrorKind::OutOfOrder`].
+/// After an error the flow is over; every later call is [`AuthErrorKind::OutOfOrder`]. Its
+/// `Debug` form shows no secret.
+#[derive(Debug)]
 pub struct Flow {
     /// The MCP server's URL.
     server: Url,
@@ -149,26 +150,29 @@ pub struct Flow {
     /// The scopes requested.
     scope: Option<String>,
     /// The authorization code, kept out of messages.
-    code: Option<String>,
+    code: Option<Secret>,
     /// The refresh token sent, for a refresh.
-    refresh_token: Option<String>,
+    refresh_token: Option<Secret>,
     token: Option<TokenTarget>,
     /// The DPoP key this flow would prove its token requests with, made from its entropy.
     dpop_candidate: Option<DpopKey>,
     /// The DPoP key the token requests are proved with, once chosen.
     dpop: Option<DpopKey>,
     /// The seed of the proofs' `jti`s, made from the flow's entropy.
-    jti_seed: [u8; 32],
+    jti_seed: Secret<[u8; 32]>,
     /// Proofs made so far: each `jti` is made of the seed and this count.
     proofs: u64,
     /// Whether the token request was sent again with the server's `DPoP-Nonce` already.
     nonce_retried: bool,
     /// The form of the token request, before the client's authentication: built again (a
     /// fresh client assertion, a fresh proof) to send it again with a nonce.
-    token_form: Vec<(&'static str, String)>,
+    token_form: Vec<(&'static str, Secret)>,
     /// The ID-JAG the identity provider issued (enterprise-managed authorization), kept out
     /// of messages.
-    exchanged: Option<String>,
+    exchanged: Option<Secret>,
+    /// The client assertion and the DPoP proof of the token request last sent: a server that
+    /// echoes one in its refusal sees it redacted.
+    presented: Vec<Secret>,
     /// The grant the token is obtained by: the configured one, or for a refresh the
     /// refreshed grant's.
     obtained_by: GrantKind,
@@ -307,11 +311,12 @@ impl Flow {
             token: None,
             dpop_candidate,
             dpop: None,
-            jti_seed: derive(&entropy, "jti"),
+            jti_seed: Secret::new(derive(&entropy, "jti")),
             proofs: 0,
             nonce_retried: false,
             token_form: Vec::new(),
             exchanged: None,
+            presented: Vec::new(),
             obtained_by,
             now_ms: 0,
         };
@@ -395,11 +400,11 @@ impl Flow {
             AuthErrorKind::InvalidGrant,
         )?;
         let mut form = vec![
-            ("grant_type", "refresh_token".to_owned()),
+            ("grant_type", Secret::from("refresh_token")),
             ("refresh_token", refresh_token.clone()),
         ];
         if let Some(resource) = &grant.resource {
-            form.push(("resource", resource.clone()));
+            form.push(("resource", Secret::from(resource.as_str())));
         }
         let mut flow = Flow {
             server,
@@ -423,11 +428,12 @@ impl Flow {
             }),
             dpop_candidate: None,
             dpop: grant.dpop_key.clone(),
-            jti_seed: derive(&entropy, "jti"),
+            jti_seed: Secret::new(derive(&entropy, "jti")),
             proofs: 0,
             nonce_retried: false,
             token_form: Vec::new(),
             exchanged: None,
+            presented: Vec::new(),
             obtained_by: grant.obtained_by,
             now_ms,
         };
@@ -545,17 +551,6 @@ impl Flow {
     }
 }
 
-impl fmt::Debug for Flow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Flow")
-            .field("server", &self.server.as_str())
-            .field("stage", &self.stage.name())
-            .field("issuer", &self.issuer())
-            .field("authorizations", &self.authorizations)
-            .finish_non_exhaustive()
-    }
-}
-
 /// `resource_url` as the MCP server's URL.
 fn server_url(resource_url: &str) -> Result<Url, AuthError> {
     parse_web_url(resource_url).ok_or_else(|| {
@@ -597,10 +592,7 @@ mod tests {
         )
         .unwrap();
         let shown = format!("{flow:?}");
-        assert!(
-            shown.contains("fetching the protected resource metadata"),
-            "{shown}"
-        );
+        assert!(shown.contains("ResourceMetadata"), "{shown}");
         assert!(!shown.contains("hunter2"));
         assert_eq!(flow.authorizations(), 1);
         assert_eq!(

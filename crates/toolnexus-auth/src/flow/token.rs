@@ -6,6 +6,7 @@ use crate::dpop::{DPOP_ALG, derived_jti};
 use crate::error::{AuthError, AuthErrorKind, quote};
 use crate::grant::{TokenRequestContext, read_token_response};
 use crate::http::{HttpRequest, HttpResponse};
+use crate::secret::Secret;
 
 use super::dpop::DpopUse;
 use super::{Flow, Next, Stage, TokenTarget};
@@ -16,14 +17,14 @@ impl Flow {
     /// its token requests.
     pub(super) fn send_token(
         &mut self,
-        mut form: Vec<(&'static str, String)>,
+        mut form: Vec<(&'static str, Secret)>,
     ) -> Result<Next, AuthError> {
         let Some(metadata) = &self.metadata else {
             return Err(self.out_of_order("a token request"));
         };
         let resource = self.resource.as_ref().map(|r| r.resource.clone());
         if let Some(resource) = &resource {
-            form.push(("resource", resource.clone()));
+            form.push(("resource", Secret::from(resource.as_str())));
         }
         let offered = metadata.dpop_algs.iter().any(|alg| alg == DPOP_ALG);
         self.token = Some(TokenTarget {
@@ -50,6 +51,7 @@ impl Flow {
             return Err(self.out_of_order("a token request"));
         };
         let assertion = self.client_assertion(&client, &target.issuer)?;
+        self.presented = assertion.iter().cloned().collect();
         let request = token_request(
             &target.endpoint,
             self.token_form.clone(),
@@ -66,7 +68,7 @@ impl Flow {
         &mut self,
         client: &Client,
         audience: &str,
-    ) -> Result<Option<String>, AuthError> {
+    ) -> Result<Option<Secret>, AuthError> {
         if client.auth_method != AuthMethod::PrivateKeyJwt {
             return Ok(None);
         }
@@ -81,14 +83,14 @@ impl Flow {
                 ),
             ));
         };
-        let jti = derived_jti(&self.jti_seed, self.proofs);
+        let jti = derived_jti(self.jti_seed.expose_bytes(), self.proofs);
         self.proofs = self.proofs.saturating_add(1);
-        Ok(Some(key.assertion(
+        Ok(Some(Secret::from(key.assertion(
             &client.client_id,
             audience,
             self.now_ms,
             &jti,
-        )))
+        ))))
     }
 
     pub(super) fn on_token(
@@ -106,19 +108,20 @@ impl Flow {
             return Err(self.out_of_order("a token response"));
         };
         let mut secrets: Vec<&str> = Vec::new();
-        secrets.extend(self.code.as_deref());
-        secrets.extend(self.pkce.as_ref().map(|p| p.verifier.as_str()));
-        secrets.extend(client.client_secret.as_deref());
-        secrets.extend(self.refresh_token.as_deref());
+        secrets.extend(self.code.as_ref().map(Secret::expose));
+        secrets.extend(self.pkce.as_ref().map(|p| p.verifier.expose()));
+        secrets.extend(client.client_secret.as_ref().map(Secret::expose));
+        secrets.extend(self.refresh_token.as_ref().map(Secret::expose));
         secrets.extend(self.config.grant.secrets());
-        secrets.extend(self.exchanged.as_deref());
+        secrets.extend(self.exchanged.as_ref().map(Secret::expose));
+        secrets.extend(self.presented.iter().map(Secret::expose));
         let context = TokenRequestContext {
             token_endpoint: &target.endpoint,
             issuer: &target.issuer,
             resource: target.resource.as_deref(),
             client,
             scope: self.scope.as_deref(),
-            refresh_token: self.refresh_token.as_deref(),
+            refresh_token: self.refresh_token.as_ref().map(Secret::expose),
             authorizations: self.authorizations,
             secrets: &secrets,
             dpop_key: self.dpop.as_ref(),
@@ -134,14 +137,14 @@ impl Flow {
 /// `private_key_jwt`).
 fn token_request(
     endpoint: &str,
-    mut form: Vec<(&'static str, String)>,
+    mut form: Vec<(&'static str, Secret)>,
     client: &Client,
-    assertion: Option<String>,
+    assertion: Option<Secret>,
 ) -> HttpRequest {
     let mut headers = Vec::new();
     client.authenticate(&mut form, &mut headers, assertion);
     let body = form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
+        .extend_pairs(form.iter().map(|(k, v)| (*k, v.expose())))
         .finish();
     let mut request = HttpRequest::post(
         endpoint.to_owned(),

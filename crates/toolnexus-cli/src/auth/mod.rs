@@ -25,19 +25,17 @@ pub mod fetch;
 pub mod listener;
 pub mod store;
 
-use std::fmt;
-
 pub use browser::Browser;
 pub use driver::{Authorizer, check_options};
 pub use store::Store;
 
-/// What the command line says about authorization.
-#[derive(Clone, PartialEq, Eq)]
+/// What the command line says about authorization. Its `Debug` form shows no secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// A client id registered for toolnexus (`--client-id`).
     pub client_id: Option<String>,
     /// Its secret (`--client-secret`, `TOOLNEXUS_CLIENT_SECRET`).
-    pub client_secret: Option<String>,
+    pub client_secret: Option<toolnexus_auth::Secret>,
     /// The authorization server (its issuer) the client id belongs to (`--client-issuer`).
     pub client_issuer: Option<String>,
     /// The URL of toolnexus's client id metadata document (`--client-metadata-url`).
@@ -50,19 +48,4 @@ pub struct Options {
     pub grant: toolnexus_auth::GrantType,
     /// The client's own key, for `private_key_jwt` (`--client-key`).
     pub client_key: Option<toolnexus_auth::ClientKey>,
-}
-
-impl fmt::Debug for Options {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Options")
-            .field("client_id", &self.client_id)
-            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
-            .field("client_issuer", &self.client_issuer)
-            .field("client_metadata_url", &self.client_metadata_url)
-            .field("browser", &self.browser)
-            .field("store", &self.store)
-            .field("grant", &self.grant)
-            .field("client_key", &self.client_key)
-            .finish()
-    }
 }
