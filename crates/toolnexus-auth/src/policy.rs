@@ -53,6 +53,15 @@ impl Refusal {
         self.dpop_nonce.as_deref().filter(|_| asks)
     }
 
+    /// The nonce to send a request again with, once: when the server asks for one
+    /// ([`Refusal::asks_nonce`]) of a request that carried an authorization and was not sent
+    /// again with a nonce already (`retried_with_nonce`). The rule [`Policy::decide_request`]
+    /// starts with, for a transport that retries on its own before it asks the policy.
+    pub fn nonce_retry(&self, authorized: bool, retried_with_nonce: bool) -> Option<&str> {
+        self.asks_nonce()
+            .filter(|_| authorized && !retried_with_nonce)
+    }
+
     /// Whether the server wants authorization at all: a `401`, or a `403` with
     /// `insufficient_scope`.
     pub fn wants_authorization(&self) -> bool {
@@ -144,10 +153,7 @@ impl Policy {
                 ),
             ));
         }
-        if sent.is_some()
-            && !retried_with_nonce
-            && let Some(nonce) = refusal.asks_nonce()
-        {
+        if let Some(nonce) = refusal.nonce_retry(sent.is_some(), retried_with_nonce) {
             return Decision::RetryWithNonce(nonce.to_owned());
         }
         let held_header = held

@@ -845,4 +845,46 @@ mod tests {
         };
         assert_eq!(max_rounds, 3);
     }
+
+    #[test]
+    fn the_authorizer_s_options_show_no_secret() {
+        let cli = Cli::try_parse_from([
+            "toolnexus",
+            "call",
+            "t",
+            "--url",
+            "http://127.0.0.1:1/mcp",
+            "--grant",
+            "enterprise",
+            "--client-id",
+            "c",
+            "--client-secret",
+            "client-sekrit-5",
+            "--client-issuer",
+            "http://127.0.0.1:2",
+            "--id-token-file",
+            "/nonexistent/id-token",
+            "--idp-token-endpoint",
+            "http://127.0.0.1:3/token",
+            "--idp-client-id",
+            "idp",
+            "--idp-client-secret",
+            "idp-sekrit-6",
+        ])
+        .unwrap();
+        let shown = format!("{cli:?} {cli:#?}");
+        for secret in ["client-sekrit-5", "idp-sekrit-6"] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+        }
+        let Command::Call { server, .. } = cli.command else {
+            panic!("{shown}")
+        };
+        // The options the authorizer is handed, and their refusal, show none either.
+        let refused = server.auth.options().unwrap_err();
+        let said = format!("{refused:?}");
+        assert!(said.contains("--id-token-file"), "{said}");
+        for secret in ["client-sekrit-5", "idp-sekrit-6"] {
+            assert!(!said.contains(secret), "{secret} in {said}");
+        }
+    }
 }

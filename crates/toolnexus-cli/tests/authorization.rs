@@ -197,6 +197,19 @@ fn answer(seen: &Seen, origin: &str) -> (u16, String, String) {
                 ),
             )
         }
+        // A server whose metadata names the whole origin for its own path: a resource that
+        // would widen the token's audience to every server there.
+        ("POST", "/narrow/mcp") => (
+            401,
+            format!(
+                "WWW-Authenticate: Bearer resource_metadata=\"{origin}/.well-known/oauth-protected-resource/narrow/mcp\"\r\n"
+            ),
+            String::from(r#"{"error":"invalid_token"}"#),
+        ),
+        ("GET", "/.well-known/oauth-protected-resource/narrow/mcp") => json(
+            200,
+            format!(r#"{{"resource":"{origin}","authorization_servers":["{origin}"]}}"#),
+        ),
         ("GET", "/.well-known/oauth-protected-resource/mcp") => json(
             200,
             format!(r#"{{"resource":"{origin}/mcp","authorization_servers":["{origin}"]}}"#),
@@ -699,5 +712,41 @@ fn a_kept_grant_serves_only_the_grant_and_the_client_that_got_it() {
     assert_eq!(
         grant_types(&server).last().map(String::as_str),
         Some("authorization_code")
+    );
+}
+
+#[test]
+fn metadata_naming_more_than_the_server_is_refused_before_any_sign_in() {
+    let server = Server::start();
+    let config = config_dir("narrow");
+    let url = format!("{}/narrow/mcp", server.origin);
+    let out = toolnexus(
+        &config,
+        &[
+            "call",
+            "t",
+            "--url",
+            &url,
+            "--protocol",
+            "2025-11-25",
+            "--answers",
+            "-",
+        ],
+        r#"[{"ok":true}]"#,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", printed(&out));
+    assert!(
+        printed(&out).contains("resource_mismatch"),
+        "{}",
+        printed(&out)
+    );
+    // Nothing past the resource's metadata: no authorization server asked, no sign-in.
+    let paths: Vec<String> = server.log().iter().map(|s| s.path.clone()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/narrow/mcp",
+            "/.well-known/oauth-protected-resource/narrow/mcp"
+        ]
     );
 }

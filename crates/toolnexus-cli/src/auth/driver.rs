@@ -30,8 +30,9 @@ use crate::ask::Shared;
 use crate::report::Failure;
 use crate::{note, warning};
 
-/// The most authorization flows one command starts, step-ups included.
-pub const MAX_AUTHORIZATIONS: u32 = 3;
+/// The most authorization flows one command starts, step-ups included: the flow's own
+/// default, so that the cap is written once.
+pub const MAX_AUTHORIZATIONS: u32 = Config::DEFAULT_MAX_AUTHORIZATIONS;
 
 /// How long the person has to sign in once the link is opened.
 const SIGN_IN_WAIT: Duration = Duration::from_secs(10 * 60);

@@ -541,7 +541,7 @@ impl Endpoint {
             return Err(too_many_redirects());
         }
         self.shared.note_session(&response);
-        if authorization.is_some() && asks_nonce(&response) {
+        if nonce_retry(&response, authorization.is_some(), false) {
             let _ = read_body(response);
             response = send(self.post_to(&url, message, authorization))?;
             self.shared.note_session(&response);
@@ -604,7 +604,7 @@ impl Endpoint {
         }
         self.shared.note_session(&response);
         let status = response.status().as_u16();
-        if !sent.with_nonce && sent.authorization.is_some() && asks_nonce(&response) {
+        if nonce_retry(&response, sent.authorization.is_some(), sent.with_nonce) {
             // The server wants its DPoP nonce in the proof: the same request again, once.
             let _ = read_body(response);
             let again = self.post_to(&sent.url, &sent.message, sent.authorization.as_deref());
@@ -769,7 +769,7 @@ impl Endpoint {
             if status == 405 {
                 return;
             }
-            if !with_nonce && asks_nonce(&response) {
+            if nonce_retry(&response, self.shared.authorization().is_some(), with_nonce) {
                 // Opened again at once, the proof carrying the nonce just kept.
                 with_nonce = true;
                 let _ = read_body(response);
@@ -940,9 +940,14 @@ fn challenged(response: &ureq::http::Response<ureq::Body>) -> Option<Option<Stri
 /// Whether a response asks for the request again with a DPoP nonce (RFC 9449 §9): a `401`
 /// whose challenge says `error="use_dpop_nonce"`, with a usable `DPoP-Nonce` header (kept
 /// already). A nonce that is huge or not printable is not echoed: the refusal stands.
-/// Whether `response` asks for the server's DPoP nonce in the proof (RFC 9449 §9), as the
-/// flow's policy reads a refusal.
-fn asks_nonce(response: &ureq::http::Response<ureq::Body>) -> bool {
+/// Whether to send a request again, once, for the DPoP nonce `response` asks for (RFC 9449
+/// §9): the flow's policy decides ([`toolnexus_auth::Refusal::nonce_retry`]) from the refusal,
+/// whether the request carried an authorization and whether it was sent again already.
+fn nonce_retry(
+    response: &ureq::http::Response<ureq::Body>,
+    authorized: bool,
+    retried_with_nonce: bool,
+) -> bool {
     let values: Vec<&str> = response
         .headers()
         .get_all("www-authenticate")
@@ -955,7 +960,9 @@ fn asks_nonce(response: &ureq::http::Response<ureq::Body>) -> bool {
         .and_then(|v| v.to_str().ok());
     let refusal =
         toolnexus_auth::Refusal::read(response.status().as_u16(), Some(&values.join(", ")), nonce);
-    refusal.asks_nonce().is_some()
+    refusal
+        .nonce_retry(authorized, retried_with_nonce)
+        .is_some()
 }
 
 fn is_event_stream(response: &ureq::http::Response<ureq::Body>) -> bool {
