@@ -75,7 +75,9 @@ struct AuthArgs {
     )]
     client_secret: Option<Secret>,
     /// --url: the authorization server (its issuer) --client-id belongs to; the client id and
-    /// secret go to no other (default: whichever the server names).
+    /// secret go to no other. Needed with a client secret, --client-key, --grant jwt-bearer or
+    /// --grant enterprise: what they send goes to this server alone, whichever one the MCP
+    /// server names.
     #[arg(long, value_name = "URL")]
     client_issuer: Option<String>,
     /// --url: the https URL of toolnexus's client id metadata document, used as the client id
