@@ -5,11 +5,12 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use toolnexus_auth::Secret;
 use toolnexus_core::Limits;
 
 use toolnexus_cli::ask::{Asker, Nobody, Scripted, Shared};
+use toolnexus_cli::auth::driver::grant_option;
 use toolnexus_cli::input::{Elicitation, Source};
 use toolnexus_cli::printer::{self, Output};
 use toolnexus_cli::report::{self, Exit, Failure};
@@ -189,7 +190,7 @@ impl AuthArgs {
         .collect();
         toolnexus_auth::check_options(self.grant.kind(), &given).map_err(|problem| {
             Failure::usage(problem.message(option_flag, |grant| {
-                format!("--grant {}", Grant::of(grant).flag())
+                format!("--grant {}", grant_option(grant.as_str()))
             }))
         })?;
         let client_key = match &self.client_key {
@@ -254,24 +255,6 @@ impl Grant {
             Grant::JwtBearer => K::JwtBearer,
             Grant::Enterprise => K::Enterprise,
         }
-    }
-
-    /// The value of `--grant` that names `kind`.
-    fn of(kind: toolnexus_auth::GrantKind) -> Grant {
-        use toolnexus_auth::GrantKind as K;
-        match kind {
-            K::AuthorizationCode => Grant::AuthorizationCode,
-            K::ClientCredentials => Grant::ClientCredentials,
-            K::JwtBearer => Grant::JwtBearer,
-            K::Enterprise => Grant::Enterprise,
-        }
-    }
-
-    /// How `--grant` spells it.
-    fn flag(self) -> String {
-        self.to_possible_value()
-            .map(|v| String::from(v.get_name()))
-            .unwrap_or_default()
     }
 }
 
@@ -790,18 +773,13 @@ fn elicit(
     Ok((Output::Json(finished.reply), finished.exit))
 }
 
-/// The command-line option for the member of the flow's configuration at `pointer`.
+/// The command-line option for the member of the flow's configuration at `pointer`, as the
+/// flow's option rule names it.
 fn option_of(pointer: &str) -> String {
-    match pointer {
-        "/client_secret" => String::from("--client-secret"),
-        "/client_key" => String::from("--client-key"),
-        "/grant/assertion" => String::from("--assertion-file"),
-        "/grant/id_token" => String::from("--id-token-file"),
-        "/grant/token_endpoint" => String::from("--idp-token-endpoint"),
-        "/grant/client_id" => String::from("--idp-client-id"),
-        "/grant/client_secret" => String::from("--idp-client-secret"),
-        other => format!("--{}", other.trim_start_matches('/').replace('_', "-")),
-    }
+    toolnexus_auth::AuthOption::ALL
+        .into_iter()
+        .find(|option| option.pointer() == pointer)
+        .map_or_else(|| format!("the value at {pointer}"), option_flag)
 }
 
 #[cfg(test)]
