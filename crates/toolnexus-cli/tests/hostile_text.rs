@@ -154,26 +154,29 @@ fn a_person_answering_a_hostile_server_sees_its_text_and_nothing_obeyed() {
     assert!(out.contains(r#"{"action":"decline"}"#), "{out}");
 }
 
-#[test]
-fn json_errors_are_json_lines_and_obey_nothing() {
-    let mut argv: Vec<String> = ["--json-errors", "call", "hostile", "--answers", "-", "--"]
-        .map(String::from)
-        .to_vec();
-    argv.extend(server());
+/// `toolnexus ARGS… -- SERVER` without a terminal, `stdin` on its standard input: what it
+/// printed on each stream, and how it ended.
+fn against_server(args: &[&str], stdin: &[u8]) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolnexus"))
-        .args(&argv)
+        .args(args)
+        .arg("--")
+        .args(server())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::io::Write::write_all(
-        child.stdin.as_mut().unwrap(),
-        br#"[{"ok":true,"data":{"plan":"a"}},{"ok":false,"reason":"declined"}]"#,
-    )
-    .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), stdin).unwrap();
     drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn json_errors_are_json_lines_and_obey_nothing() {
+    let out = against_server(
+        &["--json-errors", "call", "hostile", "--answers", "-"],
+        br#"[{"ok":true,"data":{"plan":"a"}},{"ok":false,"reason":"declined"}]"#,
+    );
     assert_eq!(out.status.code(), Some(0));
     obeys_nothing("standard error", &out.stderr);
     obeys_nothing("standard output", &out.stdout);
@@ -197,15 +200,7 @@ fn json_errors_are_json_lines_and_obey_nothing() {
     );
 
     // A JSON-RPC error carrying orders: one JSON object, exit 3.
-    let mut argv: Vec<String> = ["--json-errors", "call", "broken", "--"]
-        .map(String::from)
-        .to_vec();
-    argv.extend(server());
-    let out = Command::new(env!("CARGO_BIN_EXE_toolnexus"))
-        .args(&argv)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = against_server(&["--json-errors", "call", "broken"], b"");
     assert_eq!(out.status.code(), Some(3));
     obeys_nothing("standard error", &out.stderr);
     let err = String::from_utf8(out.stderr).unwrap();
@@ -220,13 +215,7 @@ fn json_errors_are_json_lines_and_obey_nothing() {
     }
 
     // Without --json-errors: the same error on one line, shown.
-    let mut argv: Vec<String> = ["call", "broken", "--"].map(String::from).to_vec();
-    argv.extend(server());
-    let out = Command::new(env!("CARGO_BIN_EXE_toolnexus"))
-        .args(&argv)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = against_server(&["call", "broken"], b"");
     assert_eq!(out.status.code(), Some(3));
     obeys_nothing("standard error", &out.stderr);
     let err = String::from_utf8(out.stderr).unwrap();
