@@ -25,6 +25,8 @@ Tools:
   mixed()          one round asking an elicitation AND a sampling/createMessage (sent whatever the client
                    declared); reports the `inputResponses` verbatim, the requestState and the client capabilities.
 A retry that lacks a needed answer (book_trip, sign_in) is asked the same question again, as the spec advises.
+Every tools/call writes one line `py_server: tools/call NAME` to stderr, so a test can count the calls that reached
+the server.
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ MIXED_SCHEMA: dict[str, Any] = {
 SAMPLING_TEXT = "Say hello in one word."
 
 
+def _called(name: str) -> None:
+    print(f"py_server: tools/call {name}", file=sys.stderr, flush=True)
+
+
 def _modern(ctx: Context) -> bool:
     return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
 
@@ -102,6 +108,7 @@ def _dump(result: Any) -> Any:
 
 @server.tool(description="Book a trip: asks how long (form), then asks to confirm (form).")
 async def book_trip(city: str, ctx: Context) -> CallToolResult | InputRequiredResult:
+    _called("book_trip")
     if not _modern(ctx):
         return await _book_trip_legacy(city, ctx)
     state_text = ctx.request_state
@@ -151,6 +158,7 @@ async def _book_trip_legacy(city: str, ctx: Context) -> CallToolResult:
 
 @server.tool(description="Sign in through a URL-mode elicitation.")
 async def sign_in(ctx: Context) -> CallToolResult | InputRequiredResult:
+    _called("sign_in")
     if not _modern(ctx):
         got = _dump(await ctx.session.elicit_url(SIGN_IN_MESSAGE, SIGN_IN_URL, "sign-in-1", ctx.request_id))
         return _text({"action": got.get("action"), "received": got})
@@ -163,11 +171,13 @@ async def sign_in(ctx: Context) -> CallToolResult | InputRequiredResult:
 
 @server.tool(description="Always fails.")
 async def fail() -> CallToolResult:
+    _called("fail")
     return _text("this tool always fails", is_error=True)
 
 
 @server.tool(description="One round asking an elicitation and a sampling request together.")
 async def mixed(ctx: Context) -> CallToolResult | InputRequiredResult:
+    _called("mixed")
     ask = _form("What is your favourite colour?", MIXED_SCHEMA)
     llm = CreateMessageRequest(params=CreateMessageRequestParams(
         messages=[SamplingMessage(role="user", content=TextContent(text=SAMPLING_TEXT))], max_tokens=16))
