@@ -5,25 +5,15 @@
 //! `call` against those servers over stdio and HTTP, and the suite's client scenarios.
 
 use std::path::Path;
-use std::process::Command;
 
-use super::{cargo, run, run_parts};
+use super::{cargo, python, run, run_parts};
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn cli(root: &Path) -> bool {
     let servers = root.join("target/test-servers");
-    let install = root.join("crates/toolnexus-cli/tests/servers/install.sh");
     let parts: [(&str, &dyn Fn() -> bool); 2] = [
         ("test servers", &|| {
-            let ok = run(Command::new("sh").arg(&install).arg(&servers));
-            if !ok {
-                eprintln!(
-                    "xtask: the test servers' SDKs and the conformance suite could not be \
-                     installed (python3 with venv, node and npm are needed): the call tests \
-                     cannot run"
-                );
-            }
-            ok
+            python::install_test_servers(root, &servers)
         }),
         ("tests", &|| {
             run(cargo()

@@ -4,7 +4,9 @@
 //! when the interpreter has no `venv`, which needs root), installs the pinned tools, builds the
 //! abi3 wheel with maturin, installs that wheel and runs pytest (the conformance suite
 //! included), `mypy.stubtest` against the built module and `mypy --strict` on the package and
-//! its tests. Anything that cannot run fails the step with a message saying what to do.
+//! its tests. The LangGraph tests run real MCP servers: the CLI's test servers, installed
+//! under `target/test-servers` by the same script the `cli` step uses. Anything that cannot
+//! run fails the step with a message saying what to do.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,8 +15,20 @@ use std::process::Command;
 use super::{apt, run, run_parts};
 
 /// The tools the step installs into the environment, pinned; `mcp` is the official MCP SDK the
-/// `toolnexus.mcp` integration plugs into (its tests run a server built with it).
-const REQUIREMENTS: &str = "maturin==1.16.0\npytest==9.2.0\nmypy==2.4.1\nmcp==2.3.0\n";
+/// `toolnexus.mcp` integration plugs into (its tests run a server built with it); LangGraph
+/// with its SQLite checkpointer and `langchain-core` are what `toolnexus.langgraph` plugs into,
+/// and `langchain` (whose `langchain.mcp` needs `fastmcp`) is the peer its tests run beside.
+const REQUIREMENTS: &str = concat!(
+    "maturin==1.16.0\n",
+    "pytest==9.2.0\n",
+    "mypy==2.4.1\n",
+    "mcp==2.3.0\n",
+    "langgraph==1.2.24\n",
+    "langgraph-checkpoint-sqlite==3.1.2\n",
+    "langchain-core==1.8.3\n",
+    "langchain==1.5.2\n",
+    "fastmcp==4.2.3\n",
+);
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn python(root: &Path) -> bool {
@@ -23,13 +37,16 @@ pub(crate) fn python(root: &Path) -> bool {
     let wheels = root.join("target/python-wheels");
     let python = venv.join("bin/python");
     let mypy_cache = root.join("target/python-mypy-cache");
-    let parts: [(&str, &dyn Fn() -> bool); 6] = [
+    let servers = root.join("target/test-servers");
+    let parts: [(&str, &dyn Fn() -> bool); 7] = [
         ("environment", &|| ensure_venv(&venv)),
         ("tools", &|| ensure_tools(&venv)),
         ("wheel", &|| build_wheel(&venv, &package, &wheels)),
+        ("test servers", &|| install_test_servers(root, &servers)),
         ("pytest", &|| {
             run(Command::new(&python)
                 .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+                .env("TOOLNEXUS_TEST_SERVERS", &servers)
                 .current_dir(&package))
         }),
         ("stubtest", &|| {
@@ -51,6 +68,21 @@ pub(crate) fn python(root: &Path) -> bool {
         }),
     ];
     run_parts("python", &parts)
+}
+
+/// The test MCP servers (built with the official Python and TypeScript SDKs and FastMCP) and
+/// the official conformance suite, installed by the CLI's script under `servers`, for the
+/// CLI's call tests and the LangGraph tests; it does nothing when they are there.
+pub(crate) fn install_test_servers(root: &Path, servers: &Path) -> bool {
+    let install = root.join("crates/toolnexus-cli/tests/servers/install.sh");
+    let ok = run(Command::new("sh").arg(&install).arg(servers));
+    if !ok {
+        eprintln!(
+            "xtask: the test servers' SDKs and the conformance suite could not be installed \
+             (python3 with venv, node and npm are needed): the tests that call them cannot run"
+        );
+    }
+    ok
 }
 
 /// Makes the virtual environment unless a working one is there; when `python3` or its `venv`
