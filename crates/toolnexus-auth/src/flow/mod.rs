@@ -16,6 +16,7 @@
 //! token requests and their answers) and `dpop` (when and how they are proved), with `config`
 //! (what the caller configures, checked before anything is sent).
 
+use toolnexus_core::{Error as CoreError, Request};
 use url::Url;
 
 use crate::challenge::Challenge;
@@ -53,6 +54,29 @@ pub struct Authorization {
     pub state: String,
     /// The redirect URI the browser returns to, with the response in its query.
     pub redirect_uri: String,
+}
+
+impl Authorization {
+    /// The person's consent to opening the link, as the contract asks any question: a
+    /// `Request` of `kind: "authorization"` whose `url` is [`Authorization::url`], with the id
+    /// `id`, saying that `client_name` wants to use the MCP server at `server`. A host shows it
+    /// as it shows a URL-mode elicitation, the core's review of the link included, and opens
+    /// the link only on an accept.
+    ///
+    /// Refused as [`Request::new`] refuses an id (empty or too long).
+    pub fn consent_request(
+        &self,
+        id: impl Into<String>,
+        client_name: &str,
+        server: &str,
+    ) -> Result<Request, CoreError> {
+        let prompt = format!(
+            "Sign in at the authorization server's page to let {client_name} use {server}; the \
+             browser then comes back to {}.",
+            self.redirect_uri
+        );
+        Ok(Request::new(id, Request::KIND_AUTHORIZATION, prompt)?.with_url(self.url.as_str()))
+    }
 }
 
 /// What the caller does next.

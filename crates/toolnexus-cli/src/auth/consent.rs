@@ -1,13 +1,16 @@
 //! The person's consent to an authorization link, before it is opened: the link becomes a
-//! `kind: "authorization"` [`Request`], reviewed by the core like every URL and answered by the
-//! asker (the terminal's consent screen, or the next of `--answers`). A link the review
-//! rejects is never offered: an accept of it is refused and asked again, as for a URL-mode
-//! elicitation.
+//! `kind: "authorization"` [`Request`](toolnexus_core::Request) (the auth crate writes it),
+//! reviewed by the core like every URL and answered by the asker (the terminal's consent
+//! screen, or the next of `--answers`). A link the review rejects is never offered: an accept
+//! of it is refused and asked again, as for a URL-mode elicitation.
 
-use toolnexus_core::{Answer, Error, Request, id};
+use toolnexus_auth::Authorization;
+use toolnexus_core::{Answer, Error, id};
 
 use crate::ask::{Ask, Asker};
 use crate::elicit::answer_with;
+
+use super::driver::CLIENT_NAME;
 
 /// What the person said.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,19 +23,13 @@ pub enum Consent {
     Unasked,
 }
 
-/// Asks `asker` to consent to opening `url`, the authorization link for the MCP server at
-/// `server`, which comes back to `redirect_uri`.
+/// Asks `asker` to consent to opening `authorization`'s link, for the MCP server at `server`.
 pub fn ask_consent(
     asker: &mut dyn Asker,
     server: &str,
-    url: &str,
-    redirect_uri: &str,
+    authorization: &Authorization,
 ) -> Result<Consent, Error> {
-    let prompt = format!(
-        "Sign in at the authorization server's page to let toolnexus use {server}; the browser \
-         then comes back to {redirect_uri}."
-    );
-    let request = Request::new(id::next_id(), Request::KIND_AUTHORIZATION, prompt)?.with_url(url);
+    let request = authorization.consent_request(id::next_id(), CLIENT_NAME, server)?;
     let ask = Ask {
         request: &request,
         who: Some(server),
@@ -70,22 +67,29 @@ mod tests {
     }
 
     const SERVER: &str = "http://localhost:3000/mcp";
-    const CALLBACK: &str = "http://127.0.0.1:4000/callback";
+
+    fn link(url: &str) -> Authorization {
+        Authorization {
+            url: url.to_owned(),
+            state: String::from("s"),
+            redirect_uri: String::from("http://127.0.0.1:4000/callback"),
+        }
+    }
 
     #[test]
     fn the_answers_consent_decline_or_run_out() {
         let url = "https://as.example/authorize?state=s";
         let mut asker = answers(r#"[{"ok":true},{"ok":false,"reason":"declined"}]"#);
         assert_eq!(
-            ask_consent(&mut asker, SERVER, url, CALLBACK).unwrap(),
+            ask_consent(&mut asker, SERVER, &link(url)).unwrap(),
             Consent::Given
         );
         assert_eq!(
-            ask_consent(&mut asker, SERVER, url, CALLBACK).unwrap(),
+            ask_consent(&mut asker, SERVER, &link(url)).unwrap(),
             Consent::Refused(String::from("declined"))
         );
         assert_eq!(
-            ask_consent(&mut asker, SERVER, url, CALLBACK).unwrap(),
+            ask_consent(&mut asker, SERVER, &link(url)).unwrap(),
             Consent::Unasked
         );
     }
@@ -94,7 +98,7 @@ mod tests {
     fn nobody_to_ask_is_unasked() {
         let mut nobody = Nobody::default();
         assert_eq!(
-            ask_consent(&mut nobody, SERVER, "https://as.example/a", CALLBACK).unwrap(),
+            ask_consent(&mut nobody, SERVER, &link("https://as.example/a")).unwrap(),
             Consent::Unasked
         );
     }
@@ -104,7 +108,7 @@ mod tests {
         // The accept is refused, and the next answer (a decline) is what counts.
         let mut asker = answers(r#"[{"ok":true},{"ok":false,"reason":"declined"}]"#);
         assert_eq!(
-            ask_consent(&mut asker, SERVER, "javascript:alert(1)", CALLBACK).unwrap(),
+            ask_consent(&mut asker, SERVER, &link("javascript:alert(1)")).unwrap(),
             Consent::Refused(String::from("declined"))
         );
     }
