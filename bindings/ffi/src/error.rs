@@ -88,7 +88,7 @@ impl Violation {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
 pub enum ToolnexusError {
     /// The input or the call was refused.
-    #[error("{}", describe(*kind, pointer, detail))]
+    #[error("{}", describe(kind.core_name(), pointer, detail))]
     Failed {
         /// What went wrong.
         kind: ErrorKind,
@@ -101,8 +101,8 @@ pub enum ToolnexusError {
     },
 }
 
-fn describe(kind: ErrorKind, pointer: &str, message: &str) -> String {
-    let name = kind.core_name();
+/// An error's text: its kind's stable name, where, and what.
+pub(crate) fn describe(name: &str, pointer: &str, message: &str) -> String {
     if pointer.is_empty() {
         format!("{name}: {message}")
     } else {

@@ -8,6 +8,7 @@
 //! Nothing here panics on any input: the workspace lints hold the crate to the core's rules, and
 //! the objects' locks recover from poisoning instead of unwrapping it.
 
+mod auth;
 mod check;
 mod content;
 mod contract;
@@ -28,6 +29,11 @@ mod task;
 mod terminal;
 mod url_review;
 
+pub use auth::{
+    AuthBegun, AuthConfig, AuthDecision, AuthError, AuthErrorKind, AuthFlow, AuthPolicy, AuthStep,
+    Authorize, Challenge, DpopUse, Fetch, Grant, GrantKind, HttpHeader, parse_challenge,
+    refresh_auth_flow, start_auth_flow,
+};
 pub use check::{SchemaProblem, SchemaProblemKind, check_schema, schema_problems_to_json};
 pub use content::{
     apply_defaults, apply_defaults_entries, content_from_json, content_to_json,

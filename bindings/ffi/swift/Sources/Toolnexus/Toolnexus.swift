@@ -481,6 +481,22 @@ fileprivate struct FfiConverterUInt16: FfiConverterPrimitive {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterUInt32: FfiConverterPrimitive {
+    typealias FfiType = UInt32
+    typealias SwiftType = UInt32
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt32 {
+        return try lift(readInt(&buf))
+    }
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
     typealias FfiType = UInt64
     typealias SwiftType = UInt64
@@ -597,6 +613,718 @@ fileprivate struct FfiConverterData: FfiConverterRustBuffer {
         writeBytes(&buf, value)
     }
 }
+
+
+
+
+/**
+ * How an app authorizes: its client (pre-registered with `client_id`, a client metadata
+ * document at `client_metadata_url`, or dynamic registration as `client_name`), where the
+ * browser comes back (`redirect_uri`), DPoP, and the grant. Checked when made, as the flow
+ * checks it: an option of another grant, a grant without the options it needs, or a
+ * confidential client without `client_issuer` fails with `InvalidConfig` at its pointer.
+ *
+ * Its `toString` / `description` shows no secret.
+ */
+public protocol AuthConfigProtocol: AnyObject, Sendable {
+    
+    /**
+     * The `client_name` of a dynamic registration.
+     */
+    func clientName()  -> String
+    
+    /**
+     * How many flows one conversation may run.
+     */
+    func maxAuthorizations()  -> UInt32
+    
+    /**
+     * Where the browser comes back with the authorization's answer.
+     */
+    func redirectUri()  -> String
+    
+    /**
+     * Why `grant`, stored for the MCP server at `resource_url`, may not be used with this
+     * configuration (another grant, client or issuer than the configuration asks for), or
+     * `None` when it may.
+     */
+    func reuses(grant: Grant, resourceUrl: String)  -> String?
+    
+}
+/**
+ * How an app authorizes: its client (pre-registered with `client_id`, a client metadata
+ * document at `client_metadata_url`, or dynamic registration as `client_name`), where the
+ * browser comes back (`redirect_uri`), DPoP, and the grant. Checked when made, as the flow
+ * checks it: an option of another grant, a grant without the options it needs, or a
+ * confidential client without `client_issuer` fails with `InvalidConfig` at its pointer.
+ *
+ * Its `toString` / `description` shows no secret.
+ */
+open class AuthConfig: AuthConfigProtocol, @unchecked Sendable, CustomDebugStringConvertible {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_toolnexus_ffi_fn_clone_authconfig(self.handle, $0) }
+    }
+    /**
+     * A configuration; everything but the client's name and the redirect URI is optional.
+     *
+     * - `client_id`, `client_secret`, `client_issuer`: a pre-registered client, at the
+     * issuer it is registered with (a secret makes it confidential, and needs the issuer).
+     * - `client_metadata_url`: a client metadata document (its URL is the `client_id`).
+     * - `max_authorizations`: how many flows one conversation may run (default 3).
+     * - `dpop`: when token requests carry a DPoP proof (default `WhenOffered`).
+     * - `grant`: which grant (default `AuthorizationCode`); the machine grants take
+     * `client_key_pem` (a PKCS#8 P-256 key: a JWT instead of a client secret),
+     * `assertion` (`JwtBearer`), or `id_token`, `idp_token_endpoint`, `idp_client_id`,
+     * `idp_client_secret` (`Enterprise`).
+     */
+public convenience init(clientName: String, redirectUri: String, clientId: String? = nil, clientSecret: String? = nil, clientIssuer: String? = nil, clientMetadataUrl: String? = nil, limits: Limits? = nil, maxAuthorizations: UInt32 = UInt32(3), dpop: DpopUse? = nil, grant: GrantKind? = nil, clientKeyPem: String? = nil, assertion: String? = nil, idToken: String? = nil, idpTokenEndpoint: String? = nil, idpClientId: String? = nil, idpClientSecret: String? = nil)throws  {
+    let handle =
+        try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_constructor_authconfig_new(
+        FfiConverterString.lower(clientName),
+        FfiConverterString.lower(redirectUri),
+        FfiConverterOptionString.lower(clientId),
+        FfiConverterOptionString.lower(clientSecret),
+        FfiConverterOptionString.lower(clientIssuer),
+        FfiConverterOptionString.lower(clientMetadataUrl),
+        FfiConverterOptionTypeLimits.lower(limits),
+        FfiConverterUInt32.lower(maxAuthorizations),
+        FfiConverterOptionTypeDpopUse.lower(dpop),
+        FfiConverterOptionTypeGrantKind.lower(grant),
+        FfiConverterOptionString.lower(clientKeyPem),
+        FfiConverterOptionString.lower(assertion),
+        FfiConverterOptionString.lower(idToken),
+        FfiConverterOptionString.lower(idpTokenEndpoint),
+        FfiConverterOptionString.lower(idpClientId),
+        FfiConverterOptionString.lower(idpClientSecret),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_toolnexus_ffi_fn_free_authconfig(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The `client_name` of a dynamic registration.
+     */
+open func clientName() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authconfig_client_name(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * How many flows one conversation may run.
+     */
+open func maxAuthorizations() -> UInt32  {
+    return try!  FfiConverterUInt32.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authconfig_max_authorizations(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Where the browser comes back with the authorization's answer.
+     */
+open func redirectUri() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authconfig_redirect_uri(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Why `grant`, stored for the MCP server at `resource_url`, may not be used with this
+     * configuration (another grant, client or issuer than the configuration asks for), or
+     * `None` when it may.
+     */
+open func reuses(grant: Grant, resourceUrl: String) -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authconfig_reuses(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeGrant_lower(grant),
+        FfiConverterString.lower(resourceUrl),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+// The local Rust `Debug` implementation.
+public var debugDescription: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authconfig_uniffi_trait_debug(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+    )
+}
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthConfig: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = AuthConfig
+
+    public static func lift(_ handle: UInt64) throws -> AuthConfig {
+        return AuthConfig(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: AuthConfig) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthConfig {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: AuthConfig, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthConfig_lift(_ handle: UInt64) throws -> AuthConfig {
+    return try FfiConverterTypeAuthConfig.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthConfig_lower(_ value: AuthConfig) -> UInt64 {
+    return FfiConverterTypeAuthConfig.lower(value)
+}
+
+
+
+
+
+
+/**
+ * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
+ * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
+ * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
+ * thread.
+ */
+public protocol AuthFlowProtocol: AnyObject, Sendable {
+    
+    /**
+     * The authorizations in this step-up chain, this one included.
+     */
+    func authorizations()  -> UInt32
+    
+    /**
+     * The `client_id` in use, once chosen.
+     */
+    func clientId()  -> String?
+    
+    /**
+     * The authorization server's issuer, once known.
+     */
+    func issuer()  -> String?
+    
+    /**
+     * Reads the redirect: `query` is the query string of the URL the browser came back to
+     * (with or without its `?`), received at `now_ms` (default: the system clock). The next
+     * step: the token request. Fails with `InvalidRedirect`, `StateMismatch`,
+     * `IssMismatch`, `IssMissing`, `AuthorizationDenied`.
+     */
+    func onRedirect(query: String, nowMs: UInt64?) throws  -> AuthStep
+    
+    /**
+     * Reads the response to the last `Fetch` (its status, its headers, names in any case,
+     * its body as received), received at `now_ms` (default: the system clock): the next
+     * step. Fails for a response the flow refuses.
+     */
+    func onResponse(status: UInt16, headers: [HttpHeader], body: Data, nowMs: UInt64?) throws  -> AuthStep
+    
+    /**
+     * The resource the token is asked for, once known.
+     */
+    func resource()  -> String?
+    
+    /**
+     * The scopes requested, once chosen.
+     */
+    func scope()  -> String?
+    
+}
+/**
+ * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
+ * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
+ * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
+ * thread.
+ */
+open class AuthFlow: AuthFlowProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_toolnexus_ffi_fn_clone_authflow(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_toolnexus_ffi_fn_free_authflow(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The authorizations in this step-up chain, this one included.
+     */
+open func authorizations() -> UInt32  {
+    return try!  FfiConverterUInt32.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authflow_authorizations(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The `client_id` in use, once chosen.
+     */
+open func clientId() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authflow_client_id(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The authorization server's issuer, once known.
+     */
+open func issuer() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authflow_issuer(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Reads the redirect: `query` is the query string of the URL the browser came back to
+     * (with or without its `?`), received at `now_ms` (default: the system clock). The next
+     * step: the token request. Fails with `InvalidRedirect`, `StateMismatch`,
+     * `IssMismatch`, `IssMissing`, `AuthorizationDenied`.
+     */
+open func onRedirect(query: String, nowMs: UInt64? = nil)throws  -> AuthStep  {
+    return try  FfiConverterTypeAuthStep_lift(try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authflow_on_redirect(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(query),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Reads the response to the last `Fetch` (its status, its headers, names in any case,
+     * its body as received), received at `now_ms` (default: the system clock): the next
+     * step. Fails for a response the flow refuses.
+     */
+open func onResponse(status: UInt16, headers: [HttpHeader], body: Data, nowMs: UInt64? = nil)throws  -> AuthStep  {
+    return try  FfiConverterTypeAuthStep_lift(try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authflow_on_response(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt16.lower(status),
+        FfiConverterSequenceTypeHttpHeader.lower(headers),
+        FfiConverterData.lower(body),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The resource the token is asked for, once known.
+     */
+open func resource() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authflow_resource(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The scopes requested, once chosen.
+     */
+open func scope() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authflow_scope(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthFlow: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = AuthFlow
+
+    public static func lift(_ handle: UInt64) throws -> AuthFlow {
+        return AuthFlow(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: AuthFlow) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthFlow {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: AuthFlow, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthFlow_lift(_ handle: UInt64) throws -> AuthFlow {
+    return try FfiConverterTypeAuthFlow.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthFlow_lower(_ value: AuthFlow) -> UInt64 {
+    return FfiConverterTypeAuthFlow.lower(value)
+}
+
+
+
+
+
+
+/**
+ * What to do when an MCP server refuses a request: the one policy every toolnexus host
+ * follows, for an app that moves the bytes. Give it each refusal (`decide`); it says what
+ * comes next, or fails (`TooManyAuthorizations`, `NotChallenged`) when the app should give
+ * up. Every flow it asks for counts under `max_authorizations`. Safe to call from any thread.
+ */
+public protocol AuthPolicyProtocol: AnyObject, Sendable {
+    
+    /**
+     * How many flows the policy asked for so far.
+     */
+    func authorizations()  -> UInt32
+    
+    /**
+     * Decides about a request refused with `status`, `www_authenticate` (its values joined
+     * with `", "`) and `dpop_nonce` (the `DPoP-Nonce` header), which was sent with the
+     * `Authorization` header `sent` (`None` without one), while the app holds `held` at
+     * `now_ms` (default: the system clock). `retried_with_nonce`: the request was sent again
+     * with the server's nonce already.
+     */
+    func decide(status: UInt16, wwwAuthenticate: String?, dpopNonce: String?, sent: String?, held: Grant?, nowMs: UInt64?, retriedWithNonce: Bool) throws  -> AuthDecision
+    
+    /**
+     * A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+     */
+    func holdsNewGrant() 
+    
+    /**
+     * The refresh a `Refresh` decision asked for failed: the next decision runs a flow.
+     */
+    func refreshFailed() 
+    
+}
+/**
+ * What to do when an MCP server refuses a request: the one policy every toolnexus host
+ * follows, for an app that moves the bytes. Give it each refusal (`decide`); it says what
+ * comes next, or fails (`TooManyAuthorizations`, `NotChallenged`) when the app should give
+ * up. Every flow it asks for counts under `max_authorizations`. Safe to call from any thread.
+ */
+open class AuthPolicy: AuthPolicyProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_toolnexus_ffi_fn_clone_authpolicy(self.handle, $0) }
+    }
+    /**
+     * A policy that asks for at most `max_authorizations` flows, step-ups included.
+     */
+public convenience init(maxAuthorizations: UInt32 = UInt32(3)) {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_constructor_authpolicy_new(
+        FfiConverterUInt32.lower(maxAuthorizations),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_toolnexus_ffi_fn_free_authpolicy(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * How many flows the policy asked for so far.
+     */
+open func authorizations() -> UInt32  {
+    return try!  FfiConverterUInt32.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authpolicy_authorizations(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Decides about a request refused with `status`, `www_authenticate` (its values joined
+     * with `", "`) and `dpop_nonce` (the `DPoP-Nonce` header), which was sent with the
+     * `Authorization` header `sent` (`None` without one), while the app holds `held` at
+     * `now_ms` (default: the system clock). `retried_with_nonce`: the request was sent again
+     * with the server's nonce already.
+     */
+open func decide(status: UInt16, wwwAuthenticate: String? = nil, dpopNonce: String? = nil, sent: String? = nil, held: Grant? = nil, nowMs: UInt64? = nil, retriedWithNonce: Bool = false)throws  -> AuthDecision  {
+    return try  FfiConverterTypeAuthDecision_lift(try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authpolicy_decide(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt16.lower(status),
+        FfiConverterOptionString.lower(wwwAuthenticate),
+        FfiConverterOptionString.lower(dpopNonce),
+        FfiConverterOptionString.lower(sent),
+        FfiConverterOptionTypeGrant.lower(held),
+        FfiConverterOptionUInt64.lower(nowMs),
+        FfiConverterBool.lower(retriedWithNonce),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+     */
+open func holdsNewGrant()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authpolicy_holds_new_grant(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The refresh a `Refresh` decision asked for failed: the next decision runs a flow.
+     */
+open func refreshFailed()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_authpolicy_refresh_failed(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthPolicy: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = AuthPolicy
+
+    public static func lift(_ handle: UInt64) throws -> AuthPolicy {
+        return AuthPolicy(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: AuthPolicy) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthPolicy {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: AuthPolicy, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthPolicy_lift(_ handle: UInt64) throws -> AuthPolicy {
+    return try FfiConverterTypeAuthPolicy.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthPolicy_lower(_ value: AuthPolicy) -> UInt64 {
+    return FfiConverterTypeAuthPolicy.lower(value)
+}
+
+
 
 
 
@@ -825,6 +1553,221 @@ public func FfiConverterTypeClientRequest_lift(_ handle: UInt64) throws -> Clien
 #endif
 public func FfiConverterTypeClientRequest_lower(_ value: ClientRequest) -> UInt64 {
     return FfiConverterTypeClientRequest.lower(value)
+}
+
+
+
+
+
+
+/**
+ * A request the flow asks the app to send, **without following redirects**, then hand its
+ * response to [`AuthFlow::on_response`]. Its body may hold an authorization code, a verifier
+ * or a client secret, and its `authorization` header a client's credentials: its
+ * `toString` / `description` shows the body's length and hides those headers.
+ */
+public protocol FetchProtocol: AnyObject, Sendable {
+    
+    /**
+     * The body to send: empty for `GET`, JSON or a form for `POST` (as `content-type` says).
+     */
+    func body()  -> Data
+    
+    /**
+     * The value of the header `name` (lowercase), if it is set.
+     */
+    func header(name: String)  -> String?
+    
+    /**
+     * The headers to send, names lowercase, in order.
+     */
+    func headers()  -> [HttpHeader]
+    
+    /**
+     * `GET` or `POST`.
+     */
+    func method()  -> String
+    
+    /**
+     * The absolute URL to send it to.
+     */
+    func url()  -> String
+    
+}
+/**
+ * A request the flow asks the app to send, **without following redirects**, then hand its
+ * response to [`AuthFlow::on_response`]. Its body may hold an authorization code, a verifier
+ * or a client secret, and its `authorization` header a client's credentials: its
+ * `toString` / `description` shows the body's length and hides those headers.
+ */
+open class Fetch: FetchProtocol, @unchecked Sendable, CustomDebugStringConvertible {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_toolnexus_ffi_fn_clone_fetch(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_toolnexus_ffi_fn_free_fetch(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The body to send: empty for `GET`, JSON or a form for `POST` (as `content-type` says).
+     */
+open func body() -> Data  {
+    return try!  FfiConverterData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_fetch_body(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The value of the header `name` (lowercase), if it is set.
+     */
+open func header(name: String) -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_fetch_header(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(name),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The headers to send, names lowercase, in order.
+     */
+open func headers() -> [HttpHeader]  {
+    return try!  FfiConverterSequenceTypeHttpHeader.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_fetch_headers(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `GET` or `POST`.
+     */
+open func method() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_fetch_method(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The absolute URL to send it to.
+     */
+open func url() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_fetch_url(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+// The local Rust `Debug` implementation.
+public var debugDescription: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_fetch_uniffi_trait_debug(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+    )
+}
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFetch: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = Fetch
+
+    public static func lift(_ handle: UInt64) throws -> Fetch {
+        return Fetch(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: Fetch) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Fetch {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: Fetch, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFetch_lift(_ handle: UInt64) throws -> Fetch {
+    return try FfiConverterTypeFetch.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFetch_lower(_ value: Fetch) -> UInt64 {
+    return FfiConverterTypeFetch.lower(value)
 }
 
 
@@ -1275,6 +2218,421 @@ public func FfiConverterTypeForm_lift(_ handle: UInt64) throws -> Form {
 #endif
 public func FfiConverterTypeForm_lower(_ value: Form) -> UInt64 {
     return FfiConverterTypeForm.lower(value)
+}
+
+
+
+
+
+
+/**
+ * What an authorization yields: the token (`DPoP`-bound or `Bearer`), its refresh token,
+ * and what it was obtained from. Kept as one value, `toJson()`, whose form is versioned (its
+ * `version` member; `fromJson` refuses another) and holds every secret: store it in the
+ * platform's secret store (Keystore-backed storage, the Keychain), never in plain files.
+ * Its `toString` / `description` shows no secret.
+ */
+public protocol GrantProtocol: AnyObject, Sendable {
+    
+    /**
+     * The access token.
+     */
+    func accessToken()  -> String
+    
+    /**
+     * The value of the `Authorization` header of a request to the MCP server:
+     * `Bearer <token>` or `DPoP <token>`.
+     */
+    func authorization()  -> String
+    
+    /**
+     * The authorizations in the step-up chain that obtained it.
+     */
+    func authorizations()  -> UInt32
+    
+    /**
+     * The `client_id` the token was issued to.
+     */
+    func clientId()  -> String
+    
+    /**
+     * When the access token expires (milliseconds since 1970), if the server said.
+     */
+    func expiresAtMs()  -> UInt64?
+    
+    /**
+     * Whether a refresh token was issued.
+     */
+    func hasRefreshToken()  -> Bool
+    
+    /**
+     * Whether the token is DPoP-bound: each request then carries [`Grant::proof`].
+     */
+    func isDpop()  -> Bool
+    
+    /**
+     * Whether the access token has expired at `now_ms` (default: the system clock).
+     */
+    func isExpired(nowMs: UInt64?)  -> Bool
+    
+    /**
+     * The authorization server's issuer.
+     */
+    func issuer()  -> String
+    
+    /**
+     * The grant that obtained the token.
+     */
+    func obtainedBy()  -> GrantKind
+    
+    /**
+     * The `DPoP` header of a request `method` to `url` at `now_ms` (default: the system
+     * clock), its `jti` made of `jti_entropy` (32 random bytes), with the server's `nonce` when
+     * it asked for one: `None` for a `Bearer` token. Fails with `InvalidDpop`.
+     */
+    func proof(method: String, url: String, jtiEntropy: Data, nowMs: UInt64?, nonce: String?) throws  -> String?
+    
+    /**
+     * The resource the token is for.
+     */
+    func resource()  -> String?
+    
+    /**
+     * The scopes granted.
+     */
+    func scope()  -> String?
+    
+    /**
+     * The grant as compact JSON, to keep in the secret store: it holds the tokens, the
+     * client's secret and the private DPoP key.
+     */
+    func toJson()  -> String
+    
+    /**
+     * `Bearer` or `DPoP`.
+     */
+    func tokenType()  -> String
+    
+}
+/**
+ * What an authorization yields: the token (`DPoP`-bound or `Bearer`), its refresh token,
+ * and what it was obtained from. Kept as one value, `toJson()`, whose form is versioned (its
+ * `version` member; `fromJson` refuses another) and holds every secret: store it in the
+ * platform's secret store (Keystore-backed storage, the Keychain), never in plain files.
+ * Its `toString` / `description` shows no secret.
+ */
+open class Grant: GrantProtocol, @unchecked Sendable, CustomDebugStringConvertible {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_toolnexus_ffi_fn_clone_grant(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_toolnexus_ffi_fn_free_grant(handle, $0) }
+    }
+
+    
+    /**
+     * Reads a grant `toJson` wrote, within `limits` (the defaults when absent). Fails with
+     * `InvalidJson` (`TooLarge`, `TooDeep`) for text that is not JSON, `InvalidGrant` at its
+     * pointer for another version or a member missing, mistyped or unknown.
+     */
+public static func fromJson(json: String, limits: Limits? = nil)throws  -> Grant  {
+    return try  FfiConverterTypeGrant_lift(try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_constructor_grant_from_json(
+        FfiConverterString.lower(json),
+        FfiConverterOptionTypeLimits.lower(limits),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+    /**
+     * The access token.
+     */
+open func accessToken() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_access_token(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The value of the `Authorization` header of a request to the MCP server:
+     * `Bearer <token>` or `DPoP <token>`.
+     */
+open func authorization() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_authorization(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The authorizations in the step-up chain that obtained it.
+     */
+open func authorizations() -> UInt32  {
+    return try!  FfiConverterUInt32.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_authorizations(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The `client_id` the token was issued to.
+     */
+open func clientId() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_client_id(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * When the access token expires (milliseconds since 1970), if the server said.
+     */
+open func expiresAtMs() -> UInt64?  {
+    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_expires_at_ms(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether a refresh token was issued.
+     */
+open func hasRefreshToken() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_has_refresh_token(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether the token is DPoP-bound: each request then carries [`Grant::proof`].
+     */
+open func isDpop() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_is_dpop(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether the access token has expired at `now_ms` (default: the system clock).
+     */
+open func isExpired(nowMs: UInt64? = nil) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_is_expired(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The authorization server's issuer.
+     */
+open func issuer() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_issuer(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The grant that obtained the token.
+     */
+open func obtainedBy() -> GrantKind  {
+    return try!  FfiConverterTypeGrantKind_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_obtained_by(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The `DPoP` header of a request `method` to `url` at `now_ms` (default: the system
+     * clock), its `jti` made of `jti_entropy` (32 random bytes), with the server's `nonce` when
+     * it asked for one: `None` for a `Bearer` token. Fails with `InvalidDpop`.
+     */
+open func proof(method: String, url: String, jtiEntropy: Data, nowMs: UInt64? = nil, nonce: String? = nil)throws  -> String?  {
+    return try  FfiConverterOptionString.lift(try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_proof(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(method),
+        FfiConverterString.lower(url),
+        FfiConverterData.lower(jtiEntropy),
+        FfiConverterOptionUInt64.lower(nowMs),
+        FfiConverterOptionString.lower(nonce),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The resource the token is for.
+     */
+open func resource() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_resource(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The scopes granted.
+     */
+open func scope() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_scope(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The grant as compact JSON, to keep in the secret store: it holds the tokens, the
+     * client's secret and the private DPoP key.
+     */
+open func toJson() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_to_json(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `Bearer` or `DPoP`.
+     */
+open func tokenType() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_token_type(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+// The local Rust `Debug` implementation.
+public var debugDescription: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grant_uniffi_trait_debug(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+    )
+}
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGrant: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = Grant
+
+    public static func lift(_ handle: UInt64) throws -> Grant {
+        return Grant(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: Grant) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Grant {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: Grant, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGrant_lift(_ handle: UInt64) throws -> Grant {
+    return try FfiConverterTypeGrant.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGrant_lower(_ value: Grant) -> UInt64 {
+    return FfiConverterTypeGrant.lower(value)
 }
 
 
@@ -3559,6 +4917,170 @@ public func FfiConverterTypeAnswer_lower(_ value: Answer) -> RustBuffer {
 
 
 /**
+ * A flow and its first step.
+ */
+public struct AuthBegun {
+    /**
+     * The flow, for the responses and the redirect to come.
+     */
+    public var flow: AuthFlow
+    /**
+     * What to do first.
+     */
+    public var next: AuthStep
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The flow, for the responses and the redirect to come.
+         */flow: AuthFlow, 
+        /**
+         * What to do first.
+         */next: AuthStep) {
+        self.flow = flow
+        self.next = next
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AuthBegun: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthBegun: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthBegun {
+        return
+            try AuthBegun(
+                flow: FfiConverterTypeAuthFlow.read(from: &buf), 
+                next: FfiConverterTypeAuthStep.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AuthBegun, into buf: inout [UInt8]) {
+        FfiConverterTypeAuthFlow.write(value.flow, into: &buf)
+        FfiConverterTypeAuthStep.write(value.next, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthBegun_lift(_ buf: RustBuffer) throws -> AuthBegun {
+    return try FfiConverterTypeAuthBegun.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthBegun_lower(_ value: AuthBegun) -> RustBuffer {
+    return FfiConverterTypeAuthBegun.lower(value)
+}
+
+
+/**
+ * What a person opens to authorize, and the consent to ask before opening it.
+ */
+public struct Authorize {
+    /**
+     * The person's consent to opening the link, as the contract asks any question: a
+     * `Request` of `kind: "authorization"` whose `url` is the authorization URL. Show it as a
+     * URL-mode request (with `reviewUrl`), and open the link only on an accept.
+     */
+    public var request: Request
+    /**
+     * The authorization endpoint with the request's query: what the sign-in surface opens
+     * (Custom Tabs, `ASWebAuthenticationSession`).
+     */
+    public var url: String
+    /**
+     * The `state` the redirect must carry back.
+     */
+    public var state: String
+    /**
+     * The redirect URI the browser returns to, with the answer in its query.
+     */
+    public var redirectUri: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The person's consent to opening the link, as the contract asks any question: a
+         * `Request` of `kind: "authorization"` whose `url` is the authorization URL. Show it as a
+         * URL-mode request (with `reviewUrl`), and open the link only on an accept.
+         */request: Request, 
+        /**
+         * The authorization endpoint with the request's query: what the sign-in surface opens
+         * (Custom Tabs, `ASWebAuthenticationSession`).
+         */url: String, 
+        /**
+         * The `state` the redirect must carry back.
+         */state: String, 
+        /**
+         * The redirect URI the browser returns to, with the answer in its query.
+         */redirectUri: String) {
+        self.request = request
+        self.url = url
+        self.state = state
+        self.redirectUri = redirectUri
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Authorize: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthorize: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Authorize {
+        return
+            try Authorize(
+                request: FfiConverterTypeRequest.read(from: &buf), 
+                url: FfiConverterString.read(from: &buf), 
+                state: FfiConverterString.read(from: &buf), 
+                redirectUri: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Authorize, into buf: inout [UInt8]) {
+        FfiConverterTypeRequest.write(value.request, into: &buf)
+        FfiConverterString.write(value.url, into: &buf)
+        FfiConverterString.write(value.state, into: &buf)
+        FfiConverterString.write(value.redirectUri, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthorize_lift(_ buf: RustBuffer) throws -> Authorize {
+    return try FfiConverterTypeAuthorize.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthorize_lower(_ value: Authorize) -> RustBuffer {
+    return FfiConverterTypeAuthorize.lower(value)
+}
+
+
+/**
  * A URL request the person consented to open, waiting for the server to say the interaction
  * is complete.
  */
@@ -3694,6 +5216,105 @@ public func FfiConverterTypeCancelledRequest_lift(_ buf: RustBuffer) throws -> C
 #endif
 public func FfiConverterTypeCancelledRequest_lower(_ value: CancelledRequest) -> RustBuffer {
     return FfiConverterTypeCancelledRequest.lower(value)
+}
+
+
+/**
+ * What a resource server's 401 or 403 asked for, read from its `WWW-Authenticate` header.
+ */
+public struct Challenge: Equatable, Hashable {
+    /**
+     * The response's status code.
+     */
+    public var status: UInt16
+    /**
+     * The scheme of the challenge read (`"Bearer"`, `"DPoP"`); `""` when none was readable.
+     */
+    public var scheme: String
+    /**
+     * `resource_metadata`: where the protected resource metadata is (RFC 9728 §5.1).
+     */
+    public var resourceMetadata: String?
+    /**
+     * `scope`: the scopes the server asks for.
+     */
+    public var scope: String?
+    /**
+     * `error`: `invalid_token`, `insufficient_scope`, `use_dpop_nonce`, …
+     */
+    public var error: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The response's status code.
+         */status: UInt16, 
+        /**
+         * The scheme of the challenge read (`"Bearer"`, `"DPoP"`); `""` when none was readable.
+         */scheme: String, 
+        /**
+         * `resource_metadata`: where the protected resource metadata is (RFC 9728 §5.1).
+         */resourceMetadata: String?, 
+        /**
+         * `scope`: the scopes the server asks for.
+         */scope: String?, 
+        /**
+         * `error`: `invalid_token`, `insufficient_scope`, `use_dpop_nonce`, …
+         */error: String?) {
+        self.status = status
+        self.scheme = scheme
+        self.resourceMetadata = resourceMetadata
+        self.scope = scope
+        self.error = error
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Challenge: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeChallenge: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Challenge {
+        return
+            try Challenge(
+                status: FfiConverterUInt16.read(from: &buf), 
+                scheme: FfiConverterString.read(from: &buf), 
+                resourceMetadata: FfiConverterOptionString.read(from: &buf), 
+                scope: FfiConverterOptionString.read(from: &buf), 
+                error: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Challenge, into buf: inout [UInt8]) {
+        FfiConverterUInt16.write(value.status, into: &buf)
+        FfiConverterString.write(value.scheme, into: &buf)
+        FfiConverterOptionString.write(value.resourceMetadata, into: &buf)
+        FfiConverterOptionString.write(value.scope, into: &buf)
+        FfiConverterOptionString.write(value.error, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeChallenge_lift(_ buf: RustBuffer) throws -> Challenge {
+    return try FfiConverterTypeChallenge.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeChallenge_lower(_ value: Challenge) -> RustBuffer {
+    return FfiConverterTypeChallenge.lower(value)
 }
 
 
@@ -4374,6 +5995,76 @@ public func FfiConverterTypeHtmlOptions_lift(_ buf: RustBuffer) throws -> HtmlOp
 #endif
 public func FfiConverterTypeHtmlOptions_lower(_ value: HtmlOptions) -> RustBuffer {
     return FfiConverterTypeHtmlOptions.lower(value)
+}
+
+
+/**
+ * An HTTP header: its name (lowercase in what the flow writes; any case in what it reads)
+ * and value.
+ */
+public struct HttpHeader: Equatable, Hashable {
+    /**
+     * The name.
+     */
+    public var name: String
+    /**
+     * The value.
+     */
+    public var value: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The name.
+         */name: String, 
+        /**
+         * The value.
+         */value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension HttpHeader: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHttpHeader: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HttpHeader {
+        return
+            try HttpHeader(
+                name: FfiConverterString.read(from: &buf), 
+                value: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: HttpHeader, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.value, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHttpHeader_lift(_ buf: RustBuffer) throws -> HttpHeader {
+    return try FfiConverterTypeHttpHeader.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHttpHeader_lower(_ value: HttpHeader) -> RustBuffer {
+    return FfiConverterTypeHttpHeader.lower(value)
 }
 
 
@@ -5944,6 +7635,736 @@ public func FfiConverterTypeAction_lower(_ value: Action) -> RustBuffer {
 
 
 /**
+ * What the app does next about a refused request.
+ */
+
+public enum AuthDecision: Equatable, Hashable {
+    
+    /**
+     * Send the request again with the authorization held now: it went with an older one.
+     */
+    case resend
+    /**
+     * Send it again, once, with this nonce in a fresh DPoP proof.
+     */
+    case retryWithNonce(
+        /**
+         * The server's nonce.
+         */nonce: String
+    )
+    /**
+     * Refresh the grant held, then send again; when the refresh fails, call
+     * `refreshFailed()` and decide again.
+     */
+    case refresh
+    /**
+     * Run a flow for this challenge (a first authorization, or again after the token was
+     * refused), with the grant held as its `previous`.
+     */
+    case authorize(
+        /**
+         * The challenge to start it with.
+         */challenge: Challenge
+    )
+    /**
+     * Run a flow for this challenge, which asks for more scope, with the grant held as its
+     * `previous`, so that its scopes are kept.
+     */
+    case stepUp(
+        /**
+         * The challenge to start it with.
+         */challenge: Challenge
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AuthDecision: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthDecision: FfiConverterRustBuffer {
+    typealias SwiftType = AuthDecision
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthDecision {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .resend
+        
+        case 2: return .retryWithNonce(nonce: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 3: return .refresh
+        
+        case 4: return .authorize(challenge: try FfiConverterTypeChallenge.read(from: &buf)
+        )
+        
+        case 5: return .stepUp(challenge: try FfiConverterTypeChallenge.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AuthDecision, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .resend:
+            writeInt(&buf, Int32(1))
+        
+        
+        case let .retryWithNonce(nonce):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(nonce, into: &buf)
+            
+        
+        case .refresh:
+            writeInt(&buf, Int32(3))
+        
+        
+        case let .authorize(challenge):
+            writeInt(&buf, Int32(4))
+            FfiConverterTypeChallenge.write(challenge, into: &buf)
+            
+        
+        case let .stepUp(challenge):
+            writeInt(&buf, Int32(5))
+            FfiConverterTypeChallenge.write(challenge, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthDecision_lift(_ buf: RustBuffer) throws -> AuthDecision {
+    return try FfiConverterTypeAuthDecision.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthDecision_lower(_ value: AuthDecision) -> RustBuffer {
+    return FfiConverterTypeAuthDecision.lower(value)
+}
+
+
+
+/**
+ * A failure of an authorization call: the auth crate's error (its kind, a JSON pointer into
+ * the document at fault, a message that holds no secret), or the core's for an argument it
+ * refuses (entropy of the wrong length, a consent id).
+ */
+public 
+enum AuthError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * The flow, the policy or a grant refused.
+     */
+    case Failed(
+        /**
+         * What went wrong.
+         */kind: AuthErrorKind, 
+        /**
+         * Where: an RFC 6901 JSON pointer into the document at fault, `""` for none.
+         */pointer: String, 
+        /**
+         * What went wrong, in words (`detail`, since Kotlin exceptions own `message`).
+         */detail: String
+    )
+    /**
+     * An argument was refused before anything was asked of the flow.
+     */
+    case Invalid(
+        /**
+         * What went wrong.
+         */kind: ErrorKind, 
+        /**
+         * Where: `""`, the argument as a whole.
+         */pointer: String, 
+        /**
+         * What went wrong, in words.
+         */detail: String
+    )
+
+    
+
+    
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension AuthError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthError: FfiConverterRustBuffer {
+    typealias SwiftType = AuthError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .Failed(
+            kind: try FfiConverterTypeAuthErrorKind.read(from: &buf), 
+            pointer: try FfiConverterString.read(from: &buf), 
+            detail: try FfiConverterString.read(from: &buf)
+            )
+        case 2: return .Invalid(
+            kind: try FfiConverterTypeErrorKind.read(from: &buf), 
+            pointer: try FfiConverterString.read(from: &buf), 
+            detail: try FfiConverterString.read(from: &buf)
+            )
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AuthError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case let .Failed(kind,pointer,detail):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeAuthErrorKind.write(kind, into: &buf)
+            FfiConverterString.write(pointer, into: &buf)
+            FfiConverterString.write(detail, into: &buf)
+            
+        
+        case let .Invalid(kind,pointer,detail):
+            writeInt(&buf, Int32(2))
+            FfiConverterTypeErrorKind.write(kind, into: &buf)
+            FfiConverterString.write(pointer, into: &buf)
+            FfiConverterString.write(detail, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthError_lift(_ buf: RustBuffer) throws -> AuthError {
+    return try FfiConverterTypeAuthError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthError_lower(_ value: AuthError) -> RustBuffer {
+    return FfiConverterTypeAuthError.lower(value)
+}
+
+
+/**
+ * What went wrong in an authorization, one case per kind the auth crate reports.
+ */
+
+public enum AuthErrorKind: Equatable, Hashable {
+    
+    /**
+     * The configuration is incomplete or contradicts itself.
+     */
+    case invalidConfig
+    /**
+     * The server's answer asks for no authorization.
+     */
+    case notChallenged
+    /**
+     * The `WWW-Authenticate` challenge cannot be used.
+     */
+    case invalidChallenge
+    /**
+     * An endpoint is neither HTTPS nor on a loopback address.
+     */
+    case insecureEndpoint
+    /**
+     * A server answered with a redirect, which the flow never follows.
+     */
+    case redirected
+    /**
+     * A server answered with a status the step does not take.
+     */
+    case unexpectedStatus
+    /**
+     * No metadata document was found where the specification puts it.
+     */
+    case metadataNotFound
+    /**
+     * A metadata document is malformed or breaks a rule.
+     */
+    case invalidMetadata
+    /**
+     * The protected resource metadata names another resource than the server.
+     */
+    case resourceMismatch
+    /**
+     * The authorization server's metadata names another issuer than it was found as.
+     */
+    case issuerMismatch
+    /**
+     * The authorization server does not offer PKCE with `S256`.
+     */
+    case pkceNotSupported
+    /**
+     * The authorization server does not offer the grant configured.
+     */
+    case grantNotSupported
+    /**
+     * No way to identify the client at this authorization server.
+     */
+    case noClientIdentity
+    /**
+     * Dynamic client registration was refused or answered badly.
+     */
+    case registrationFailed
+    /**
+     * A token or registration response is malformed.
+     */
+    case invalidResponse
+    /**
+     * The token type is neither `Bearer` nor `DPoP`.
+     */
+    case unsupportedTokenType
+    /**
+     * The redirect's query cannot be read.
+     */
+    case invalidRedirect
+    /**
+     * The redirect's `state` is not the one sent.
+     */
+    case stateMismatch
+    /**
+     * The redirect's `iss` is not the issuer.
+     */
+    case issMismatch
+    /**
+     * The redirect has no `iss` though the server said it sends one.
+     */
+    case issMissing
+    /**
+     * The person or the authorization server refused the authorization.
+     */
+    case authorizationDenied
+    /**
+     * The token endpoint refused the request.
+     */
+    case tokenRefused
+    /**
+     * A refresh was asked of a grant without a refresh token.
+     */
+    case noRefreshToken
+    /**
+     * More authorizations than allowed.
+     */
+    case tooManyAuthorizations
+    /**
+     * A document is not JSON.
+     */
+    case invalidJson
+    /**
+     * A document is larger than the limits allow.
+     */
+    case tooLarge
+    /**
+     * A document nests deeper than the limits allow.
+     */
+    case tooDeep
+    /**
+     * A stored grant cannot be read.
+     */
+    case invalidGrant
+    /**
+     * A call came in the wrong order, or after the flow ended.
+     */
+    case outOfOrder
+    /**
+     * A DPoP key, nonce or proof is refused.
+     */
+    case invalidDpop
+    /**
+     * A kind newer than this binding; the message says what went wrong.
+     */
+    case other
+
+
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_autherrorkind_as_str(
+            FfiConverterTypeAuthErrorKind_lower(self),uniffiCallStatus
+    )
+})
+}
+
+
+
+}
+
+#if compiler(>=6)
+extension AuthErrorKind: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthErrorKind: FfiConverterRustBuffer {
+    typealias SwiftType = AuthErrorKind
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthErrorKind {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .invalidConfig
+        
+        case 2: return .notChallenged
+        
+        case 3: return .invalidChallenge
+        
+        case 4: return .insecureEndpoint
+        
+        case 5: return .redirected
+        
+        case 6: return .unexpectedStatus
+        
+        case 7: return .metadataNotFound
+        
+        case 8: return .invalidMetadata
+        
+        case 9: return .resourceMismatch
+        
+        case 10: return .issuerMismatch
+        
+        case 11: return .pkceNotSupported
+        
+        case 12: return .grantNotSupported
+        
+        case 13: return .noClientIdentity
+        
+        case 14: return .registrationFailed
+        
+        case 15: return .invalidResponse
+        
+        case 16: return .unsupportedTokenType
+        
+        case 17: return .invalidRedirect
+        
+        case 18: return .stateMismatch
+        
+        case 19: return .issMismatch
+        
+        case 20: return .issMissing
+        
+        case 21: return .authorizationDenied
+        
+        case 22: return .tokenRefused
+        
+        case 23: return .noRefreshToken
+        
+        case 24: return .tooManyAuthorizations
+        
+        case 25: return .invalidJson
+        
+        case 26: return .tooLarge
+        
+        case 27: return .tooDeep
+        
+        case 28: return .invalidGrant
+        
+        case 29: return .outOfOrder
+        
+        case 30: return .invalidDpop
+        
+        case 31: return .other
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AuthErrorKind, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .invalidConfig:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .notChallenged:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .invalidChallenge:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .insecureEndpoint:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .redirected:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .unexpectedStatus:
+            writeInt(&buf, Int32(6))
+        
+        
+        case .metadataNotFound:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .invalidMetadata:
+            writeInt(&buf, Int32(8))
+        
+        
+        case .resourceMismatch:
+            writeInt(&buf, Int32(9))
+        
+        
+        case .issuerMismatch:
+            writeInt(&buf, Int32(10))
+        
+        
+        case .pkceNotSupported:
+            writeInt(&buf, Int32(11))
+        
+        
+        case .grantNotSupported:
+            writeInt(&buf, Int32(12))
+        
+        
+        case .noClientIdentity:
+            writeInt(&buf, Int32(13))
+        
+        
+        case .registrationFailed:
+            writeInt(&buf, Int32(14))
+        
+        
+        case .invalidResponse:
+            writeInt(&buf, Int32(15))
+        
+        
+        case .unsupportedTokenType:
+            writeInt(&buf, Int32(16))
+        
+        
+        case .invalidRedirect:
+            writeInt(&buf, Int32(17))
+        
+        
+        case .stateMismatch:
+            writeInt(&buf, Int32(18))
+        
+        
+        case .issMismatch:
+            writeInt(&buf, Int32(19))
+        
+        
+        case .issMissing:
+            writeInt(&buf, Int32(20))
+        
+        
+        case .authorizationDenied:
+            writeInt(&buf, Int32(21))
+        
+        
+        case .tokenRefused:
+            writeInt(&buf, Int32(22))
+        
+        
+        case .noRefreshToken:
+            writeInt(&buf, Int32(23))
+        
+        
+        case .tooManyAuthorizations:
+            writeInt(&buf, Int32(24))
+        
+        
+        case .invalidJson:
+            writeInt(&buf, Int32(25))
+        
+        
+        case .tooLarge:
+            writeInt(&buf, Int32(26))
+        
+        
+        case .tooDeep:
+            writeInt(&buf, Int32(27))
+        
+        
+        case .invalidGrant:
+            writeInt(&buf, Int32(28))
+        
+        
+        case .outOfOrder:
+            writeInt(&buf, Int32(29))
+        
+        
+        case .invalidDpop:
+            writeInt(&buf, Int32(30))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(31))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthErrorKind_lift(_ buf: RustBuffer) throws -> AuthErrorKind {
+    return try FfiConverterTypeAuthErrorKind.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthErrorKind_lower(_ value: AuthErrorKind) -> RustBuffer {
+    return FfiConverterTypeAuthErrorKind.lower(value)
+}
+
+
+
+/**
+ * What the app does next.
+ */
+
+public enum AuthStep {
+    
+    /**
+     * Send this request and hand its response to [`AuthFlow::on_response`].
+     */
+    case fetch(
+        /**
+         * The request.
+         */request: Fetch
+    )
+    /**
+     * Ask the person's consent to `authorization.request`; on an accept, open
+     * `authorization.url` and hand the redirect's query to [`AuthFlow::on_redirect`].
+     */
+    case authorize(
+        /**
+         * The link and the consent to ask.
+         */authorization: Authorize
+    )
+    /**
+     * Done: use the grant, and keep `grant.toJson()` in the secret store.
+     */
+    case done(
+        /**
+         * The grant.
+         */grant: Grant
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AuthStep: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthStep: FfiConverterRustBuffer {
+    typealias SwiftType = AuthStep
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthStep {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .fetch(request: try FfiConverterTypeFetch.read(from: &buf)
+        )
+        
+        case 2: return .authorize(authorization: try FfiConverterTypeAuthorize.read(from: &buf)
+        )
+        
+        case 3: return .done(grant: try FfiConverterTypeGrant.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AuthStep, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .fetch(request):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeFetch.write(request, into: &buf)
+            
+        
+        case let .authorize(authorization):
+            writeInt(&buf, Int32(2))
+            FfiConverterTypeAuthorize.write(authorization, into: &buf)
+            
+        
+        case let .done(grant):
+            writeInt(&buf, Int32(3))
+            FfiConverterTypeGrant.write(grant, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthStep_lift(_ buf: RustBuffer) throws -> AuthStep {
+    return try FfiConverterTypeAuthStep.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthStep_lower(_ value: AuthStep) -> RustBuffer {
+    return FfiConverterTypeAuthStep.lower(value)
+}
+
+
+
+/**
  * One value of elicitation content, as MCP allows it.
  */
 
@@ -6071,6 +8492,91 @@ public func FfiConverterTypeContentValue_lift(_ buf: RustBuffer) throws -> Conte
 #endif
 public func FfiConverterTypeContentValue_lower(_ value: ContentValue) -> RustBuffer {
     return FfiConverterTypeContentValue.lower(value)
+}
+
+
+
+/**
+ * When token requests carry a DPoP proof (RFC 9449).
+ */
+
+public enum DpopUse: Equatable, Hashable {
+    
+    /**
+     * When the authorization server lists `ES256` in `dpop_signing_alg_values_supported`.
+     */
+    case whenOffered
+    /**
+     * Always: a server that does not offer it is refused.
+     */
+    case always
+    /**
+     * Never.
+     */
+    case never
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension DpopUse: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDpopUse: FfiConverterRustBuffer {
+    typealias SwiftType = DpopUse
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> DpopUse {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .whenOffered
+        
+        case 2: return .always
+        
+        case 3: return .never
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: DpopUse, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .whenOffered:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .always:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .never:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDpopUse_lift(_ buf: RustBuffer) throws -> DpopUse {
+    return try FfiConverterTypeDpopUse.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDpopUse_lower(_ value: DpopUse) -> RustBuffer {
+    return FfiConverterTypeDpopUse.lower(value)
 }
 
 
@@ -6677,6 +9183,114 @@ public func FfiConverterTypeFormPost_lift(_ buf: RustBuffer) throws -> FormPost 
 #endif
 public func FfiConverterTypeFormPost_lower(_ value: FormPost) -> RustBuffer {
     return FfiConverterTypeFormPost.lower(value)
+}
+
+
+
+/**
+ * Which grant: the one an app asks for, and the one that obtained a token.
+ */
+
+public enum GrantKind: Equatable, Hashable {
+    
+    /**
+     * The authorization code grant with PKCE: a person signs in.
+     */
+    case authorizationCode
+    /**
+     * The client credentials grant.
+     */
+    case clientCredentials
+    /**
+     * The JWT bearer grant with a workload's JWT.
+     */
+    case jwtBearer
+    /**
+     * Enterprise-managed authorization.
+     */
+    case enterprise
+
+
+
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */
+public func asStr() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_method_grantkind_as_str(
+            FfiConverterTypeGrantKind_lower(self),uniffiCallStatus
+    )
+})
+}
+
+
+
+}
+
+#if compiler(>=6)
+extension GrantKind: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGrantKind: FfiConverterRustBuffer {
+    typealias SwiftType = GrantKind
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GrantKind {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .authorizationCode
+        
+        case 2: return .clientCredentials
+        
+        case 3: return .jwtBearer
+        
+        case 4: return .enterprise
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: GrantKind, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .authorizationCode:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .clientCredentials:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .jwtBearer:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .enterprise:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGrantKind_lift(_ buf: RustBuffer) throws -> GrantKind {
+    return try FfiConverterTypeGrantKind.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGrantKind_lower(_ value: GrantKind) -> RustBuffer {
+    return FfiConverterTypeGrantKind.lower(value)
 }
 
 
@@ -8640,6 +11254,30 @@ fileprivate struct FfiConverterOptionTypeForm: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeGrant: FfiConverterRustBuffer {
+    typealias SwiftType = Grant?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeGrant.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeGrant.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeTaskCall: FfiConverterRustBuffer {
     typealias SwiftType = TaskCall?
 
@@ -8856,6 +11494,30 @@ fileprivate struct FfiConverterOptionTypeContentValue: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeDpopUse: FfiConverterRustBuffer {
+    typealias SwiftType = DpopUse?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeDpopUse.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeDpopUse.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeFormPost: FfiConverterRustBuffer {
     typealias SwiftType = FormPost?
 
@@ -8872,6 +11534,30 @@ fileprivate struct FfiConverterOptionTypeFormPost: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeFormPost.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeGrantKind: FfiConverterRustBuffer {
+    typealias SwiftType = GrantKind?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeGrantKind.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeGrantKind.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -9200,6 +11886,31 @@ fileprivate struct FfiConverterSequenceTypeFormPair: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeHttpHeader: FfiConverterRustBuffer {
+    typealias SwiftType = [HttpHeader]
+
+    public static func write(_ value: [HttpHeader], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeHttpHeader.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [HttpHeader] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [HttpHeader]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeHttpHeader.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeInputRequest: FfiConverterRustBuffer {
     typealias SwiftType = [InputRequest]
 
@@ -9420,6 +12131,61 @@ fileprivate struct FfiConverterSequenceTypeViolation: FfiConverterRustBuffer {
         }
         return seq
     }
+}
+/**
+ * Reads the challenge of an answer of `status` with the `WWW-Authenticate` header
+ * `www_authenticate` (its values joined with `", "` when there are several). Never fails: a
+ * header that cannot be read gives the scheme `""`.
+ */
+public func parseChallenge(status: UInt16, wwwAuthenticate: String? = nil) -> Challenge  {
+    return try!  FfiConverterTypeChallenge_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_parse_challenge(
+        FfiConverterUInt16.lower(status),
+        FfiConverterOptionString.lower(wwwAuthenticate),uniffiCallStatus
+    )
+})
+}
+/**
+ * Begins refreshing `grant` for the MCP server at `resource_url`: the flow and the token
+ * request to send. A DPoP-bound grant proves the request with its key at `now_ms` (default:
+ * the system clock), the proofs' `jti` made from `entropy` (32 random bytes). Fails with
+ * `NoRefreshToken`, `ResourceMismatch`, `InvalidGrant`, `InsecureEndpoint`, `InvalidDpop`,
+ * or `InvalidValue` for entropy that is not 32 bytes.
+ */
+public func refreshAuthFlow(resourceUrl: String, grant: Grant, config: AuthConfig, entropy: Data, nowMs: UInt64? = nil)throws  -> AuthBegun  {
+    return try  FfiConverterTypeAuthBegun_lift(try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_refresh_auth_flow(
+        FfiConverterString.lower(resourceUrl),
+        FfiConverterTypeGrant_lower(grant),
+        FfiConverterTypeAuthConfig_lower(config),
+        FfiConverterData.lower(entropy),
+        FfiConverterOptionUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+/**
+ * Begins authorizing the MCP server at `resource_url`, which answered with `challenge` (a
+ * 401, or a 403 with `insufficient_scope`): the flow and its first step.
+ *
+ * `previous` is the grant stored for this server, if any (a step-up keeps its scopes and
+ * counts its chain; its client is reused at the same issuer only). `entropy` is 64 bytes of
+ * the platform's secure random generator (`SecureRandom`, `SecRandomCopyBytes`). Fails with
+ * `InvalidConfig`, `NotChallenged`, `TooManyAuthorizations`, `InvalidChallenge`,
+ * `InsecureEndpoint`, or `InvalidValue` for entropy that is not 64 bytes.
+ */
+public func startAuthFlow(resourceUrl: String, challenge: Challenge, config: AuthConfig, entropy: Data, previous: Grant? = nil)throws  -> AuthBegun  {
+    return try  FfiConverterTypeAuthBegun_lift(try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_start_auth_flow(
+        FfiConverterString.lower(resourceUrl),
+        FfiConverterTypeChallenge_lower(challenge),
+        FfiConverterTypeAuthConfig_lower(config),
+        FfiConverterData.lower(entropy),
+        FfiConverterOptionTypeGrant.lower(previous),uniffiCallStatus
+    )
+})
 }
 /**
  * Every problem with `schema_json` as an MCP `requestedSchema`, in the core's fixed order;
@@ -10114,6 +12880,15 @@ private let initializationResult: InitializationResult = {
     if bindings_contract_version != scaffolding_contract_version {
         return InitializationResult.contractVersionMismatch
     }
+    if (uniffi_toolnexus_ffi_checksum_func_parse_challenge() != 11148) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow() != 11508) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_start_auth_flow() != 20052) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolnexus_ffi_checksum_func_check_schema() != 59430) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -10253,6 +13028,111 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_url_review_to_json() != 53672) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authconfig_client_name() != 26992) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authconfig_max_authorizations() != 22430) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authconfig_redirect_uri() != 54890) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authconfig_reuses() != 21850) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authflow_authorizations() != 30220) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authflow_client_id() != 22004) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authflow_issuer() != 3046) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authflow_on_redirect() != 29045) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authflow_on_response() != 16855) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authflow_resource() != 52810) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authflow_scope() != 9028) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authpolicy_authorizations() != 44803) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authpolicy_decide() != 49415) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authpolicy_holds_new_grant() != 31397) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_authpolicy_refresh_failed() != 22521) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_fetch_body() != 30127) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_fetch_header() != 31139) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_fetch_headers() != 5917) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_fetch_method() != 57585) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_fetch_url() != 18405) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_access_token() != 59761) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_authorization() != 35795) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_authorizations() != 35023) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_client_id() != 27064) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_expires_at_ms() != 60121) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_has_refresh_token() != 60844) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_is_dpop() != 58281) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_is_expired() != 55251) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_issuer() != 31282) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_obtained_by() != 23536) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_proof() != 36088) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_resource() != 37369) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_scope() != 31918) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_to_json() != 63527) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_method_grant_token_type() != 57916) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_form_apply_defaults() != 23220) {
@@ -10523,6 +13403,15 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_taskdriver_update() != 57705) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_constructor_authconfig_new() != 64313) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_constructor_authpolicy_new() != 32243) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_constructor_grant_from_json() != 42945) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_constructor_form_new() != 40501) {

@@ -243,6 +243,261 @@ typedef void (*UniffiForeignFutureCompleteVoid)(uint64_t, UniffiForeignFutureRes
     );
 
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_AUTHCONFIG
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_AUTHCONFIG
+uint64_t uniffi_toolnexus_ffi_fn_clone_authconfig(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_AUTHCONFIG
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_AUTHCONFIG
+void uniffi_toolnexus_ffi_fn_free_authconfig(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_AUTHCONFIG_NEW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_AUTHCONFIG_NEW
+uint64_t uniffi_toolnexus_ffi_fn_constructor_authconfig_new(RustBuffer client_name, RustBuffer redirect_uri, RustBuffer client_id, RustBuffer client_secret, RustBuffer client_issuer, RustBuffer client_metadata_url, RustBuffer limits, uint32_t max_authorizations, RustBuffer dpop, RustBuffer grant, RustBuffer client_key_pem, RustBuffer assertion, RustBuffer id_token, RustBuffer idp_token_endpoint, RustBuffer idp_client_id, RustBuffer idp_client_secret, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_CLIENT_NAME
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_CLIENT_NAME
+RustBuffer uniffi_toolnexus_ffi_fn_method_authconfig_client_name(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_MAX_AUTHORIZATIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_MAX_AUTHORIZATIONS
+uint32_t uniffi_toolnexus_ffi_fn_method_authconfig_max_authorizations(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_REDIRECT_URI
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_REDIRECT_URI
+RustBuffer uniffi_toolnexus_ffi_fn_method_authconfig_redirect_uri(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_REUSES
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_REUSES
+RustBuffer uniffi_toolnexus_ffi_fn_method_authconfig_reuses(uint64_t ptr, uint64_t grant, RustBuffer resource_url, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_UNIFFI_TRAIT_DEBUG
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHCONFIG_UNIFFI_TRAIT_DEBUG
+RustBuffer uniffi_toolnexus_ffi_fn_method_authconfig_uniffi_trait_debug(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_AUTHFLOW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_AUTHFLOW
+uint64_t uniffi_toolnexus_ffi_fn_clone_authflow(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_AUTHFLOW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_AUTHFLOW
+void uniffi_toolnexus_ffi_fn_free_authflow(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_AUTHORIZATIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_AUTHORIZATIONS
+uint32_t uniffi_toolnexus_ffi_fn_method_authflow_authorizations(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_CLIENT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_CLIENT_ID
+RustBuffer uniffi_toolnexus_ffi_fn_method_authflow_client_id(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_ISSUER
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_ISSUER
+RustBuffer uniffi_toolnexus_ffi_fn_method_authflow_issuer(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_ON_REDIRECT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_ON_REDIRECT
+RustBuffer uniffi_toolnexus_ffi_fn_method_authflow_on_redirect(uint64_t ptr, RustBuffer query, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_ON_RESPONSE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_ON_RESPONSE
+RustBuffer uniffi_toolnexus_ffi_fn_method_authflow_on_response(uint64_t ptr, uint16_t status, RustBuffer headers, RustBuffer body, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_RESOURCE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_RESOURCE
+RustBuffer uniffi_toolnexus_ffi_fn_method_authflow_resource(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_SCOPE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHFLOW_SCOPE
+RustBuffer uniffi_toolnexus_ffi_fn_method_authflow_scope(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_AUTHPOLICY
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_AUTHPOLICY
+uint64_t uniffi_toolnexus_ffi_fn_clone_authpolicy(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_AUTHPOLICY
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_AUTHPOLICY
+void uniffi_toolnexus_ffi_fn_free_authpolicy(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_AUTHPOLICY_NEW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_AUTHPOLICY_NEW
+uint64_t uniffi_toolnexus_ffi_fn_constructor_authpolicy_new(uint32_t max_authorizations, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHPOLICY_AUTHORIZATIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHPOLICY_AUTHORIZATIONS
+uint32_t uniffi_toolnexus_ffi_fn_method_authpolicy_authorizations(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHPOLICY_DECIDE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHPOLICY_DECIDE
+RustBuffer uniffi_toolnexus_ffi_fn_method_authpolicy_decide(uint64_t ptr, uint16_t status, RustBuffer www_authenticate, RustBuffer dpop_nonce, RustBuffer sent, RustBuffer held, RustBuffer now_ms, int8_t retried_with_nonce, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHPOLICY_HOLDS_NEW_GRANT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHPOLICY_HOLDS_NEW_GRANT
+void uniffi_toolnexus_ffi_fn_method_authpolicy_holds_new_grant(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHPOLICY_REFRESH_FAILED
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHPOLICY_REFRESH_FAILED
+void uniffi_toolnexus_ffi_fn_method_authpolicy_refresh_failed(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_FETCH
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_FETCH
+uint64_t uniffi_toolnexus_ffi_fn_clone_fetch(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_FETCH
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_FETCH
+void uniffi_toolnexus_ffi_fn_free_fetch(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_BODY
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_BODY
+RustBuffer uniffi_toolnexus_ffi_fn_method_fetch_body(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_HEADER
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_HEADER
+RustBuffer uniffi_toolnexus_ffi_fn_method_fetch_header(uint64_t ptr, RustBuffer name, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_HEADERS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_HEADERS
+RustBuffer uniffi_toolnexus_ffi_fn_method_fetch_headers(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_METHOD
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_METHOD
+RustBuffer uniffi_toolnexus_ffi_fn_method_fetch_method(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_URL
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_URL
+RustBuffer uniffi_toolnexus_ffi_fn_method_fetch_url(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_UNIFFI_TRAIT_DEBUG
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_FETCH_UNIFFI_TRAIT_DEBUG
+RustBuffer uniffi_toolnexus_ffi_fn_method_fetch_uniffi_trait_debug(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_GRANT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_GRANT
+uint64_t uniffi_toolnexus_ffi_fn_clone_grant(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_GRANT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FREE_GRANT
+void uniffi_toolnexus_ffi_fn_free_grant(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_GRANT_FROM_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CONSTRUCTOR_GRANT_FROM_JSON
+uint64_t uniffi_toolnexus_ffi_fn_constructor_grant_from_json(RustBuffer json, RustBuffer limits, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_ACCESS_TOKEN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_ACCESS_TOKEN
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_access_token(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_AUTHORIZATION
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_AUTHORIZATION
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_authorization(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_AUTHORIZATIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_AUTHORIZATIONS
+uint32_t uniffi_toolnexus_ffi_fn_method_grant_authorizations(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_CLIENT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_CLIENT_ID
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_client_id(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_EXPIRES_AT_MS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_EXPIRES_AT_MS
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_expires_at_ms(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_HAS_REFRESH_TOKEN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_HAS_REFRESH_TOKEN
+int8_t uniffi_toolnexus_ffi_fn_method_grant_has_refresh_token(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_IS_DPOP
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_IS_DPOP
+int8_t uniffi_toolnexus_ffi_fn_method_grant_is_dpop(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_IS_EXPIRED
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_IS_EXPIRED
+int8_t uniffi_toolnexus_ffi_fn_method_grant_is_expired(uint64_t ptr, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_ISSUER
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_ISSUER
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_issuer(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_OBTAINED_BY
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_OBTAINED_BY
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_obtained_by(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_PROOF
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_PROOF
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_proof(uint64_t ptr, RustBuffer method, RustBuffer url, RustBuffer jti_entropy, RustBuffer now_ms, RustBuffer nonce, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_RESOURCE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_RESOURCE
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_resource(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_SCOPE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_SCOPE
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_scope(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_TO_JSON
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_to_json(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_TOKEN_TYPE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_TOKEN_TYPE
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_token_type(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_UNIFFI_TRAIT_DEBUG
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANT_UNIFFI_TRAIT_DEBUG
+RustBuffer uniffi_toolnexus_ffi_fn_method_grant_uniffi_trait_debug(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_FORM
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_CLONE_FORM
 uint64_t uniffi_toolnexus_ffi_fn_clone_form(uint64_t handle, RustCallStatus *_Nonnull out_status
@@ -803,6 +1058,16 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_unhandled(uint64_t ptr, Rus
 RustBuffer uniffi_toolnexus_ffi_fn_method_taskdriver_update(uint64_t ptr, int8_t partial, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHERRORKIND_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_AUTHERRORKIND_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_autherrorkind_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANTKIND_AS_STR
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_GRANTKIND_AS_STR
+RustBuffer uniffi_toolnexus_ffi_fn_method_grantkind_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SCHEMAPROBLEMKIND_AS_STR
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_SCHEMAPROBLEMKIND_AS_STR
 RustBuffer uniffi_toolnexus_ffi_fn_method_schemaproblemkind_as_str(RustBuffer ptr, RustCallStatus *_Nonnull out_status
@@ -891,6 +1156,21 @@ RustBuffer uniffi_toolnexus_ffi_fn_method_request_schema_json(RustBuffer ptr, Ru
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_MODES_SUPPORTS
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_METHOD_MODES_SUPPORTS
 int8_t uniffi_toolnexus_ffi_fn_method_modes_supports(RustBuffer ptr, RustBuffer mode, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_PARSE_CHALLENGE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_PARSE_CHALLENGE
+RustBuffer uniffi_toolnexus_ffi_fn_func_parse_challenge(uint16_t status, RustBuffer www_authenticate, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REFRESH_AUTH_FLOW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REFRESH_AUTH_FLOW
+RustBuffer uniffi_toolnexus_ffi_fn_func_refresh_auth_flow(RustBuffer resource_url, uint64_t grant, uint64_t config, RustBuffer entropy, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_START_AUTH_FLOW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_START_AUTH_FLOW
+RustBuffer uniffi_toolnexus_ffi_fn_func_start_auth_flow(RustBuffer resource_url, RustBuffer challenge, uint64_t config, RustBuffer entropy, RustBuffer previous, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_CHECK_SCHEMA
@@ -1388,6 +1668,24 @@ void ffi_toolnexus_ffi_rust_future_free_void(uint64_t handle
 void ffi_toolnexus_ffi_rust_future_complete_void(uint64_t handle, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_PARSE_CHALLENGE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_PARSE_CHALLENGE
+uint16_t uniffi_toolnexus_ffi_checksum_func_parse_challenge(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REFRESH_AUTH_FLOW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REFRESH_AUTH_FLOW
+uint16_t uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_START_AUTH_FLOW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_START_AUTH_FLOW
+uint16_t uniffi_toolnexus_ffi_checksum_func_start_auth_flow(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_CHECK_SCHEMA
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_CHECK_SCHEMA
 uint16_t uniffi_toolnexus_ffi_checksum_func_check_schema(void
@@ -1667,6 +1965,216 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_review_url(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_URL_REVIEW_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_URL_REVIEW_TO_JSON
 uint16_t uniffi_toolnexus_ffi_checksum_func_url_review_to_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHCONFIG_CLIENT_NAME
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHCONFIG_CLIENT_NAME
+uint16_t uniffi_toolnexus_ffi_checksum_method_authconfig_client_name(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHCONFIG_MAX_AUTHORIZATIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHCONFIG_MAX_AUTHORIZATIONS
+uint16_t uniffi_toolnexus_ffi_checksum_method_authconfig_max_authorizations(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHCONFIG_REDIRECT_URI
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHCONFIG_REDIRECT_URI
+uint16_t uniffi_toolnexus_ffi_checksum_method_authconfig_redirect_uri(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHCONFIG_REUSES
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHCONFIG_REUSES
+uint16_t uniffi_toolnexus_ffi_checksum_method_authconfig_reuses(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_AUTHORIZATIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_AUTHORIZATIONS
+uint16_t uniffi_toolnexus_ffi_checksum_method_authflow_authorizations(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_CLIENT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_CLIENT_ID
+uint16_t uniffi_toolnexus_ffi_checksum_method_authflow_client_id(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_ISSUER
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_ISSUER
+uint16_t uniffi_toolnexus_ffi_checksum_method_authflow_issuer(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_ON_REDIRECT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_ON_REDIRECT
+uint16_t uniffi_toolnexus_ffi_checksum_method_authflow_on_redirect(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_ON_RESPONSE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_ON_RESPONSE
+uint16_t uniffi_toolnexus_ffi_checksum_method_authflow_on_response(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_RESOURCE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_RESOURCE
+uint16_t uniffi_toolnexus_ffi_checksum_method_authflow_resource(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_SCOPE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHFLOW_SCOPE
+uint16_t uniffi_toolnexus_ffi_checksum_method_authflow_scope(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHPOLICY_AUTHORIZATIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHPOLICY_AUTHORIZATIONS
+uint16_t uniffi_toolnexus_ffi_checksum_method_authpolicy_authorizations(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHPOLICY_DECIDE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHPOLICY_DECIDE
+uint16_t uniffi_toolnexus_ffi_checksum_method_authpolicy_decide(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHPOLICY_HOLDS_NEW_GRANT
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHPOLICY_HOLDS_NEW_GRANT
+uint16_t uniffi_toolnexus_ffi_checksum_method_authpolicy_holds_new_grant(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHPOLICY_REFRESH_FAILED
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_AUTHPOLICY_REFRESH_FAILED
+uint16_t uniffi_toolnexus_ffi_checksum_method_authpolicy_refresh_failed(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_BODY
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_BODY
+uint16_t uniffi_toolnexus_ffi_checksum_method_fetch_body(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_HEADER
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_HEADER
+uint16_t uniffi_toolnexus_ffi_checksum_method_fetch_header(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_HEADERS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_HEADERS
+uint16_t uniffi_toolnexus_ffi_checksum_method_fetch_headers(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_METHOD
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_METHOD
+uint16_t uniffi_toolnexus_ffi_checksum_method_fetch_method(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_URL
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_FETCH_URL
+uint16_t uniffi_toolnexus_ffi_checksum_method_fetch_url(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_ACCESS_TOKEN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_ACCESS_TOKEN
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_access_token(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_AUTHORIZATION
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_AUTHORIZATION
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_authorization(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_AUTHORIZATIONS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_AUTHORIZATIONS
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_authorizations(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_CLIENT_ID
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_CLIENT_ID
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_client_id(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_EXPIRES_AT_MS
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_EXPIRES_AT_MS
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_expires_at_ms(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_HAS_REFRESH_TOKEN
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_HAS_REFRESH_TOKEN
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_has_refresh_token(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_IS_DPOP
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_IS_DPOP
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_is_dpop(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_IS_EXPIRED
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_IS_EXPIRED
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_is_expired(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_ISSUER
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_ISSUER
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_issuer(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_OBTAINED_BY
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_OBTAINED_BY
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_obtained_by(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_PROOF
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_PROOF
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_proof(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_RESOURCE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_RESOURCE
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_resource(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_SCOPE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_SCOPE
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_scope(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_TO_JSON
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_to_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_TOKEN_TYPE
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_GRANT_TOKEN_TYPE
+uint16_t uniffi_toolnexus_ffi_checksum_method_grant_token_type(void
     
 );
 #endif
@@ -2207,6 +2715,24 @@ uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_unhandled(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_UPDATE
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_METHOD_TASKDRIVER_UPDATE
 uint16_t uniffi_toolnexus_ffi_checksum_method_taskdriver_update(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_AUTHCONFIG_NEW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_AUTHCONFIG_NEW
+uint16_t uniffi_toolnexus_ffi_checksum_constructor_authconfig_new(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_AUTHPOLICY_NEW
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_AUTHPOLICY_NEW
+uint16_t uniffi_toolnexus_ffi_checksum_constructor_authpolicy_new(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_GRANT_FROM_JSON
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_CONSTRUCTOR_GRANT_FROM_JSON
+uint16_t uniffi_toolnexus_ffi_checksum_constructor_grant_from_json(void
     
 );
 #endif

@@ -675,6 +675,12 @@ internal object IntegrityCheckingUniffiLib {
     }
 
     internal fun ensureInitialized() = Unit
+    external fun uniffi_toolnexus_ffi_checksum_func_parse_challenge(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_start_auth_flow(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_check_schema(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_schema_problems_to_json(
@@ -768,6 +774,76 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolnexus_ffi_checksum_func_review_url(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_url_review_to_json(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authconfig_client_name(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authconfig_max_authorizations(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authconfig_redirect_uri(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authconfig_reuses(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authflow_authorizations(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authflow_client_id(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authflow_issuer(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authflow_on_redirect(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authflow_on_response(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authflow_resource(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authflow_scope(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authpolicy_authorizations(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authpolicy_decide(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authpolicy_holds_new_grant(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_authpolicy_refresh_failed(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_fetch_body(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_fetch_header(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_fetch_headers(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_fetch_method(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_fetch_url(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_access_token(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_authorization(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_authorizations(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_client_id(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_expires_at_ms(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_has_refresh_token(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_is_dpop(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_is_expired(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_issuer(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_obtained_by(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_proof(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_resource(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_scope(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_to_json(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_method_grant_token_type(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_form_apply_defaults(
     ): Int
@@ -949,6 +1025,12 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_method_taskdriver_update(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_constructor_authconfig_new(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_constructor_authpolicy_new(
+    ): Int
+    external fun uniffi_toolnexus_ffi_checksum_constructor_grant_from_json(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_constructor_form_new(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_constructor_clientrequest_from_json(
@@ -985,6 +1067,108 @@ internal object UniffiLib {
     }
 
     internal fun ensureInitialized() = Unit
+    external fun uniffi_toolnexus_ffi_fn_clone_authconfig(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_free_authconfig(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_constructor_authconfig_new(`clientName`: RustBuffer.ByValue,`redirectUri`: RustBuffer.ByValue,`clientId`: RustBuffer.ByValue,`clientSecret`: RustBuffer.ByValue,`clientIssuer`: RustBuffer.ByValue,`clientMetadataUrl`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,`maxAuthorizations`: Int,`dpop`: RustBuffer.ByValue,`grant`: RustBuffer.ByValue,`clientKeyPem`: RustBuffer.ByValue,`assertion`: RustBuffer.ByValue,`idToken`: RustBuffer.ByValue,`idpTokenEndpoint`: RustBuffer.ByValue,`idpClientId`: RustBuffer.ByValue,`idpClientSecret`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_authconfig_client_name(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authconfig_max_authorizations(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Int
+    external fun uniffi_toolnexus_ffi_fn_method_authconfig_redirect_uri(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authconfig_reuses(`ptr`: Long,`grant`: Long,`resourceUrl`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authconfig_uniffi_trait_debug(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_clone_authflow(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_free_authflow(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_method_authflow_authorizations(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Int
+    external fun uniffi_toolnexus_ffi_fn_method_authflow_client_id(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authflow_issuer(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authflow_on_redirect(`ptr`: Long,`query`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authflow_on_response(`ptr`: Long,`status`: Short,`headers`: RustBuffer.ByValue,`body`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authflow_resource(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authflow_scope(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_clone_authpolicy(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_free_authpolicy(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_constructor_authpolicy_new(`maxAuthorizations`: Int,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_authpolicy_authorizations(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Int
+    external fun uniffi_toolnexus_ffi_fn_method_authpolicy_decide(`ptr`: Long,`status`: Short,`wwwAuthenticate`: RustBuffer.ByValue,`dpopNonce`: RustBuffer.ByValue,`sent`: RustBuffer.ByValue,`held`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`retriedWithNonce`: Byte,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_authpolicy_holds_new_grant(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_method_authpolicy_refresh_failed(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_clone_fetch(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_free_fetch(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_method_fetch_body(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_fetch_header(`ptr`: Long,`name`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_fetch_headers(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_fetch_method(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_fetch_url(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_fetch_uniffi_trait_debug(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_clone_grant(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_free_grant(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_toolnexus_ffi_fn_constructor_grant_from_json(`json`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolnexus_ffi_fn_method_grant_access_token(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_authorization(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_authorizations(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Int
+    external fun uniffi_toolnexus_ffi_fn_method_grant_client_id(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_expires_at_ms(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_has_refresh_token(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_toolnexus_ffi_fn_method_grant_is_dpop(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_toolnexus_ffi_fn_method_grant_is_expired(`ptr`: Long,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_toolnexus_ffi_fn_method_grant_issuer(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_obtained_by(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_proof(`ptr`: Long,`method`: RustBuffer.ByValue,`url`: RustBuffer.ByValue,`jtiEntropy`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,`nonce`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_resource(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_scope(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_to_json(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_token_type(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grant_uniffi_trait_debug(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_clone_form(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_toolnexus_ffi_fn_free_form(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1209,6 +1393,10 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_taskdriver_update(`ptr`: Long,`partial`: Byte,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_autherrorkind_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_method_grantkind_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_schemaproblemkind_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_action_as_str(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1245,6 +1433,12 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_method_modes_supports(`ptr`: RustBuffer.ByValue,`mode`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
+    external fun uniffi_toolnexus_ffi_fn_func_parse_challenge(`status`: Short,`wwwAuthenticate`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_refresh_auth_flow(`resourceUrl`: RustBuffer.ByValue,`grant`: Long,`config`: Long,`entropy`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_start_auth_flow(`resourceUrl`: RustBuffer.ByValue,`challenge`: RustBuffer.ByValue,`config`: Long,`entropy`: RustBuffer.ByValue,`previous`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_check_schema(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_schema_problems_to_json(`problems`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1458,6 +1652,15 @@ private fun uniffiCheckContractApiVersion(lib: IntegrityCheckingUniffiLib) {
 }
 @Suppress("UNUSED_PARAMETER")
 private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_parse_challenge() and 0xFFFF) != 11148) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow() and 0xFFFF) != 11508) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_start_auth_flow() and 0xFFFF) != 20052) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_check_schema() and 0xFFFF) != 59430) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1597,6 +1800,111 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_url_review_to_json() and 0xFFFF) != 53672) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authconfig_client_name() and 0xFFFF) != 26992) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authconfig_max_authorizations() and 0xFFFF) != 22430) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authconfig_redirect_uri() and 0xFFFF) != 54890) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authconfig_reuses() and 0xFFFF) != 21850) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authflow_authorizations() and 0xFFFF) != 30220) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authflow_client_id() and 0xFFFF) != 22004) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authflow_issuer() and 0xFFFF) != 3046) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authflow_on_redirect() and 0xFFFF) != 29045) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authflow_on_response() and 0xFFFF) != 16855) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authflow_resource() and 0xFFFF) != 52810) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authflow_scope() and 0xFFFF) != 9028) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authpolicy_authorizations() and 0xFFFF) != 44803) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authpolicy_decide() and 0xFFFF) != 49415) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authpolicy_holds_new_grant() and 0xFFFF) != 31397) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authpolicy_refresh_failed() and 0xFFFF) != 22521) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_fetch_body() and 0xFFFF) != 30127) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_fetch_header() and 0xFFFF) != 31139) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_fetch_headers() and 0xFFFF) != 5917) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_fetch_method() and 0xFFFF) != 57585) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_fetch_url() and 0xFFFF) != 18405) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_access_token() and 0xFFFF) != 59761) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_authorization() and 0xFFFF) != 35795) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_authorizations() and 0xFFFF) != 35023) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_client_id() and 0xFFFF) != 27064) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_expires_at_ms() and 0xFFFF) != 60121) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_has_refresh_token() and 0xFFFF) != 60844) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_is_dpop() and 0xFFFF) != 58281) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_is_expired() and 0xFFFF) != 55251) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_issuer() and 0xFFFF) != 31282) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_obtained_by() and 0xFFFF) != 23536) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_proof() and 0xFFFF) != 36088) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_resource() and 0xFFFF) != 37369) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_scope() and 0xFFFF) != 31918) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_to_json() and 0xFFFF) != 63527) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_grant_token_type() and 0xFFFF) != 57916) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_form_apply_defaults() and 0xFFFF) != 23220) {
@@ -1869,6 +2177,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_taskdriver_update() and 0xFFFF) != 57705) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_authconfig_new() and 0xFFFF) != 64313) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_authpolicy_new() and 0xFFFF) != 32243) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_constructor_grant_from_json() and 0xFFFF) != 42945) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolnexus_ffi_checksum_constructor_form_new() and 0xFFFF) != 40501) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -2080,6 +2397,29 @@ public object FfiConverterUShort: FfiConverter<UShort, Short> {
 /**
  * @suppress
  */
+public object FfiConverterUInt: FfiConverter<UInt, Int> {
+    override fun lift(value: Int): UInt {
+        return value.toUInt()
+    }
+
+    override fun read(buf: ByteBuffer): UInt {
+        return lift(buf.getInt())
+    }
+
+    override fun lower(value: UInt): Int {
+        return value.toInt()
+    }
+
+    override fun allocationSize(value: UInt) = 4UL
+
+    override fun write(value: UInt, buf: ByteBuffer) {
+        buf.putInt(value.toInt())
+    }
+}
+
+/**
+ * @suppress
+ */
 public object FfiConverterULong: FfiConverter<ULong, Long> {
     override fun lift(value: Long): ULong {
         return value.toULong()
@@ -2219,6 +2559,1184 @@ public object FfiConverterByteArray: FfiConverterRustBuffer<ByteArray> {
     override fun write(value: ByteArray, buf: ByteBuffer) {
         buf.putInt(value.size)
         buf.put(value)
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * How an app authorizes: its client (pre-registered with `client_id`, a client metadata
+ * document at `client_metadata_url`, or dynamic registration as `client_name`), where the
+ * browser comes back (`redirect_uri`), DPoP, and the grant. Checked when made, as the flow
+ * checks it: an option of another grant, a grant without the options it needs, or a
+ * confidential client without `client_issuer` fails with `InvalidConfig` at its pointer.
+ *
+ * Its `toString` / `description` shows no secret.
+ */
+public interface AuthConfigInterface {
+    
+    /**
+     * The `client_name` of a dynamic registration.
+     */
+    fun `clientName`(): kotlin.String
+    
+    /**
+     * How many flows one conversation may run.
+     */
+    fun `maxAuthorizations`(): kotlin.UInt
+    
+    /**
+     * Where the browser comes back with the authorization's answer.
+     */
+    fun `redirectUri`(): kotlin.String
+    
+    /**
+     * Why `grant`, stored for the MCP server at `resource_url`, may not be used with this
+     * configuration (another grant, client or issuer than the configuration asks for), or
+     * `None` when it may.
+     */
+    fun `reuses`(`grant`: Grant, `resourceUrl`: kotlin.String): kotlin.String?
+    
+    companion object
+}
+
+/**
+ * How an app authorizes: its client (pre-registered with `client_id`, a client metadata
+ * document at `client_metadata_url`, or dynamic registration as `client_name`), where the
+ * browser comes back (`redirect_uri`), DPoP, and the grant. Checked when made, as the flow
+ * checks it: an option of another grant, a grant without the options it needs, or a
+ * confidential client without `client_issuer` fails with `InvalidConfig` at its pointer.
+ *
+ * Its `toString` / `description` shows no secret.
+ */
+open class AuthConfig: Disposable, AutoCloseable, AuthConfigInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * A configuration; everything but the client's name and the redirect URI is optional.
+     *
+     * - `client_id`, `client_secret`, `client_issuer`: a pre-registered client, at the
+     * issuer it is registered with (a secret makes it confidential, and needs the issuer).
+     * - `client_metadata_url`: a client metadata document (its URL is the `client_id`).
+     * - `max_authorizations`: how many flows one conversation may run (default 3).
+     * - `dpop`: when token requests carry a DPoP proof (default `WhenOffered`).
+     * - `grant`: which grant (default `AuthorizationCode`); the machine grants take
+     * `client_key_pem` (a PKCS#8 P-256 key: a JWT instead of a client secret),
+     * `assertion` (`JwtBearer`), or `id_token`, `idp_token_endpoint`, `idp_client_id`,
+     * `idp_client_secret` (`Enterprise`).
+     */
+    constructor(`clientName`: kotlin.String, `redirectUri`: kotlin.String, `clientId`: kotlin.String? = null, `clientSecret`: kotlin.String? = null, `clientIssuer`: kotlin.String? = null, `clientMetadataUrl`: kotlin.String? = null, `limits`: Limits? = null, `maxAuthorizations`: kotlin.UInt = 3u, `dpop`: DpopUse? = null, `grant`: GrantKind? = null, `clientKeyPem`: kotlin.String? = null, `assertion`: kotlin.String? = null, `idToken`: kotlin.String? = null, `idpTokenEndpoint`: kotlin.String? = null, `idpClientId`: kotlin.String? = null, `idpClientSecret`: kotlin.String? = null) :
+        this(UniffiWithHandle, 
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_constructor_authconfig_new(
+    
+        
+        FfiConverterString.lower(`clientName`),
+        FfiConverterString.lower(`redirectUri`),
+        FfiConverterOptionalString.lower(`clientId`),
+        FfiConverterOptionalString.lower(`clientSecret`),
+        FfiConverterOptionalString.lower(`clientIssuer`),
+        FfiConverterOptionalString.lower(`clientMetadataUrl`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),
+        FfiConverterUInt.lower(`maxAuthorizations`),
+        FfiConverterOptionalTypeDpopUse.lower(`dpop`),
+        FfiConverterOptionalTypeGrantKind.lower(`grant`),
+        FfiConverterOptionalString.lower(`clientKeyPem`),
+        FfiConverterOptionalString.lower(`assertion`),
+        FfiConverterOptionalString.lower(`idToken`),
+        FfiConverterOptionalString.lower(`idpTokenEndpoint`),
+        FfiConverterOptionalString.lower(`idpClientId`),
+        FfiConverterOptionalString.lower(`idpClientSecret`),_status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_toolnexus_ffi_fn_free_authconfig(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_toolnexus_ffi_fn_clone_authconfig(handle, status)
+        }
+    }
+
+    
+    /**
+     * The `client_name` of a dynamic registration.
+     */override fun `clientName`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authconfig_client_name(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * How many flows one conversation may run.
+     */override fun `maxAuthorizations`(): kotlin.UInt {
+            return FfiConverterUInt.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authconfig_max_authorizations(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Where the browser comes back with the authorization's answer.
+     */override fun `redirectUri`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authconfig_redirect_uri(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Why `grant`, stored for the MCP server at `resource_url`, may not be used with this
+     * configuration (another grant, client or issuer than the configuration asks for), or
+     * `None` when it may.
+     */override fun `reuses`(`grant`: Grant, `resourceUrl`: kotlin.String): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authconfig_reuses(
+        it,
+        
+        FfiConverterTypeGrant.lower(`grant`),
+        FfiConverterString.lower(`resourceUrl`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+    // The local Rust `Display`/`Debug` implementation.
+    override fun toString(): String {
+        return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authconfig_uniffi_trait_debug(
+        it,
+        _status)
+}
+    }
+    )
+    }
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthConfig: FfiConverter<AuthConfig, Long> {
+    override fun lower(value: AuthConfig): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): AuthConfig {
+        return AuthConfig(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): AuthConfig {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: AuthConfig) = 8UL
+
+    override fun write(value: AuthConfig, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
+ * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
+ * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
+ * thread.
+ */
+public interface AuthFlowInterface {
+    
+    /**
+     * The authorizations in this step-up chain, this one included.
+     */
+    fun `authorizations`(): kotlin.UInt
+    
+    /**
+     * The `client_id` in use, once chosen.
+     */
+    fun `clientId`(): kotlin.String?
+    
+    /**
+     * The authorization server's issuer, once known.
+     */
+    fun `issuer`(): kotlin.String?
+    
+    /**
+     * Reads the redirect: `query` is the query string of the URL the browser came back to
+     * (with or without its `?`), received at `now_ms` (default: the system clock). The next
+     * step: the token request. Fails with `InvalidRedirect`, `StateMismatch`,
+     * `IssMismatch`, `IssMissing`, `AuthorizationDenied`.
+     */
+    fun `onRedirect`(`query`: kotlin.String, `nowMs`: kotlin.ULong? = null): AuthStep
+    
+    /**
+     * Reads the response to the last `Fetch` (its status, its headers, names in any case,
+     * its body as received), received at `now_ms` (default: the system clock): the next
+     * step. Fails for a response the flow refuses.
+     */
+    fun `onResponse`(`status`: kotlin.UShort, `headers`: List<HttpHeader>, `body`: kotlin.ByteArray, `nowMs`: kotlin.ULong? = null): AuthStep
+    
+    /**
+     * The resource the token is asked for, once known.
+     */
+    fun `resource`(): kotlin.String?
+    
+    /**
+     * The scopes requested, once chosen.
+     */
+    fun `scope`(): kotlin.String?
+    
+    companion object
+}
+
+/**
+ * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
+ * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
+ * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
+ * thread.
+ */
+open class AuthFlow: Disposable, AutoCloseable, AuthFlowInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_toolnexus_ffi_fn_free_authflow(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_toolnexus_ffi_fn_clone_authflow(handle, status)
+        }
+    }
+
+    
+    /**
+     * The authorizations in this step-up chain, this one included.
+     */override fun `authorizations`(): kotlin.UInt {
+            return FfiConverterUInt.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authflow_authorizations(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The `client_id` in use, once chosen.
+     */override fun `clientId`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authflow_client_id(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The authorization server's issuer, once known.
+     */override fun `issuer`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authflow_issuer(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Reads the redirect: `query` is the query string of the URL the browser came back to
+     * (with or without its `?`), received at `now_ms` (default: the system clock). The next
+     * step: the token request. Fails with `InvalidRedirect`, `StateMismatch`,
+     * `IssMismatch`, `IssMissing`, `AuthorizationDenied`.
+     */
+    @Throws(AuthException::class)override fun `onRedirect`(`query`: kotlin.String, `nowMs`: kotlin.ULong?): AuthStep {
+            return FfiConverterTypeAuthStep.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authflow_on_redirect(
+        it,
+        
+        FfiConverterString.lower(`query`),
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Reads the response to the last `Fetch` (its status, its headers, names in any case,
+     * its body as received), received at `now_ms` (default: the system clock): the next
+     * step. Fails for a response the flow refuses.
+     */
+    @Throws(AuthException::class)override fun `onResponse`(`status`: kotlin.UShort, `headers`: List<HttpHeader>, `body`: kotlin.ByteArray, `nowMs`: kotlin.ULong?): AuthStep {
+            return FfiConverterTypeAuthStep.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authflow_on_response(
+        it,
+        
+        FfiConverterUShort.lower(`status`),
+        FfiConverterSequenceTypeHttpHeader.lower(`headers`),
+        FfiConverterByteArray.lower(`body`),
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The resource the token is asked for, once known.
+     */override fun `resource`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authflow_resource(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The scopes requested, once chosen.
+     */override fun `scope`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authflow_scope(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthFlow: FfiConverter<AuthFlow, Long> {
+    override fun lower(value: AuthFlow): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): AuthFlow {
+        return AuthFlow(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): AuthFlow {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: AuthFlow) = 8UL
+
+    override fun write(value: AuthFlow, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * What to do when an MCP server refuses a request: the one policy every toolnexus host
+ * follows, for an app that moves the bytes. Give it each refusal (`decide`); it says what
+ * comes next, or fails (`TooManyAuthorizations`, `NotChallenged`) when the app should give
+ * up. Every flow it asks for counts under `max_authorizations`. Safe to call from any thread.
+ */
+public interface AuthPolicyInterface {
+    
+    /**
+     * How many flows the policy asked for so far.
+     */
+    fun `authorizations`(): kotlin.UInt
+    
+    /**
+     * Decides about a request refused with `status`, `www_authenticate` (its values joined
+     * with `", "`) and `dpop_nonce` (the `DPoP-Nonce` header), which was sent with the
+     * `Authorization` header `sent` (`None` without one), while the app holds `held` at
+     * `now_ms` (default: the system clock). `retried_with_nonce`: the request was sent again
+     * with the server's nonce already.
+     */
+    fun `decide`(`status`: kotlin.UShort, `wwwAuthenticate`: kotlin.String? = null, `dpopNonce`: kotlin.String? = null, `sent`: kotlin.String? = null, `held`: Grant? = null, `nowMs`: kotlin.ULong? = null, `retriedWithNonce`: kotlin.Boolean = false): AuthDecision
+    
+    /**
+     * A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+     */
+    fun `holdsNewGrant`()
+    
+    /**
+     * The refresh a `Refresh` decision asked for failed: the next decision runs a flow.
+     */
+    fun `refreshFailed`()
+    
+    companion object
+}
+
+/**
+ * What to do when an MCP server refuses a request: the one policy every toolnexus host
+ * follows, for an app that moves the bytes. Give it each refusal (`decide`); it says what
+ * comes next, or fails (`TooManyAuthorizations`, `NotChallenged`) when the app should give
+ * up. Every flow it asks for counts under `max_authorizations`. Safe to call from any thread.
+ */
+open class AuthPolicy: Disposable, AutoCloseable, AuthPolicyInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * A policy that asks for at most `max_authorizations` flows, step-ups included.
+     */
+    constructor(`maxAuthorizations`: kotlin.UInt = 3u) :
+        this(UniffiWithHandle, 
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_constructor_authpolicy_new(
+    
+        
+        FfiConverterUInt.lower(`maxAuthorizations`),_status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_toolnexus_ffi_fn_free_authpolicy(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_toolnexus_ffi_fn_clone_authpolicy(handle, status)
+        }
+    }
+
+    
+    /**
+     * How many flows the policy asked for so far.
+     */override fun `authorizations`(): kotlin.UInt {
+            return FfiConverterUInt.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authpolicy_authorizations(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Decides about a request refused with `status`, `www_authenticate` (its values joined
+     * with `", "`) and `dpop_nonce` (the `DPoP-Nonce` header), which was sent with the
+     * `Authorization` header `sent` (`None` without one), while the app holds `held` at
+     * `now_ms` (default: the system clock). `retried_with_nonce`: the request was sent again
+     * with the server's nonce already.
+     */
+    @Throws(AuthException::class)override fun `decide`(`status`: kotlin.UShort, `wwwAuthenticate`: kotlin.String?, `dpopNonce`: kotlin.String?, `sent`: kotlin.String?, `held`: Grant?, `nowMs`: kotlin.ULong?, `retriedWithNonce`: kotlin.Boolean): AuthDecision {
+            return FfiConverterTypeAuthDecision.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authpolicy_decide(
+        it,
+        
+        FfiConverterUShort.lower(`status`),
+        FfiConverterOptionalString.lower(`wwwAuthenticate`),
+        FfiConverterOptionalString.lower(`dpopNonce`),
+        FfiConverterOptionalString.lower(`sent`),
+        FfiConverterOptionalTypeGrant.lower(`held`),
+        FfiConverterOptionalULong.lower(`nowMs`),
+        FfiConverterBoolean.lower(`retriedWithNonce`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+     */override fun `holdsNewGrant`()
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authpolicy_holds_new_grant(
+        it,
+        _status)
+}
+    }
+    
+    
+
+    
+    /**
+     * The refresh a `Refresh` decision asked for failed: the next decision runs a flow.
+     */override fun `refreshFailed`()
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_authpolicy_refresh_failed(
+        it,
+        _status)
+}
+    }
+    
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthPolicy: FfiConverter<AuthPolicy, Long> {
+    override fun lower(value: AuthPolicy): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): AuthPolicy {
+        return AuthPolicy(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): AuthPolicy {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: AuthPolicy) = 8UL
+
+    override fun write(value: AuthPolicy, buf: ByteBuffer) {
+        buf.putLong(lower(value))
     }
 }
 
@@ -2609,6 +4127,376 @@ public object FfiConverterTypeClientRequest: FfiConverter<ClientRequest, Long> {
     override fun allocationSize(value: ClientRequest) = 8UL
 
     override fun write(value: ClientRequest, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * A request the flow asks the app to send, **without following redirects**, then hand its
+ * response to [`AuthFlow::on_response`]. Its body may hold an authorization code, a verifier
+ * or a client secret, and its `authorization` header a client's credentials: its
+ * `toString` / `description` shows the body's length and hides those headers.
+ */
+public interface FetchInterface {
+    
+    /**
+     * The body to send: empty for `GET`, JSON or a form for `POST` (as `content-type` says).
+     */
+    fun `body`(): kotlin.ByteArray
+    
+    /**
+     * The value of the header `name` (lowercase), if it is set.
+     */
+    fun `header`(`name`: kotlin.String): kotlin.String?
+    
+    /**
+     * The headers to send, names lowercase, in order.
+     */
+    fun `headers`(): List<HttpHeader>
+    
+    /**
+     * `GET` or `POST`.
+     */
+    fun `method`(): kotlin.String
+    
+    /**
+     * The absolute URL to send it to.
+     */
+    fun `url`(): kotlin.String
+    
+    companion object
+}
+
+/**
+ * A request the flow asks the app to send, **without following redirects**, then hand its
+ * response to [`AuthFlow::on_response`]. Its body may hold an authorization code, a verifier
+ * or a client secret, and its `authorization` header a client's credentials: its
+ * `toString` / `description` shows the body's length and hides those headers.
+ */
+open class Fetch: Disposable, AutoCloseable, FetchInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_toolnexus_ffi_fn_free_fetch(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_toolnexus_ffi_fn_clone_fetch(handle, status)
+        }
+    }
+
+    
+    /**
+     * The body to send: empty for `GET`, JSON or a form for `POST` (as `content-type` says).
+     */override fun `body`(): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_fetch_body(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The value of the header `name` (lowercase), if it is set.
+     */override fun `header`(`name`: kotlin.String): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_fetch_header(
+        it,
+        
+        FfiConverterString.lower(`name`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The headers to send, names lowercase, in order.
+     */override fun `headers`(): List<HttpHeader> {
+            return FfiConverterSequenceTypeHttpHeader.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_fetch_headers(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * `GET` or `POST`.
+     */override fun `method`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_fetch_method(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The absolute URL to send it to.
+     */override fun `url`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_fetch_url(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+    // The local Rust `Display`/`Debug` implementation.
+    override fun toString(): String {
+        return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_fetch_uniffi_trait_debug(
+        it,
+        _status)
+}
+    }
+    )
+    }
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeFetch: FfiConverter<Fetch, Long> {
+    override fun lower(value: Fetch): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): Fetch {
+        return Fetch(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): Fetch {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: Fetch) = 8UL
+
+    override fun write(value: Fetch, buf: ByteBuffer) {
         buf.putLong(lower(value))
     }
 }
@@ -3257,6 +5145,619 @@ public object FfiConverterTypeForm: FfiConverter<Form, Long> {
     override fun allocationSize(value: Form) = 8UL
 
     override fun write(value: Form, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * What an authorization yields: the token (`DPoP`-bound or `Bearer`), its refresh token,
+ * and what it was obtained from. Kept as one value, `toJson()`, whose form is versioned (its
+ * `version` member; `fromJson` refuses another) and holds every secret: store it in the
+ * platform's secret store (Keystore-backed storage, the Keychain), never in plain files.
+ * Its `toString` / `description` shows no secret.
+ */
+public interface GrantInterface {
+    
+    /**
+     * The access token.
+     */
+    fun `accessToken`(): kotlin.String
+    
+    /**
+     * The value of the `Authorization` header of a request to the MCP server:
+     * `Bearer <token>` or `DPoP <token>`.
+     */
+    fun `authorization`(): kotlin.String
+    
+    /**
+     * The authorizations in the step-up chain that obtained it.
+     */
+    fun `authorizations`(): kotlin.UInt
+    
+    /**
+     * The `client_id` the token was issued to.
+     */
+    fun `clientId`(): kotlin.String
+    
+    /**
+     * When the access token expires (milliseconds since 1970), if the server said.
+     */
+    fun `expiresAtMs`(): kotlin.ULong?
+    
+    /**
+     * Whether a refresh token was issued.
+     */
+    fun `hasRefreshToken`(): kotlin.Boolean
+    
+    /**
+     * Whether the token is DPoP-bound: each request then carries [`Grant::proof`].
+     */
+    fun `isDpop`(): kotlin.Boolean
+    
+    /**
+     * Whether the access token has expired at `now_ms` (default: the system clock).
+     */
+    fun `isExpired`(`nowMs`: kotlin.ULong? = null): kotlin.Boolean
+    
+    /**
+     * The authorization server's issuer.
+     */
+    fun `issuer`(): kotlin.String
+    
+    /**
+     * The grant that obtained the token.
+     */
+    fun `obtainedBy`(): GrantKind
+    
+    /**
+     * The `DPoP` header of a request `method` to `url` at `now_ms` (default: the system
+     * clock), its `jti` made of `jti_entropy` (32 random bytes), with the server's `nonce` when
+     * it asked for one: `None` for a `Bearer` token. Fails with `InvalidDpop`.
+     */
+    fun `proof`(`method`: kotlin.String, `url`: kotlin.String, `jtiEntropy`: kotlin.ByteArray, `nowMs`: kotlin.ULong? = null, `nonce`: kotlin.String? = null): kotlin.String?
+    
+    /**
+     * The resource the token is for.
+     */
+    fun `resource`(): kotlin.String?
+    
+    /**
+     * The scopes granted.
+     */
+    fun `scope`(): kotlin.String?
+    
+    /**
+     * The grant as compact JSON, to keep in the secret store: it holds the tokens, the
+     * client's secret and the private DPoP key.
+     */
+    fun `toJson`(): kotlin.String
+    
+    /**
+     * `Bearer` or `DPoP`.
+     */
+    fun `tokenType`(): kotlin.String
+    
+    companion object
+}
+
+/**
+ * What an authorization yields: the token (`DPoP`-bound or `Bearer`), its refresh token,
+ * and what it was obtained from. Kept as one value, `toJson()`, whose form is versioned (its
+ * `version` member; `fromJson` refuses another) and holds every secret: store it in the
+ * platform's secret store (Keystore-backed storage, the Keychain), never in plain files.
+ * Its `toString` / `description` shows no secret.
+ */
+open class Grant: Disposable, AutoCloseable, GrantInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_toolnexus_ffi_fn_free_grant(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_toolnexus_ffi_fn_clone_grant(handle, status)
+        }
+    }
+
+    
+    /**
+     * The access token.
+     */override fun `accessToken`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_access_token(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The value of the `Authorization` header of a request to the MCP server:
+     * `Bearer <token>` or `DPoP <token>`.
+     */override fun `authorization`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_authorization(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The authorizations in the step-up chain that obtained it.
+     */override fun `authorizations`(): kotlin.UInt {
+            return FfiConverterUInt.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_authorizations(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The `client_id` the token was issued to.
+     */override fun `clientId`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_client_id(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * When the access token expires (milliseconds since 1970), if the server said.
+     */override fun `expiresAtMs`(): kotlin.ULong? {
+            return FfiConverterOptionalULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_expires_at_ms(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Whether a refresh token was issued.
+     */override fun `hasRefreshToken`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_has_refresh_token(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Whether the token is DPoP-bound: each request then carries [`Grant::proof`].
+     */override fun `isDpop`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_is_dpop(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Whether the access token has expired at `now_ms` (default: the system clock).
+     */override fun `isExpired`(`nowMs`: kotlin.ULong?): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_is_expired(
+        it,
+        
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The authorization server's issuer.
+     */override fun `issuer`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_issuer(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The grant that obtained the token.
+     */override fun `obtainedBy`(): GrantKind {
+            return FfiConverterTypeGrantKind.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_obtained_by(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The `DPoP` header of a request `method` to `url` at `now_ms` (default: the system
+     * clock), its `jti` made of `jti_entropy` (32 random bytes), with the server's `nonce` when
+     * it asked for one: `None` for a `Bearer` token. Fails with `InvalidDpop`.
+     */
+    @Throws(AuthException::class)override fun `proof`(`method`: kotlin.String, `url`: kotlin.String, `jtiEntropy`: kotlin.ByteArray, `nowMs`: kotlin.ULong?, `nonce`: kotlin.String?): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_proof(
+        it,
+        
+        FfiConverterString.lower(`method`),
+        FfiConverterString.lower(`url`),
+        FfiConverterByteArray.lower(`jtiEntropy`),
+        FfiConverterOptionalULong.lower(`nowMs`),
+        FfiConverterOptionalString.lower(`nonce`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The resource the token is for.
+     */override fun `resource`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_resource(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The scopes granted.
+     */override fun `scope`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_scope(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The grant as compact JSON, to keep in the secret store: it holds the tokens, the
+     * client's secret and the private DPoP key.
+     */override fun `toJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_to_json(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * `Bearer` or `DPoP`.
+     */override fun `tokenType`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_token_type(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+    // The local Rust `Display`/`Debug` implementation.
+    override fun toString(): String {
+        return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grant_uniffi_trait_debug(
+        it,
+        _status)
+}
+    }
+    )
+    }
+
+    
+    companion object {
+        
+    /**
+     * Reads a grant `toJson` wrote, within `limits` (the defaults when absent). Fails with
+     * `InvalidJson` (`TooLarge`, `TooDeep`) for text that is not JSON, `InvalidGrant` at its
+     * pointer for another version or a member missing, mistyped or unknown.
+     */
+    @Throws(AuthException::class) fun `fromJson`(`json`: kotlin.String, `limits`: Limits? = null): Grant {
+            return FfiConverterTypeGrant.lift(
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_constructor_grant_from_json(
+    
+        
+        FfiConverterString.lower(`json`),
+        FfiConverterOptionalTypeLimits.lower(`limits`),_status)
+}
+    )
+    }
+    
+
+        
+    }
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGrant: FfiConverter<Grant, Long> {
+    override fun lower(value: Grant): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): Grant {
+        return Grant(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): Grant {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: Grant) = 8UL
+
+    override fun write(value: Grant, buf: ByteBuffer) {
         buf.putLong(lower(value))
     }
 }
@@ -6499,6 +9000,139 @@ public object FfiConverterTypeAnswer: FfiConverterRustBuffer<Answer> {
 
 
 /**
+ * A flow and its first step.
+ */
+data class AuthBegun (
+    /**
+     * The flow, for the responses and the redirect to come.
+     */
+    var `flow`: AuthFlow
+    , 
+    /**
+     * What to do first.
+     */
+    var `next`: AuthStep
+    
+): Disposable{
+    
+
+    
+
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        
+    Disposable.destroy(
+        this.`flow`,
+        this.`next`
+    )
+    }
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthBegun: FfiConverterRustBuffer<AuthBegun> {
+    override fun read(buf: ByteBuffer): AuthBegun {
+        return AuthBegun(
+            FfiConverterTypeAuthFlow.read(buf),
+            FfiConverterTypeAuthStep.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AuthBegun) = (
+            FfiConverterTypeAuthFlow.allocationSize(value.`flow`) +
+            FfiConverterTypeAuthStep.allocationSize(value.`next`)
+    )
+
+    override fun write(value: AuthBegun, buf: ByteBuffer) {
+            FfiConverterTypeAuthFlow.write(value.`flow`, buf)
+            FfiConverterTypeAuthStep.write(value.`next`, buf)
+    }
+}
+
+
+
+/**
+ * What a person opens to authorize, and the consent to ask before opening it.
+ */
+data class Authorize (
+    /**
+     * The person's consent to opening the link, as the contract asks any question: a
+     * `Request` of `kind: "authorization"` whose `url` is the authorization URL. Show it as a
+     * URL-mode request (with `reviewUrl`), and open the link only on an accept.
+     */
+    var `request`: Request
+    , 
+    /**
+     * The authorization endpoint with the request's query: what the sign-in surface opens
+     * (Custom Tabs, `ASWebAuthenticationSession`).
+     */
+    var `url`: kotlin.String
+    , 
+    /**
+     * The `state` the redirect must carry back.
+     */
+    var `state`: kotlin.String
+    , 
+    /**
+     * The redirect URI the browser returns to, with the answer in its query.
+     */
+    var `redirectUri`: kotlin.String
+    
+): Disposable{
+    
+
+    
+
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        
+    Disposable.destroy(
+        this.`request`,
+        this.`url`,
+        this.`state`,
+        this.`redirectUri`
+    )
+    }
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthorize: FfiConverterRustBuffer<Authorize> {
+    override fun read(buf: ByteBuffer): Authorize {
+        return Authorize(
+            FfiConverterTypeRequest.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Authorize) = (
+            FfiConverterTypeRequest.allocationSize(value.`request`) +
+            FfiConverterString.allocationSize(value.`url`) +
+            FfiConverterString.allocationSize(value.`state`) +
+            FfiConverterString.allocationSize(value.`redirectUri`)
+    )
+
+    override fun write(value: Authorize, buf: ByteBuffer) {
+            FfiConverterTypeRequest.write(value.`request`, buf)
+            FfiConverterString.write(value.`url`, buf)
+            FfiConverterString.write(value.`state`, buf)
+            FfiConverterString.write(value.`redirectUri`, buf)
+    }
+}
+
+
+
+/**
  * A URL request the person consented to open, waiting for the server to say the interaction
  * is complete.
  */
@@ -6588,6 +9222,77 @@ public object FfiConverterTypeCancelledRequest: FfiConverterRustBuffer<Cancelled
     override fun write(value: CancelledRequest, buf: ByteBuffer) {
             FfiConverterString.write(value.`id`, buf)
             FfiConverterTypeElicitResult.write(value.`result`, buf)
+    }
+}
+
+
+
+/**
+ * What a resource server's 401 or 403 asked for, read from its `WWW-Authenticate` header.
+ */
+data class Challenge (
+    /**
+     * The response's status code.
+     */
+    var `status`: kotlin.UShort
+    , 
+    /**
+     * The scheme of the challenge read (`"Bearer"`, `"DPoP"`); `""` when none was readable.
+     */
+    var `scheme`: kotlin.String
+    , 
+    /**
+     * `resource_metadata`: where the protected resource metadata is (RFC 9728 §5.1).
+     */
+    var `resourceMetadata`: kotlin.String?
+    , 
+    /**
+     * `scope`: the scopes the server asks for.
+     */
+    var `scope`: kotlin.String?
+    , 
+    /**
+     * `error`: `invalid_token`, `insufficient_scope`, `use_dpop_nonce`, …
+     */
+    var `error`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeChallenge: FfiConverterRustBuffer<Challenge> {
+    override fun read(buf: ByteBuffer): Challenge {
+        return Challenge(
+            FfiConverterUShort.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Challenge) = (
+            FfiConverterUShort.allocationSize(value.`status`) +
+            FfiConverterString.allocationSize(value.`scheme`) +
+            FfiConverterOptionalString.allocationSize(value.`resourceMetadata`) +
+            FfiConverterOptionalString.allocationSize(value.`scope`) +
+            FfiConverterOptionalString.allocationSize(value.`error`)
+    )
+
+    override fun write(value: Challenge, buf: ByteBuffer) {
+            FfiConverterUShort.write(value.`status`, buf)
+            FfiConverterString.write(value.`scheme`, buf)
+            FfiConverterOptionalString.write(value.`resourceMetadata`, buf)
+            FfiConverterOptionalString.write(value.`scope`, buf)
+            FfiConverterOptionalString.write(value.`error`, buf)
     }
 }
 
@@ -7071,6 +9776,54 @@ public object FfiConverterTypeHtmlOptions: FfiConverterRustBuffer<HtmlOptions> {
             FfiConverterString.write(value.`utcOffset`, buf)
             FfiConverterBoolean.write(value.`applyDefaults`, buf)
             FfiConverterBoolean.write(value.`allowUnknown`, buf)
+    }
+}
+
+
+
+/**
+ * An HTTP header: its name (lowercase in what the flow writes; any case in what it reads)
+ * and value.
+ */
+data class HttpHeader (
+    /**
+     * The name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * The value.
+     */
+    var `value`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeHttpHeader: FfiConverterRustBuffer<HttpHeader> {
+    override fun read(buf: ByteBuffer): HttpHeader {
+        return HttpHeader(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: HttpHeader) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`value`)
+    )
+
+    override fun write(value: HttpHeader, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`value`, buf)
     }
 }
 
@@ -8238,6 +10991,632 @@ public object FfiConverterTypeAction: FfiConverterRustBuffer<Action> {
 
 
 /**
+ * What the app does next about a refused request.
+ */
+sealed class AuthDecision {
+    
+    /**
+     * Send the request again with the authorization held now: it went with an older one.
+     */
+    object Resend : AuthDecision()
+    
+    
+    /**
+     * Send it again, once, with this nonce in a fresh DPoP proof.
+     */
+    data class RetryWithNonce(
+        /**
+         * The server's nonce.
+         */
+        val `nonce`: kotlin.String) : AuthDecision()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Refresh the grant held, then send again; when the refresh fails, call
+     * `refreshFailed()` and decide again.
+     */
+    object Refresh : AuthDecision()
+    
+    
+    /**
+     * Run a flow for this challenge (a first authorization, or again after the token was
+     * refused), with the grant held as its `previous`.
+     */
+    data class Authorize(
+        /**
+         * The challenge to start it with.
+         */
+        val `challenge`: dev.toolnexus.Challenge) : AuthDecision()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Run a flow for this challenge, which asks for more scope, with the grant held as its
+     * `previous`, so that its scopes are kept.
+     */
+    data class StepUp(
+        /**
+         * The challenge to start it with.
+         */
+        val `challenge`: dev.toolnexus.Challenge) : AuthDecision()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthDecision : FfiConverterRustBuffer<AuthDecision>{
+    override fun read(buf: ByteBuffer): AuthDecision {
+        return when(buf.getInt()) {
+            1 -> AuthDecision.Resend
+            2 -> AuthDecision.RetryWithNonce(
+                FfiConverterString.read(buf),
+                )
+            3 -> AuthDecision.Refresh
+            4 -> AuthDecision.Authorize(
+                FfiConverterTypeChallenge.read(buf),
+                )
+            5 -> AuthDecision.StepUp(
+                FfiConverterTypeChallenge.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: AuthDecision): ULong = when(value) {
+        is AuthDecision.Resend -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+        is AuthDecision.RetryWithNonce -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`nonce`)
+            )
+        }
+        is AuthDecision.Refresh -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+        is AuthDecision.Authorize -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeChallenge.allocationSize(value.`challenge`)
+            )
+        }
+        is AuthDecision.StepUp -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeChallenge.allocationSize(value.`challenge`)
+            )
+        }
+    }
+
+    override fun write(value: AuthDecision, buf: ByteBuffer) {
+        when(value) {
+            is AuthDecision.Resend -> {
+                buf.putInt(1)
+                Unit
+            }
+            is AuthDecision.RetryWithNonce -> {
+                buf.putInt(2)
+                FfiConverterString.write(value.`nonce`, buf)
+                Unit
+            }
+            is AuthDecision.Refresh -> {
+                buf.putInt(3)
+                Unit
+            }
+            is AuthDecision.Authorize -> {
+                buf.putInt(4)
+                FfiConverterTypeChallenge.write(value.`challenge`, buf)
+                Unit
+            }
+            is AuthDecision.StepUp -> {
+                buf.putInt(5)
+                FfiConverterTypeChallenge.write(value.`challenge`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+
+
+/**
+ * A failure of an authorization call: the auth crate's error (its kind, a JSON pointer into
+ * the document at fault, a message that holds no secret), or the core's for an argument it
+ * refuses (entropy of the wrong length, a consent id).
+ */
+sealed class AuthException: kotlin.Exception() {
+    
+    /**
+     * The flow, the policy or a grant refused.
+     */
+    class Failed(
+        
+        /**
+         * What went wrong.
+         */
+        val `kind`: AuthErrorKind, 
+        
+        /**
+         * Where: an RFC 6901 JSON pointer into the document at fault, `""` for none.
+         */
+        val `pointer`: kotlin.String, 
+        
+        /**
+         * What went wrong, in words (`detail`, since Kotlin exceptions own `message`).
+         */
+        val `detail`: kotlin.String
+        ) : AuthException() {
+        override val message
+            get() = "kind=${ `kind` }, pointer=${ `pointer` }, detail=${ `detail` }"
+    }
+    
+    /**
+     * An argument was refused before anything was asked of the flow.
+     */
+    class Invalid(
+        
+        /**
+         * What went wrong.
+         */
+        val `kind`: ErrorKind, 
+        
+        /**
+         * Where: `""`, the argument as a whole.
+         */
+        val `pointer`: kotlin.String, 
+        
+        /**
+         * What went wrong, in words.
+         */
+        val `detail`: kotlin.String
+        ) : AuthException() {
+        override val message
+            get() = "kind=${ `kind` }, pointer=${ `pointer` }, detail=${ `detail` }"
+    }
+    
+
+    
+
+
+    companion object ErrorHandler : UniffiRustCallStatusErrorHandler<AuthException> {
+        override fun lift(error_buf: RustBuffer.ByValue): AuthException = FfiConverterTypeAuthError.lift(error_buf)
+    }
+
+    
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthError : FfiConverterRustBuffer<AuthException> {
+    override fun read(buf: ByteBuffer): AuthException {
+        
+
+        return when(buf.getInt()) {
+            1 -> AuthException.Failed(
+                FfiConverterTypeAuthErrorKind.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            2 -> AuthException.Invalid(
+                FfiConverterTypeErrorKind.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: AuthException): ULong {
+        return when(value) {
+            is AuthException.Failed -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterTypeAuthErrorKind.allocationSize(value.`kind`)
+                + FfiConverterString.allocationSize(value.`pointer`)
+                + FfiConverterString.allocationSize(value.`detail`)
+            )
+            is AuthException.Invalid -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterTypeErrorKind.allocationSize(value.`kind`)
+                + FfiConverterString.allocationSize(value.`pointer`)
+                + FfiConverterString.allocationSize(value.`detail`)
+            )
+        }
+    }
+
+    override fun write(value: AuthException, buf: ByteBuffer) {
+        when(value) {
+            is AuthException.Failed -> {
+                buf.putInt(1)
+                FfiConverterTypeAuthErrorKind.write(value.`kind`, buf)
+                FfiConverterString.write(value.`pointer`, buf)
+                FfiConverterString.write(value.`detail`, buf)
+                Unit
+            }
+            is AuthException.Invalid -> {
+                buf.putInt(2)
+                FfiConverterTypeErrorKind.write(value.`kind`, buf)
+                FfiConverterString.write(value.`pointer`, buf)
+                FfiConverterString.write(value.`detail`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+
+}
+
+
+
+/**
+ * What went wrong in an authorization, one case per kind the auth crate reports.
+ */
+
+enum class AuthErrorKind {
+    
+    /**
+     * The configuration is incomplete or contradicts itself.
+     */
+    INVALID_CONFIG,
+    /**
+     * The server's answer asks for no authorization.
+     */
+    NOT_CHALLENGED,
+    /**
+     * The `WWW-Authenticate` challenge cannot be used.
+     */
+    INVALID_CHALLENGE,
+    /**
+     * An endpoint is neither HTTPS nor on a loopback address.
+     */
+    INSECURE_ENDPOINT,
+    /**
+     * A server answered with a redirect, which the flow never follows.
+     */
+    REDIRECTED,
+    /**
+     * A server answered with a status the step does not take.
+     */
+    UNEXPECTED_STATUS,
+    /**
+     * No metadata document was found where the specification puts it.
+     */
+    METADATA_NOT_FOUND,
+    /**
+     * A metadata document is malformed or breaks a rule.
+     */
+    INVALID_METADATA,
+    /**
+     * The protected resource metadata names another resource than the server.
+     */
+    RESOURCE_MISMATCH,
+    /**
+     * The authorization server's metadata names another issuer than it was found as.
+     */
+    ISSUER_MISMATCH,
+    /**
+     * The authorization server does not offer PKCE with `S256`.
+     */
+    PKCE_NOT_SUPPORTED,
+    /**
+     * The authorization server does not offer the grant configured.
+     */
+    GRANT_NOT_SUPPORTED,
+    /**
+     * No way to identify the client at this authorization server.
+     */
+    NO_CLIENT_IDENTITY,
+    /**
+     * Dynamic client registration was refused or answered badly.
+     */
+    REGISTRATION_FAILED,
+    /**
+     * A token or registration response is malformed.
+     */
+    INVALID_RESPONSE,
+    /**
+     * The token type is neither `Bearer` nor `DPoP`.
+     */
+    UNSUPPORTED_TOKEN_TYPE,
+    /**
+     * The redirect's query cannot be read.
+     */
+    INVALID_REDIRECT,
+    /**
+     * The redirect's `state` is not the one sent.
+     */
+    STATE_MISMATCH,
+    /**
+     * The redirect's `iss` is not the issuer.
+     */
+    ISS_MISMATCH,
+    /**
+     * The redirect has no `iss` though the server said it sends one.
+     */
+    ISS_MISSING,
+    /**
+     * The person or the authorization server refused the authorization.
+     */
+    AUTHORIZATION_DENIED,
+    /**
+     * The token endpoint refused the request.
+     */
+    TOKEN_REFUSED,
+    /**
+     * A refresh was asked of a grant without a refresh token.
+     */
+    NO_REFRESH_TOKEN,
+    /**
+     * More authorizations than allowed.
+     */
+    TOO_MANY_AUTHORIZATIONS,
+    /**
+     * A document is not JSON.
+     */
+    INVALID_JSON,
+    /**
+     * A document is larger than the limits allow.
+     */
+    TOO_LARGE,
+    /**
+     * A document nests deeper than the limits allow.
+     */
+    TOO_DEEP,
+    /**
+     * A stored grant cannot be read.
+     */
+    INVALID_GRANT,
+    /**
+     * A call came in the wrong order, or after the flow ended.
+     */
+    OUT_OF_ORDER,
+    /**
+     * A DPoP key, nonce or proof is refused.
+     */
+    INVALID_DPOP,
+    /**
+     * A kind newer than this binding; the message says what went wrong.
+     */
+    OTHER;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_autherrorkind_as_str(FfiConverterTypeAuthErrorKind.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthErrorKind: FfiConverterRustBuffer<AuthErrorKind> {
+    override fun read(buf: ByteBuffer) = try {
+        AuthErrorKind.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: AuthErrorKind) = 4UL
+
+    override fun write(value: AuthErrorKind, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * What the app does next.
+ */
+sealed class AuthStep: Disposable  {
+    
+    /**
+     * Send this request and hand its response to [`AuthFlow::on_response`].
+     */
+    data class Fetch(
+        /**
+         * The request.
+         */
+        val `request`: dev.toolnexus.Fetch) : AuthStep()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Ask the person's consent to `authorization.request`; on an accept, open
+     * `authorization.url` and hand the redirect's query to [`AuthFlow::on_redirect`].
+     */
+    data class Authorize(
+        /**
+         * The link and the consent to ask.
+         */
+        val `authorization`: dev.toolnexus.Authorize) : AuthStep()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Done: use the grant, and keep `grant.toJson()` in the secret store.
+     */
+    data class Done(
+        /**
+         * The grant.
+         */
+        val `grant`: dev.toolnexus.Grant) : AuthStep()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        when(this) {
+            is AuthStep.Fetch -> {
+                
+    Disposable.destroy(
+        this.`request`
+    )
+                
+            }
+            is AuthStep.Authorize -> {
+                
+    Disposable.destroy(
+        this.`authorization`
+    )
+                
+            }
+            is AuthStep.Done -> {
+                
+    Disposable.destroy(
+        this.`grant`
+    )
+                
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuthStep : FfiConverterRustBuffer<AuthStep>{
+    override fun read(buf: ByteBuffer): AuthStep {
+        return when(buf.getInt()) {
+            1 -> AuthStep.Fetch(
+                FfiConverterTypeFetch.read(buf),
+                )
+            2 -> AuthStep.Authorize(
+                FfiConverterTypeAuthorize.read(buf),
+                )
+            3 -> AuthStep.Done(
+                FfiConverterTypeGrant.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: AuthStep): ULong = when(value) {
+        is AuthStep.Fetch -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeFetch.allocationSize(value.`request`)
+            )
+        }
+        is AuthStep.Authorize -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeAuthorize.allocationSize(value.`authorization`)
+            )
+        }
+        is AuthStep.Done -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeGrant.allocationSize(value.`grant`)
+            )
+        }
+    }
+
+    override fun write(value: AuthStep, buf: ByteBuffer) {
+        when(value) {
+            is AuthStep.Fetch -> {
+                buf.putInt(1)
+                FfiConverterTypeFetch.write(value.`request`, buf)
+                Unit
+            }
+            is AuthStep.Authorize -> {
+                buf.putInt(2)
+                FfiConverterTypeAuthorize.write(value.`authorization`, buf)
+                Unit
+            }
+            is AuthStep.Done -> {
+                buf.putInt(3)
+                FfiConverterTypeGrant.write(value.`grant`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
  * One value of elicitation content, as MCP allows it.
  */
 sealed class ContentValue {
@@ -8402,6 +11781,53 @@ public object FfiConverterTypeContentValue : FfiConverterRustBuffer<ContentValue
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * When token requests carry a DPoP proof (RFC 9449).
+ */
+
+enum class DpopUse {
+    
+    /**
+     * When the authorization server lists `ES256` in `dpop_signing_alg_values_supported`.
+     */
+    WHEN_OFFERED,
+    /**
+     * Always: a server that does not offer it is refused.
+     */
+    ALWAYS,
+    /**
+     * Never.
+     */
+    NEVER;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDpopUse: FfiConverterRustBuffer<DpopUse> {
+    override fun read(buf: ByteBuffer) = try {
+        DpopUse.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: DpopUse) = 4UL
+
+    override fun write(value: DpopUse, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
     }
 }
 
@@ -8769,6 +12195,71 @@ public object FfiConverterTypeFormPost : FfiConverterRustBuffer<FormPost>{
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * Which grant: the one an app asks for, and the one that obtained a token.
+ */
+
+enum class GrantKind {
+    
+    /**
+     * The authorization code grant with PKCE: a person signs in.
+     */
+    AUTHORIZATION_CODE,
+    /**
+     * The client credentials grant.
+     */
+    CLIENT_CREDENTIALS,
+    /**
+     * The JWT bearer grant with a workload's JWT.
+     */
+    JWT_BEARER,
+    /**
+     * Enterprise-managed authorization.
+     */
+    ENTERPRISE;
+
+    
+    /**
+     * The stable name of this case, as the core, every binding and the conformance
+     * suite spell it; it never changes for an existing case.
+     */ fun `asStr`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_method_grantkind_as_str(FfiConverterTypeGrantKind.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGrantKind: FfiConverterRustBuffer<GrantKind> {
+    override fun read(buf: ByteBuffer) = try {
+        GrantKind.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: GrantKind) = 4UL
+
+    override fun write(value: GrantKind, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
     }
 }
 
@@ -10546,6 +14037,38 @@ public object FfiConverterOptionalTypeForm: FfiConverterRustBuffer<Form?> {
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeGrant: FfiConverterRustBuffer<Grant?> {
+    override fun read(buf: ByteBuffer): Grant? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeGrant.read(buf)
+    }
+
+    override fun allocationSize(value: Grant?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeGrant.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Grant?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeGrant.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeTaskCall: FfiConverterRustBuffer<TaskCall?> {
     override fun read(buf: ByteBuffer): TaskCall? {
         if (buf.get().toInt() == 0) {
@@ -10834,6 +14357,38 @@ public object FfiConverterOptionalTypeContentValue: FfiConverterRustBuffer<Conte
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeDpopUse: FfiConverterRustBuffer<DpopUse?> {
+    override fun read(buf: ByteBuffer): DpopUse? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeDpopUse.read(buf)
+    }
+
+    override fun allocationSize(value: DpopUse?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeDpopUse.allocationSize(value)
+        }
+    }
+
+    override fun write(value: DpopUse?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeDpopUse.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeFormPost: FfiConverterRustBuffer<FormPost?> {
     override fun read(buf: ByteBuffer): FormPost? {
         if (buf.get().toInt() == 0) {
@@ -10856,6 +14411,38 @@ public object FfiConverterOptionalTypeFormPost: FfiConverterRustBuffer<FormPost?
         } else {
             buf.put(1)
             FfiConverterTypeFormPost.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeGrantKind: FfiConverterRustBuffer<GrantKind?> {
+    override fun read(buf: ByteBuffer): GrantKind? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeGrantKind.read(buf)
+    }
+
+    override fun allocationSize(value: GrantKind?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeGrantKind.allocationSize(value)
+        }
+    }
+
+    override fun write(value: GrantKind?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeGrantKind.write(value, buf)
         }
     }
 }
@@ -11250,6 +14837,34 @@ public object FfiConverterSequenceTypeFormPair: FfiConverterRustBuffer<List<Form
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeHttpHeader: FfiConverterRustBuffer<List<HttpHeader>> {
+    override fun read(buf: ByteBuffer): List<HttpHeader> {
+        val len = buf.getInt()
+        return List<HttpHeader>(len) {
+            FfiConverterTypeHttpHeader.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<HttpHeader>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeHttpHeader.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<HttpHeader>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeHttpHeader.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeInputRequest: FfiConverterRustBuffer<List<InputRequest>> {
     override fun read(buf: ByteBuffer): List<InputRequest> {
         val len = buf.getInt()
@@ -11495,6 +15110,72 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
         }
     }
 }
+        /**
+         * Reads the challenge of an answer of `status` with the `WWW-Authenticate` header
+         * `www_authenticate` (its values joined with `", "` when there are several). Never fails: a
+         * header that cannot be read gives the scheme `""`.
+         */ fun `parseChallenge`(`status`: kotlin.UShort, `wwwAuthenticate`: kotlin.String? = null): Challenge {
+            return FfiConverterTypeChallenge.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_parse_challenge(
+    
+        
+        FfiConverterUShort.lower(`status`),
+        FfiConverterOptionalString.lower(`wwwAuthenticate`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Begins refreshing `grant` for the MCP server at `resource_url`: the flow and the token
+         * request to send. A DPoP-bound grant proves the request with its key at `now_ms` (default:
+         * the system clock), the proofs' `jti` made from `entropy` (32 random bytes). Fails with
+         * `NoRefreshToken`, `ResourceMismatch`, `InvalidGrant`, `InsecureEndpoint`, `InvalidDpop`,
+         * or `InvalidValue` for entropy that is not 32 bytes.
+         */
+    @Throws(AuthException::class) fun `refreshAuthFlow`(`resourceUrl`: kotlin.String, `grant`: Grant, `config`: AuthConfig, `entropy`: kotlin.ByteArray, `nowMs`: kotlin.ULong? = null): AuthBegun {
+            return FfiConverterTypeAuthBegun.lift(
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_refresh_auth_flow(
+    
+        
+        FfiConverterString.lower(`resourceUrl`),
+        FfiConverterTypeGrant.lower(`grant`),
+        FfiConverterTypeAuthConfig.lower(`config`),
+        FfiConverterByteArray.lower(`entropy`),
+        FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Begins authorizing the MCP server at `resource_url`, which answered with `challenge` (a
+         * 401, or a 403 with `insufficient_scope`): the flow and its first step.
+         *
+         * `previous` is the grant stored for this server, if any (a step-up keeps its scopes and
+         * counts its chain; its client is reused at the same issuer only). `entropy` is 64 bytes of
+         * the platform's secure random generator (`SecureRandom`, `SecRandomCopyBytes`). Fails with
+         * `InvalidConfig`, `NotChallenged`, `TooManyAuthorizations`, `InvalidChallenge`,
+         * `InsecureEndpoint`, or `InvalidValue` for entropy that is not 64 bytes.
+         */
+    @Throws(AuthException::class) fun `startAuthFlow`(`resourceUrl`: kotlin.String, `challenge`: Challenge, `config`: AuthConfig, `entropy`: kotlin.ByteArray, `previous`: Grant? = null): AuthBegun {
+            return FfiConverterTypeAuthBegun.lift(
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_start_auth_flow(
+    
+        
+        FfiConverterString.lower(`resourceUrl`),
+        FfiConverterTypeChallenge.lower(`challenge`),
+        FfiConverterTypeAuthConfig.lower(`config`),
+        FfiConverterByteArray.lower(`entropy`),
+        FfiConverterOptionalTypeGrant.lower(`previous`),_status)
+}
+    )
+    }
+    
+
         /**
          * Every problem with `schema_json` as an MCP `requestedSchema`, in the core's fixed order;
          * empty when it is well-formed. Any JSON value is read: a schema that is not an object is a
