@@ -1,19 +1,21 @@
 //! The `kotlin` step: runs the conformance suite and the API tests on the JVM through the
-//! committed Kotlin bindings of `toolnexus-ffi`.
+//! committed Kotlin bindings of `toolnexus-ffi`, then the official MCP conformance suite's
+//! authorization scenarios with `AuthClient.kt` as their client.
 //!
 //! It builds the cdylib and the pinned `uniffi-bindgen`, fails when the committed Kotlin source
 //! (`bindings/ffi/kotlin/`) is not what the library generates, fetches `kotlinc` from the npm
 //! package `kotlin-compiler` into `target/kotlin/` and JNA from Debian (`libjna-java`, which
 //! needs root) when missing, compiles the committed source with the tests in
-//! `bindings/ffi/tests/kotlin/` and the README's Kotlin example, and runs them. Anything that cannot run fails the step with a
-//! message saying what to do.
+//! `bindings/ffi/tests/kotlin/` and the README's Kotlin example, and runs them. The suite is
+//! installed under `target/test-servers` by the CLI's script. Anything that cannot run fails
+//! the step with a message saying what to do.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::ffi::{self, Language};
-use super::{apt, run, run_parts};
+use super::{apt, auth_suite, python, run, run_parts};
 
 /// The Kotlin compiler release, as published on npm.
 const KOTLIN_VERSION: &str = "2.4.20";
@@ -29,13 +31,16 @@ const API_CLASS: &str = "ApiKt";
 const BENCH_CLASS: &str = "BenchKt";
 /// The memory run's entry point: `main` in `Memory.kt`.
 const MEMORY_CLASS: &str = "MemoryKt";
+/// The client of the suite's authorization scenarios: `main` in `AuthClient.kt`.
+const AUTH_CLIENT_CLASS: &str = "AuthClientKt";
 
 /// Runs the whole step; `false` if any part fails.
 pub(crate) fn kotlin(root: &Path) -> bool {
     let build = Build::new(root, "tests.jar");
     let library = ffi::library(root);
     let library_dir = library.parent().unwrap_or(root);
-    let parts: [(&str, &dyn Fn() -> bool); 7] = [
+    let servers = root.join("target/test-servers");
+    let parts: [(&str, &dyn Fn() -> bool); 9] = [
         ("jna", &ensure_jna),
         ("kotlinc", &|| build.ensure_kotlinc()),
         ("cdylib", &ffi::build),
@@ -47,6 +52,18 @@ pub(crate) fn kotlin(root: &Path) -> bool {
                 .arg(root.join("conformance/v1")))
         }),
         ("api", &|| run(&mut build.java(API_CLASS, library_dir))),
+        ("test servers", &|| {
+            python::install_test_servers(root, &servers)
+        }),
+        ("auth suite", &|| {
+            let client = build.java(AUTH_CLIENT_CLASS, library_dir);
+            auth_suite::run(
+                "kotlin",
+                &servers,
+                &root.join("target/kotlin/auth-suite"),
+                &client,
+            )
+        }),
     ];
     run_parts("kotlin", &parts)
 }

@@ -14,6 +14,7 @@ use std::time::Instant;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod apt;
+mod auth_suite;
 mod bench;
 mod cli;
 mod ffi;

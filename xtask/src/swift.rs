@@ -1,7 +1,9 @@
 //! The `swift` step: builds the committed Swift package (`bindings/ffi/swift`) with SwiftPM
 //! against the library built here, and runs the Swift tests (`bindings/ffi/tests/swift/
 //! ToolnexusTests`, a package that depends on it as an app does): the conformance suite, then
-//! the API tests.
+//! the API tests, then the official MCP conformance suite's authorization scenarios with its
+//! `auth-client` (URLSession, FoundationNetworking) as their client, run in the chroot against
+//! the suite's servers outside it (one network, 127.0.0.1).
 //!
 //! Swift 6 comes from Debian trixie's `swiftlang`, installed in a minimal trixie chroot that the
 //! step makes once with debootstrap and keeps under `target/swift/chroot` (about a minute and
@@ -18,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::ffi::{self, Language};
-use super::{apt, run, run_parts};
+use super::{apt, auth_suite, python, run, run_parts};
 
 /// The Debian release whose `swiftlang` the step uses.
 const SUITE: &str = "trixie";
@@ -46,7 +48,8 @@ pub(crate) fn swift(root: &Path) -> bool {
     let chroot = root.join("target/swift/chroot");
     let stage = chroot.join(STAGE);
     let log = root.join("target/swift/build.log");
-    let parts: [(&str, &dyn Fn() -> bool); 6] = [
+    let servers = root.join("target/test-servers");
+    let parts: [(&str, &dyn Fn() -> bool); 8] = [
         ("chroot", &|| ensure_chroot(&chroot)),
         ("cdylib", &ffi::build),
         ("bindings", &|| ffi::is_current(root, &[Language::Swift])),
@@ -57,6 +60,16 @@ pub(crate) fn swift(root: &Path) -> bool {
             with_proc(&chroot, || build(&chroot, &log, DEBUG_LIB, &[]))
         }),
         ("run", &|| with_proc(&chroot, || run_tests(&chroot))),
+        ("test servers", &|| {
+            python::install_test_servers(root, &servers)
+        }),
+        ("auth suite", &|| {
+            with_proc(&chroot, || {
+                let client = staged(&chroot, DEBUG_LIB, "debug", "auth-client");
+                let output = root.join("target/swift/auth-suite");
+                auth_suite::run("swift", &servers, &output, &client)
+            })
+        }),
     ];
     run_parts("swift", &parts)
 }
