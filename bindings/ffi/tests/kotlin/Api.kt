@@ -873,12 +873,61 @@ object Api {
         )
     }
 
+    private val STORED_GRANT = """{"version":1,"access_token":"at-secret-123456","token_type":"Bearer",""" +
+        """"refresh_token":"rt-secret-123456","issuer":"https://as.example","token_endpoint":"https://as.example/token",""" +
+        """"client":{"client_id":"app","auth_method":"none","issuer":"https://as.example"}}"""
+
+    /** Authorization as an app holds it: nothing secret printed, the grant's stored form, the policy. */
+    private fun authorization() {
+        val config = AuthConfig("Example", "com.example.app:/oauth", clientId = "app",
+            clientSecret = "client-secret-123456", clientIssuer = "https://as.example")
+        expect("a configuration's toString hides its secret", "client-secret-123456" !in config.toString(), config)
+        val grant = Grant.fromJson(STORED_GRANT)
+        expect("a grant's toString hides its tokens", "at-secret" !in grant.toString() && "rt-secret" !in grant.toString(), grant)
+        expect("a grant goes to the store and back as the same text", grant.toJson() == STORED_GRANT, grant.toJson())
+        expect("a Bearer grant's header", grant.authorization() == "Bearer at-secret-123456" && !grant.isDpop())
+        expect("a Bearer grant needs no proof", grant.proof("POST", "https://mcp.example/mcp", ByteArray(32)) == null)
+        val newer = try {
+            Grant.fromJson(STORED_GRANT.replace("\"version\":1", "\"version\":2"))
+            null
+        } catch (e: AuthException.Failed) {
+            e
+        }
+        expect("a stored grant of another version is refused", newer?.kind == AuthErrorKind.INVALID_GRANT && newer?.pointer == "/version", newer)
+        val stray = try {
+            AuthConfig("Example", "com.example.app:/oauth", assertion = "jwt-123456")
+            null
+        } catch (e: AuthException.Failed) {
+            e
+        }
+        expect("an option of another grant is refused, named as Kotlin names it",
+            stray?.kind == AuthErrorKind.INVALID_CONFIG && stray?.detail?.contains("assertion") == true, stray)
+        val policy = AuthPolicy()
+        val first = policy.decide(401u, "Bearer resource_metadata=\"https://mcp.example/.well-known/oauth-protected-resource\"")
+        expect("a first 401 asks for an authorization", first is AuthDecision.Authorize && first.challenge.resourceMetadata != null, first)
+        policy.holdsNewGrant()
+        val resend = policy.decide(401u, "Bearer", sent = null, held = grant)
+        expect("a request sent before the grant is sent again with it", resend is AuthDecision.Resend, resend)
+        val refresh = policy.decide(401u, "Bearer error=\"invalid_token\"", sent = grant.authorization(), held = grant)
+        expect("a refused token with a refresh token is refreshed", refresh is AuthDecision.Refresh, refresh)
+        val short = try {
+            startAuthFlow("https://mcp.example/mcp", parseChallenge(401u, "Bearer"), config, ByteArray(10))
+            null
+        } catch (e: AuthException.Invalid) {
+            e
+        }
+        expect("entropy of another length is an invalid value", short?.kind == ErrorKind.INVALID_VALUE, short)
+        val begun = startAuthFlow("https://mcp.example/mcp", parseChallenge(401u, "Bearer"), config, ByteArray(64))
+        val fetch = (begun.next as? AuthStep.Fetch)?.request
+        expect("a flow begins with its resource metadata", fetch?.method() == "GET" && fetch?.url()?.startsWith("https://mcp.example/.well-known/") == true, fetch)
+    }
+
     fun run(): Boolean {
         val parts = listOf(
             ::formToRequest, ::formScreen, ::oneCallScreens, ::answerToResult, ::recordsRoundTrip, ::urlReview, ::terminal, ::secrets,
             ::session, ::sessionAcrossThreads, ::sixteenThreads, ::rawLoneSurrogate, ::reverseBridge, ::multiRoundTrip, ::snapshots, ::taskFollowed,
             ::webFormPage, ::webFormRoundTrip, ::webFormDeclineCancel, ::webFormInvalidAccept, ::webFormRefused, ::webViewReadme,
-            ::errorsAreExceptions,
+            ::errorsAreExceptions, ::authorization,
         )
         for (part in parts) {
             try {

@@ -866,6 +866,52 @@ group("errors") {
     expect("invalid content carries its violations", invalid?.kind == .invalidContent && invalid?.violations.first?.keyword == "required", invalid)
 }
 
+group("authorization") {
+    let stored = #"{"version":1,"access_token":"at-secret-123456","token_type":"Bearer","refresh_token":"rt-secret-123456","issuer":"https://as.example","token_endpoint":"https://as.example/token","client":{"client_id":"app","auth_method":"none","issuer":"https://as.example"}}"#
+    let config = try AuthConfig(clientName: "Example", redirectUri: "exampleapp://oauth", clientId: "app",
+                                clientSecret: "client-secret-123456", clientIssuer: "https://as.example")
+    expect("a configuration's description hides its secret", !"\(config)".contains("client-secret-123456") && !String(reflecting: config).contains("client-secret-123456"), config)
+    let grant = try Grant.fromJson(json: stored)
+    expect("a grant's description hides its tokens", !"\(grant)".contains("at-secret") && !"\(grant)".contains("rt-secret"), grant)
+    expect("a grant goes to the Keychain and back as the same text", grant.toJson() == stored, grant.toJson())
+    expect("a Bearer grant's header", grant.authorization() == "Bearer at-secret-123456" && !grant.isDpop())
+    do {
+        _ = try Grant.fromJson(json: stored.replacingOccurrences(of: #""version":1"#, with: #""version":2"#))
+        expect("a stored grant of another version is refused", false)
+    } catch AuthError.Failed(let kind, let pointer, _) {
+        expect("a stored grant of another version is refused", kind == .invalidGrant && pointer == "/version", (kind, pointer))
+    }
+    do {
+        _ = try AuthConfig(clientName: "Example", redirectUri: "exampleapp://oauth", assertion: "jwt-123456")
+        expect("an option of another grant is refused", false)
+    } catch AuthError.Failed(let kind, _, let detail) {
+        expect("an option of another grant is refused, named as Swift names it", kind == .invalidConfig && detail.contains("assertion"), detail)
+    }
+    let policy = AuthPolicy()
+    let first = try policy.decide(status: 401, wwwAuthenticate: #"Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource""#)
+    if case .authorize(let challenge) = first {
+        expect("a first 401 asks for an authorization", challenge.resourceMetadata != nil, challenge)
+    } else {
+        expect("a first 401 asks for an authorization", false, first)
+    }
+    policy.holdsNewGrant()
+    expect("a request sent before the grant is sent again with it", try policy.decide(status: 401, wwwAuthenticate: "Bearer", held: grant) == .resend)
+    do {
+        _ = try startAuthFlow(resourceUrl: "https://mcp.example/mcp", challenge: parseChallenge(status: 401, wwwAuthenticate: "Bearer"),
+                              config: config, entropy: Data(count: 10))
+        expect("entropy of another length is refused", false)
+    } catch AuthError.Invalid(let kind, _, _) {
+        expect("entropy of another length is an invalid value", kind == .invalidValue, kind)
+    }
+    let begun = try startAuthFlow(resourceUrl: "https://mcp.example/mcp", challenge: parseChallenge(status: 401, wwwAuthenticate: "Bearer"),
+                                  config: config, entropy: Data(count: 64))
+    if case .fetch(let request) = begun.next {
+        expect("a flow begins with its resource metadata", request.method() == "GET" && request.url().hasPrefix("https://mcp.example/.well-known/"), request)
+    } else {
+        expect("a flow begins with a request", false, begun.next)
+    }
+}
+
 for failure in failures { print("FAIL \(failure)") }
 print("api (swift): \(passed) passed, \(failures.count) failed")
 if !failures.isEmpty || passed == 0 { exit(1) }
