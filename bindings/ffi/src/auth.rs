@@ -14,9 +14,9 @@ use std::sync::Arc;
 
 use toolnexus_auth as auth;
 use toolnexus_auth::{
-    AuthOption, Challenge as AuthChallenge, ClientKey, Config, Decision, DpopUse as AuthDpopUse,
-    Enterprise, Flow, GrantKind as AuthGrantKind, GrantType, HttpResponse, Next, Policy, Refusal,
-    check_options,
+    AuthErrorKind as AuthCrateErrorKind, AuthOption, Challenge as AuthChallenge, ClientKey, Config,
+    Decision, DpopUse as AuthDpopUse, Enterprise, Flow, GrantKind as AuthGrantKind, GrantType,
+    HttpResponse, Next, Policy, Refusal, check_options,
 };
 use toolnexus_core as core;
 
@@ -100,8 +100,6 @@ mirror_enum! {
         InvalidDpop,
     }
 }
-
-use toolnexus_auth::AuthErrorKind as AuthCrateErrorKind;
 
 /// A failure of an authorization call: the auth crate's error (its kind, a JSON pointer into
 /// the document at fault, a message that holds no secret), or the core's for an argument it

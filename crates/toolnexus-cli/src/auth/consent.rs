@@ -10,8 +10,6 @@ use toolnexus_core::{Answer, Error, id};
 use crate::ask::{Ask, Asker};
 use crate::elicit::answer_with;
 
-use super::driver::CLIENT_NAME;
-
 /// What the person said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Consent {
@@ -23,13 +21,15 @@ pub enum Consent {
     Unasked,
 }
 
-/// Asks `asker` to consent to opening `authorization`'s link, for the MCP server at `server`.
+/// Asks `asker` to consent to opening `authorization`'s link, for `client_name` to use the MCP
+/// server at `server`.
 pub fn ask_consent(
     asker: &mut dyn Asker,
+    client_name: &str,
     server: &str,
     authorization: &Authorization,
 ) -> Result<Consent, Error> {
-    let request = authorization.consent_request(id::next_id(), CLIENT_NAME, server)?;
+    let request = authorization.consent_request(id::next_id(), client_name, server)?;
     let ask = Ask {
         request: &request,
         who: Some(server),
@@ -81,15 +81,15 @@ mod tests {
         let url = "https://as.example/authorize?state=s";
         let mut asker = answers(r#"[{"ok":true},{"ok":false,"reason":"declined"}]"#);
         assert_eq!(
-            ask_consent(&mut asker, SERVER, &link(url)).unwrap(),
+            ask_consent(&mut asker, "toolnexus", SERVER, &link(url)).unwrap(),
             Consent::Given
         );
         assert_eq!(
-            ask_consent(&mut asker, SERVER, &link(url)).unwrap(),
+            ask_consent(&mut asker, "toolnexus", SERVER, &link(url)).unwrap(),
             Consent::Refused(String::from("declined"))
         );
         assert_eq!(
-            ask_consent(&mut asker, SERVER, &link(url)).unwrap(),
+            ask_consent(&mut asker, "toolnexus", SERVER, &link(url)).unwrap(),
             Consent::Unasked
         );
     }
@@ -98,7 +98,13 @@ mod tests {
     fn nobody_to_ask_is_unasked() {
         let mut nobody = Nobody::default();
         assert_eq!(
-            ask_consent(&mut nobody, SERVER, &link("https://as.example/a")).unwrap(),
+            ask_consent(
+                &mut nobody,
+                "toolnexus",
+                SERVER,
+                &link("https://as.example/a")
+            )
+            .unwrap(),
             Consent::Unasked
         );
     }
@@ -108,7 +114,13 @@ mod tests {
         // The accept is refused, and the next answer (a decline) is what counts.
         let mut asker = answers(r#"[{"ok":true},{"ok":false,"reason":"declined"}]"#);
         assert_eq!(
-            ask_consent(&mut asker, SERVER, &link("javascript:alert(1)")).unwrap(),
+            ask_consent(
+                &mut asker,
+                "toolnexus",
+                SERVER,
+                &link("javascript:alert(1)")
+            )
+            .unwrap(),
             Consent::Refused(String::from("declined"))
         );
     }

@@ -38,7 +38,7 @@ pub const MAX_AUTHORIZATIONS: u32 = Config::DEFAULT_MAX_AUTHORIZATIONS;
 const SIGN_IN_WAIT: Duration = Duration::from_secs(10 * 60);
 
 /// The `client_name` of a registration.
-pub(super) const CLIENT_NAME: &str = "toolnexus";
+const CLIENT_NAME: &str = "toolnexus";
 
 /// The redirect URI of a configuration that redirects nowhere (a refresh, a grant for
 /// machines).
@@ -268,7 +268,7 @@ impl Authorizer {
         authorization: &Authorization,
         listener: Listener,
     ) -> Result<String, Failure> {
-        let consent = ask_consent(&mut self.asker, &self.server, authorization)?;
+        let consent = ask_consent(&mut self.asker, CLIENT_NAME, &self.server, authorization)?;
         match consent {
             Consent::Given => {}
             Consent::Refused(reason) => {
