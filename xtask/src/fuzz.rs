@@ -13,6 +13,9 @@ use toolnexus_conformance::{Op, load_suite, suite_dir};
 
 use super::run;
 
+/// The triple cargo-fuzz builds for (the host's), under each fuzz crate's `target/`.
+const HOST_TRIPLE: &str = "x86_64-unknown-linux-gnu";
+
 /// The fuzz targets; each one's doc comment is its description.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Target {
@@ -344,9 +347,33 @@ fn count_files(dir: &Path) -> usize {
 
 /// The `fuzz` test step: replays every seed and the kept corpus of every target, and fails
 /// loudly when there is no nightly toolchain to build them with.
+///
+/// Each fuzz crate's targets are built by one `cargo fuzz build`, unoptimised (each input runs
+/// once, and an unoptimised build takes a fraction of the time), so that cargo builds them side
+/// by side, into one target folder; then each target's binary replays its inputs.
 pub(crate) fn replay(root: &Path) -> bool {
     if !cargo_fuzz_ready() {
         return false;
+    }
+    let mut crates: Vec<PathBuf> = Vec::new();
+    for target in Target::value_variants() {
+        let dir = target.dir(root);
+        if !crates.contains(&dir) {
+            crates.push(dir);
+        }
+    }
+    // One target folder for the three crates: what they share (the core, its dependencies) is
+    // built once.
+    let shared = root.join("target/fuzz-replay");
+    for dir in &crates {
+        let built = run(Command::new("cargo")
+            .current_dir(dir)
+            .args(["+nightly", "fuzz", "build", "-D", "--target-dir"])
+            .arg(&shared));
+        if !built {
+            eprintln!("fuzz: the targets of {} did not build", dir.display());
+            return false;
+        }
     }
     for target in Target::value_variants() {
         let dir = target.dir(root);
@@ -355,8 +382,8 @@ pub(crate) fn replay(root: &Path) -> bool {
             eprintln!("xtask: {e}");
             return false;
         }
-        // Unoptimised: it runs each input once, and builds in a fraction of the time.
-        let mut command = fuzz_command(*target, root, "-D");
+        let binary = shared.join(HOST_TRIPLE).join("debug").join(target.name());
+        let mut command = Command::new(&binary);
         command.arg(&seeds);
         let mut inputs = count_files(&seeds);
         for kept in ["corpus", "regressions"] {
@@ -366,9 +393,8 @@ pub(crate) fn replay(root: &Path) -> bool {
                 command.arg(path);
             }
         }
-        let output = command.args(["--", "-runs=0"]).output();
-        let Ok(output) = output else {
-            eprintln!("xtask: could not start cargo fuzz");
+        let Ok(output) = command.arg("-runs=0").output() else {
+            eprintln!("xtask: could not start {}", binary.display());
             return false;
         };
         if !output.status.success() {
@@ -403,7 +429,7 @@ pub(crate) fn leaks(root: &Path) -> bool {
             "test",
             "--quiet",
             "--target",
-            "x86_64-unknown-linux-gnu",
+            HOST_TRIPLE,
             "--target-dir",
             "target/lsan",
             "-p",
