@@ -577,6 +577,20 @@ pub fn refresh_auth_flow(
     AuthFlow::begun(begun, &config, resource_url)
 }
 
+/// Begins refreshing `grant` as [`refresh_auth_flow`] does, without the time and random
+/// bytes: for a `Bearer` grant whose client signs nothing. A DPoP-bound grant (`InvalidDpop`)
+/// and a `private_key_jwt` client (`InvalidConfig`) need both: refresh those with
+/// [`refresh_auth_flow`].
+#[uniffi::export]
+pub fn refresh_auth_flow_untimed(
+    resource_url: String,
+    grant: Arc<Grant>,
+    config: Arc<AuthConfig>,
+) -> Result<AuthBegun, AuthError> {
+    let begun = Flow::refresh(&resource_url, &grant.0, config.0.clone())?;
+    AuthFlow::begun(begun, &config, resource_url)
+}
+
 impl AuthFlow {
     fn begun(
         (flow, next): (Flow, Next),

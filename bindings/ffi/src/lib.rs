@@ -32,7 +32,7 @@ mod url_review;
 pub use auth::{
     AuthBegun, AuthConfig, AuthDecision, AuthError, AuthErrorKind, AuthFlow, AuthPolicy, AuthStep,
     Authorize, Challenge, DpopUse, Fetch, Grant, GrantKind, HttpHeader, parse_challenge,
-    refresh_auth_flow, start_auth_flow,
+    refresh_auth_flow, refresh_auth_flow_untimed, start_auth_flow,
 };
 pub use check::{SchemaProblem, SchemaProblemKind, check_schema, schema_problems_to_json};
 pub use content::{

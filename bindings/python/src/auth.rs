@@ -700,6 +700,22 @@ impl PyAuthFlow {
         PyAuthFlow::begun(py, begun)
     }
 
+    /// Begins refreshing `grant` without the time and random bytes, as `refresh` does
+    /// otherwise: for a `Bearer` grant whose client signs nothing. A DPoP-bound grant
+    /// (`invalid_dpop`) and a `private_key_jwt` client (`invalid_config`) need both: refresh
+    /// those with `refresh`.
+    #[staticmethod]
+    fn refresh_untimed<'py>(
+        py: Python<'py>,
+        resource_url: &str,
+        grant: &Bound<'py, PyGrant>,
+        config: &Bound<'py, PyAuthConfig>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let config = config.get().0.clone();
+        let begun = Flow::refresh(resource_url, &grant.get().0, config).or_raise(py)?;
+        PyAuthFlow::begun(py, begun)
+    }
+
     /// Reads the response to the last `Fetch` (its status, its headers as a mapping or as
     /// `(name, value)` pairs, names in any case, its body as `bytes`), received at `now_ms`
     /// (default: now): the next step. Raises `AuthError` for a response the flow refuses.

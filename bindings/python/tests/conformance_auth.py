@@ -26,10 +26,6 @@ class CaseMismatch(AssertionError):
     """The flow did not do what the case's script says."""
 
 
-class NotExpressible(CaseMismatch):
-    """The case asks for a call the Python API does not have."""
-
-
 SECRET_MEMBERS = (
     "code",
     "code_verifier",
@@ -294,10 +290,7 @@ def _begin(script: dict[str, Any], config: toolnexus.AuthConfig, secrets: list[s
         t for t in (grant.access_token, grant.refresh_token) if t and len(t) >= MIN_AUTO_SECRET
     )
     if refresh.get("untimed", False):
-        raise NotExpressible(
-            "AuthFlow.refresh always takes the time and random bytes: the Python API has no "
-            "refresh without them"
-        )
+        return toolnexus.AuthFlow.refresh_untimed(server, grant, config)
     return toolnexus.AuthFlow.refresh(
         server, grant, config, now_ms=now, entropy=_entropy(refresh.get("entropy"), 32)
     )

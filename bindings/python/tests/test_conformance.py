@@ -55,10 +55,7 @@ RUNNERS: dict[str, Runner] = {
 }
 """How each operation runs through the Python API: JSON text in, JSON text out."""
 
-EXPECTED_FAILURES: dict[int, str] = {
-    3307: "AuthFlow.refresh always takes the time and random bytes: Python has no untimed refresh",
-    3522: "AuthFlow.refresh always takes the time and random bytes: Python has no untimed refresh",
-}
+EXPECTED_FAILURES: dict[int, str] = {}
 """Cases this runner is known to fail, by id, with the reason. Kept here, never in the cases."""
 
 LIMIT_NAMES = {

@@ -1,6 +1,6 @@
 // The suite's `auth_flow` operation through the Kotlin API, as conformance/src/ops/auth.rs runs
 // it: one AuthFlow, begun with startAuthFlow from the case's challenge or with refreshAuthFlow
-// from a stored grant, each Fetch matched against the script and answered from it, each
+// (refreshAuthFlowUntimed) from a stored grant, each Fetch matched against the script and answered from it, each
 // Authorize answered with the script's redirect.
 //
 // The outcome is the grant ({"grant": <Grant.toJson()>}), the authorization still waiting
@@ -282,9 +282,7 @@ private fun begin(script: Map<String, Any?>, config: AuthConfig, secrets: Mutabl
     val grant = Grant.fromJson(toJson(refresh["grant"]))
     val stored = parseJson(grant.toJson()).members("the grant")
     listOf("access_token", "refresh_token").mapNotNull { stored[it] as String? }.filter { it.length >= MIN_AUTO_SECRET }.forEach { secrets += it }
-    if (refresh["untimed"] == true) {
-        throw CaseMismatch("refreshAuthFlow always takes the time and random bytes: Kotlin has no untimed refresh")
-    }
+    if (refresh["untimed"] == true) return refreshAuthFlowUntimed(server, grant, config)
     return refreshAuthFlow(server, grant, config, entropy(refresh["entropy"], 32), now)
 }
 

@@ -82,10 +82,7 @@ val CONTRACT_OPS: Map<String, Op> = mapOf(
 val OPS: Map<String, Op> = CONTRACT_OPS + CONTENT_OPS + FORM_OPS + WIRE_OPS + HTML_OPS + AUTH_OPS
 
 /** Cases this runner is known to fail, by id, with the reason. Kept here, never in the cases. */
-val EXPECTED_FAILURES: Map<Int, String> = mapOf(
-    3307 to "refreshAuthFlow always takes the time and random bytes: Kotlin has no untimed refresh",
-    3522 to "refreshAuthFlow always takes the time and random bytes: Kotlin has no untimed refresh",
-)
+val EXPECTED_FAILURES: Map<Int, String> = mapOf()
 
 fun inputs(case: Case): List<Input> {
     case["inputBase64"]?.let { encoded ->

@@ -1153,6 +1153,8 @@ class AuthFlow:
         now_ms: int | None = None,
         entropy: bytes | bytearray | None = None,
     ) -> tuple[AuthFlow, _Next]: ...
+    @staticmethod
+    def refresh_untimed(resource_url: str, grant: Grant, config: AuthConfig) -> tuple[AuthFlow, _Next]: ...
     def on_response(
         self,
         status: int,

@@ -12166,6 +12166,22 @@ public func refreshAuthFlow(resourceUrl: String, grant: Grant, config: AuthConfi
 })
 }
 /**
+ * Begins refreshing `grant` as [`refresh_auth_flow`] does, without the time and random
+ * bytes: for a `Bearer` grant whose client signs nothing. A DPoP-bound grant (`InvalidDpop`)
+ * and a `private_key_jwt` client (`InvalidConfig`) need both: refresh those with
+ * [`refresh_auth_flow`].
+ */
+public func refreshAuthFlowUntimed(resourceUrl: String, grant: Grant, config: AuthConfig)throws  -> AuthBegun  {
+    return try  FfiConverterTypeAuthBegun_lift(try rustCallWithError(FfiConverterTypeAuthError_lift) {
+        uniffiCallStatus in
+    uniffi_toolnexus_ffi_fn_func_refresh_auth_flow_untimed(
+        FfiConverterString.lower(resourceUrl),
+        FfiConverterTypeGrant_lower(grant),
+        FfiConverterTypeAuthConfig_lower(config),uniffiCallStatus
+    )
+})
+}
+/**
  * Begins authorizing the MCP server at `resource_url`, which answered with `challenge` (a
  * 401, or a 403 with `insufficient_scope`): the flow and its first step.
  *
@@ -12884,6 +12900,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow() != 11508) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow_untimed() != 44546) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_func_start_auth_flow() != 20052) {

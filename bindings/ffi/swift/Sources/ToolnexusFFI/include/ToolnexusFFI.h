@@ -1168,6 +1168,11 @@ RustBuffer uniffi_toolnexus_ffi_fn_func_parse_challenge(uint16_t status, RustBuf
 RustBuffer uniffi_toolnexus_ffi_fn_func_refresh_auth_flow(RustBuffer resource_url, uint64_t grant, uint64_t config, RustBuffer entropy, RustBuffer now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REFRESH_AUTH_FLOW_UNTIMED
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_REFRESH_AUTH_FLOW_UNTIMED
+RustBuffer uniffi_toolnexus_ffi_fn_func_refresh_auth_flow_untimed(RustBuffer resource_url, uint64_t grant, uint64_t config, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_START_AUTH_FLOW
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_FN_FUNC_START_AUTH_FLOW
 RustBuffer uniffi_toolnexus_ffi_fn_func_start_auth_flow(RustBuffer resource_url, RustBuffer challenge, uint64_t config, RustBuffer entropy, RustBuffer previous, RustCallStatus *_Nonnull out_status
@@ -1677,6 +1682,12 @@ uint16_t uniffi_toolnexus_ffi_checksum_func_parse_challenge(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REFRESH_AUTH_FLOW
 #define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REFRESH_AUTH_FLOW
 uint16_t uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REFRESH_AUTH_FLOW_UNTIMED
+#define UNIFFI_FFIDEF_UNIFFI_TOOLNEXUS_FFI_CHECKSUM_FUNC_REFRESH_AUTH_FLOW_UNTIMED
+uint16_t uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow_untimed(void
     
 );
 #endif

@@ -1,6 +1,6 @@
 // The suite's `auth_flow` operation through the Swift API, as conformance/src/ops/auth.rs runs
 // it: one AuthFlow, begun with startAuthFlow from the case's challenge or with refreshAuthFlow
-// from a stored grant, each Fetch matched against the script and answered from it, each
+// (refreshAuthFlowUntimed) from a stored grant, each Fetch matched against the script and answered from it, each
 // Authorize answered with the script's redirect.
 //
 // The outcome is the grant ({"grant": <Grant.toJson()>}), the authorization still waiting
@@ -287,11 +287,6 @@ private func describe(_ step: AuthStep) -> String {
     }
 }
 
-/// Refreshes without the time and random bytes: a call the Swift API does not have.
-struct NotExpressible: Error, CustomStringConvertible {
-    let description: String
-}
-
 private func begin(_ script: JSON, _ config: AuthConfig, _ secrets: inout [String]) throws -> AuthBegun {
     guard let server = script["server"]?.stringValue else { throw mismatch("`server` is required") }
     let now = script["now"]?.uint64Value ?? 0
@@ -320,7 +315,7 @@ private func begin(_ script: JSON, _ config: AuthConfig, _ secrets: inout [Strin
         if let token = kept[key]?.stringValue, token.count >= minAutoSecret { secrets.append(token) }
     }
     if refresh["untimed"]?.boolValue == true {
-        throw NotExpressible(description: "refreshAuthFlow always takes the time and random bytes: Swift has no untimed refresh")
+        return try refreshAuthFlowUntimed(resourceUrl: server, grant: grant, config: config)
     }
     return try refreshAuthFlow(resourceUrl: server, grant: grant, config: config, entropy: entropy(refresh["entropy"], 32), nowMs: now)
 }

@@ -20,10 +20,7 @@ let runners: [String: Runner] = contractRunners
     .merging(authRunners) { _, _ in fatalError("an operation has two runners") }
 
 /// Cases this runner is known to fail, by id, with the reason. Kept here, never in the cases.
-let expectedFailures: [UInt64: String] = [
-    3307: "refreshAuthFlow always takes the time and random bytes: Swift has no untimed refresh",
-    3522: "refreshAuthFlow always takes the time and random bytes: Swift has no untimed refresh",
-]
+let expectedFailures: [UInt64: String] = [:]
 
 /// A thrown error's kind and pointer as the suite names them, with its text; nil for any other.
 func named(_ error: Error) -> (kind: String, pointer: String, detail: String)? {

@@ -679,6 +679,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow(
     ): Int
+    external fun uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow_untimed(
+    ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_start_auth_flow(
     ): Int
     external fun uniffi_toolnexus_ffi_checksum_func_check_schema(
@@ -1437,6 +1439,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_refresh_auth_flow(`resourceUrl`: RustBuffer.ByValue,`grant`: Long,`config`: Long,`entropy`: RustBuffer.ByValue,`nowMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolnexus_ffi_fn_func_refresh_auth_flow_untimed(`resourceUrl`: RustBuffer.ByValue,`grant`: Long,`config`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_start_auth_flow(`resourceUrl`: RustBuffer.ByValue,`challenge`: RustBuffer.ByValue,`config`: Long,`entropy`: RustBuffer.ByValue,`previous`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_toolnexus_ffi_fn_func_check_schema(`schemaJson`: RustBuffer.ByValue,`limits`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1656,6 +1660,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow() and 0xFFFF) != 11508) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolnexus_ffi_checksum_func_refresh_auth_flow_untimed() and 0xFFFF) != 44546) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_func_start_auth_flow() and 0xFFFF) != 20052) {
@@ -15145,6 +15152,26 @@ public object FfiConverterSequenceTypeViolation: FfiConverterRustBuffer<List<Vio
         FfiConverterTypeAuthConfig.lower(`config`),
         FfiConverterByteArray.lower(`entropy`),
         FfiConverterOptionalULong.lower(`nowMs`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Begins refreshing `grant` as [`refresh_auth_flow`] does, without the time and random
+         * bytes: for a `Bearer` grant whose client signs nothing. A DPoP-bound grant (`InvalidDpop`)
+         * and a `private_key_jwt` client (`InvalidConfig`) need both: refresh those with
+         * [`refresh_auth_flow`].
+         */
+    @Throws(AuthException::class) fun `refreshAuthFlowUntimed`(`resourceUrl`: kotlin.String, `grant`: Grant, `config`: AuthConfig): AuthBegun {
+            return FfiConverterTypeAuthBegun.lift(
+    uniffiRustCallWithError(AuthException) { _status ->
+    UniffiLib.uniffi_toolnexus_ffi_fn_func_refresh_auth_flow_untimed(
+    
+        
+        FfiConverterString.lower(`resourceUrl`),
+        FfiConverterTypeGrant.lower(`grant`),
+        FfiConverterTypeAuthConfig.lower(`config`),_status)
 }
     )
     }
