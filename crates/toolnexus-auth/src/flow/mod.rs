@@ -369,7 +369,8 @@ impl Flow {
             return Err(AuthError::new(
                 AuthErrorKind::InvalidDpop,
                 "/dpop_key",
-                "a DPoP grant is refreshed with a proof: use Flow::refresh_at",
+                "a DPoP grant is refreshed with a proof, which needs the time and random bytes: \
+                 refresh it with them",
             ));
         }
         // A client assertion needs the time (its `iat` and `exp`) and a fresh `jti`: signed
@@ -378,8 +379,8 @@ impl Flow {
             return Err(AuthError::new(
                 AuthErrorKind::InvalidConfig,
                 "/client/auth_method",
-                "a private_key_jwt client signs a fresh assertion for each refresh: use \
-                 Flow::refresh_at with the time and random bytes",
+                "a private_key_jwt client signs a fresh assertion for each refresh, which needs \
+                 the time and random bytes: refresh it with them",
             ));
         }
         Flow::refresh_at(resource_url, grant, config, 0, [0; 32])
