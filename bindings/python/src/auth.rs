@@ -17,12 +17,13 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyMapping, PyString, PyTuple};
 use toolnexus_auth::{
-    AuthError, AuthErrorKind, AuthOption, Challenge, ClientKey, Config, Decision, DpopUse,
-    Enterprise, Flow, Grant, GrantKind, GrantType, HttpRequest, HttpResponse, Next, Policy,
-    Refusal, check_options,
+    AuthError, AuthErrorKind, AuthOption, Authorization, Challenge, ClientKey, Config, Decision,
+    DpopUse, Enterprise, Flow, Grant, GrantKind, GrantType, HttpRequest, HttpResponse, Next,
+    Policy, Refusal, check_options,
 };
-use toolnexus_core::{Error, ErrorKind};
+use toolnexus_core::{Error, ErrorKind, Request, id};
 
+use crate::contract::PyRequest;
 use crate::errors::{OrRaise, named, to_py_err};
 use crate::limits::PyLimits;
 use crate::repr::Repr;
@@ -570,23 +571,46 @@ impl PyFetch {
 /// The flow asks a person to authorize: have them open `url` (or `GET` it without following
 /// the redirect), then hand the query of the request the browser makes to `redirect_uri` to
 /// `AuthFlow.on_redirect`.
-#[pyclass(frozen, eq, get_all, module = "toolnexus", name = "Authorize")]
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[pyclass(frozen, eq, module = "toolnexus", name = "Authorize")]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PyAuthorize {
-    /// The authorization endpoint with the request's query.
-    url: String,
-    /// The `state` the redirect must carry back.
-    state: String,
-    /// Where the browser returns, with the response in its query.
-    redirect_uri: String,
+    authorization: Authorization,
+    /// The consent to ask before the link is opened.
+    consent: Request,
 }
 
 #[pymethods]
 impl PyAuthorize {
+    /// The authorization endpoint with the request's query.
+    #[getter]
+    fn url(&self) -> &str {
+        &self.authorization.url
+    }
+
+    /// The `state` the redirect must carry back.
+    #[getter]
+    fn state(&self) -> &str {
+        &self.authorization.state
+    }
+
+    /// Where the browser returns, with the response in its query.
+    #[getter]
+    fn redirect_uri(&self) -> &str {
+        &self.authorization.redirect_uri
+    }
+
+    /// The person's consent to opening the link, as the contract asks any question: a
+    /// `Request` of `kind` `"authorization"` whose `url` is the link. Ask it as any URL
+    /// request (its `url_review` included) and open the link only on an accept.
+    #[getter]
+    fn request(&self) -> PyRequest {
+        PyRequest::new(self.consent.clone())
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(Repr::new("Authorize")
-            .field("url", &self.url, py)?
-            .field("redirect_uri", &self.redirect_uri, py)?
+            .field("url", &self.authorization.url, py)?
+            .field("redirect_uri", &self.authorization.redirect_uri, py)?
             .finish())
     }
 }
@@ -605,19 +629,29 @@ impl PyDone {
     }
 }
 
-/// What the caller does next, as the Python object of its kind.
-fn next_object(py: Python<'_>, next: Next) -> PyResult<Bound<'_, PyAny>> {
+/// What the caller does next, as the Python object of its kind; an authorization comes with
+/// the consent `client_name` asks before opening the link for `server`.
+fn next_object<'py>(
+    py: Python<'py>,
+    next: Next,
+    client_name: &str,
+    server: &str,
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(match next {
         Next::Fetch(request) => Bound::new(py, PyFetch(request))?.into_any(),
-        Next::Authorize(authorization) => Bound::new(
-            py,
-            PyAuthorize {
-                url: authorization.url,
-                state: authorization.state,
-                redirect_uri: authorization.redirect_uri,
-            },
-        )?
-        .into_any(),
+        Next::Authorize(authorization) => {
+            let consent = authorization
+                .consent_request(id::next_id(), client_name, server)
+                .or_raise(py)?;
+            Bound::new(
+                py,
+                PyAuthorize {
+                    authorization,
+                    consent,
+                },
+            )?
+            .into_any()
+        }
         Next::Done(grant) => {
             let grant = Py::new(py, PyGrant(grant))?;
             Bound::new(py, PyDone { grant })?.into_any()
@@ -633,18 +667,30 @@ fn next_object(py: Python<'_>, next: Next) -> PyResult<Bound<'_, PyAny>> {
 #[pyclass(frozen, module = "toolnexus", name = "AuthFlow")]
 pub(crate) struct PyAuthFlow {
     inner: Shared<Flow>,
+    /// The client's name and the server, for the consent to a sign-in.
+    client_name: String,
+    server: String,
 }
 
 impl PyAuthFlow {
-    /// The flow and its first step, as a `(AuthFlow, Next)` tuple.
-    fn begun<'py>(py: Python<'py>, (flow, next): (Flow, Next)) -> PyResult<Bound<'py, PyTuple>> {
-        let flow = Bound::new(
-            py,
-            PyAuthFlow {
-                inner: Shared::new(flow),
-            },
-        )?;
-        PyTuple::new(py, [flow.into_any(), next_object(py, next)?])
+    /// The flow for `server` under `config` and its first step, as a `(AuthFlow, Next)` tuple.
+    fn begun<'py>(
+        py: Python<'py>,
+        (flow, next): (Flow, Next),
+        config: &Config,
+        server: &str,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let flow = PyAuthFlow {
+            inner: Shared::new(flow),
+            client_name: config.client_name.clone(),
+            server: server.to_owned(),
+        };
+        let next = flow.step(py, next)?;
+        PyTuple::new(py, [Bound::new(py, flow)?.into_any(), next])
+    }
+
+    fn step<'py>(&self, py: Python<'py>, next: Next) -> PyResult<Bound<'py, PyAny>> {
+        next_object(py, next, &self.client_name, &self.server)
     }
 }
 
@@ -669,11 +715,17 @@ impl PyAuthFlow {
         entropy: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let entropy = read_entropy::<ENTROPY_BYTES>(py, entropy)?;
-        let config = config.get().0.clone();
+        let config = &config.get().0;
         let previous = previous.map(|g| &g.get().0);
-        let begun = Flow::start(resource_url, &challenge.get().0, config, previous, entropy)
-            .or_raise(py)?;
-        PyAuthFlow::begun(py, begun)
+        let begun = Flow::start(
+            resource_url,
+            &challenge.get().0,
+            config.clone(),
+            previous,
+            entropy,
+        )
+        .or_raise(py)?;
+        PyAuthFlow::begun(py, begun, config, resource_url)
     }
 
     /// Begins refreshing `grant` for the MCP server at `resource_url`: the flow and the token
@@ -694,10 +746,16 @@ impl PyAuthFlow {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let entropy = read_entropy::<REFRESH_ENTROPY_BYTES>(py, entropy)?;
         let now_ms = now_or_clock(py, now_ms)?;
-        let config = config.get().0.clone();
-        let begun =
-            Flow::refresh_at(resource_url, &grant.get().0, config, now_ms, entropy).or_raise(py)?;
-        PyAuthFlow::begun(py, begun)
+        let config = &config.get().0;
+        let begun = Flow::refresh_at(
+            resource_url,
+            &grant.get().0,
+            config.clone(),
+            now_ms,
+            entropy,
+        )
+        .or_raise(py)?;
+        PyAuthFlow::begun(py, begun, config, resource_url)
     }
 
     /// Begins refreshing `grant` without the time and random bytes, as `refresh` does
@@ -711,9 +769,9 @@ impl PyAuthFlow {
         grant: &Bound<'py, PyGrant>,
         config: &Bound<'py, PyAuthConfig>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let config = config.get().0.clone();
-        let begun = Flow::refresh(resource_url, &grant.get().0, config).or_raise(py)?;
-        PyAuthFlow::begun(py, begun)
+        let config = &config.get().0;
+        let begun = Flow::refresh(resource_url, &grant.get().0, config.clone()).or_raise(py)?;
+        PyAuthFlow::begun(py, begun, config, resource_url)
     }
 
     /// Reads the response to the last `Fetch` (its status, its headers as a mapping or as
@@ -740,7 +798,7 @@ impl PyAuthFlow {
             .inner
             .with(py, |flow| flow.on_response(response, now_ms))
             .or_raise(py)?;
-        next_object(py, next)
+        self.step(py, next)
     }
 
     /// Reads the redirect: `query` is the query string of the request the browser made to
@@ -760,7 +818,7 @@ impl PyAuthFlow {
             .inner
             .with(py, |flow| flow.on_redirect_at(query, now_ms))
             .or_raise(py)?;
-        next_object(py, next)
+        self.step(py, next)
     }
 
     /// The authorization server's issuer, once known.

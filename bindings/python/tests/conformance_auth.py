@@ -5,7 +5,8 @@ from it, each ``Authorize`` answered with the script's redirect, as
 ``conformance/src/ops/auth.rs`` does.
 
 The outcome is the grant (``{"grant": <Grant.to_json()>}``), the authorization still waiting
-(``{"authorize": {"url", "state", "redirectUri"}}``) or the ``AuthError`` the flow raised. A
+(``{"authorize": {"url", "state", "redirectUri", "consent"}}``, the consent ``Request`` but
+its id) or the ``AuthError`` the flow raised. A
 script that does not match what the flow does is a failure of the case (``CaseMismatch``), and
 so is a secret found in an error's message or in a ``Fetch``'s ``repr``, and a message of 1,000
 characters or more.
@@ -357,8 +358,16 @@ def _auth_flow(_case: dict[str, Any], text: Text, _limits: toolnexus.Limits) -> 
     if isinstance(next_, toolnexus.Done):
         return '{"grant":' + next_.grant.to_json() + "}"
     if isinstance(next_, toolnexus.Authorize):
+        consent = next_.request
         return _compact(
-            {"authorize": {"url": next_.url, "state": next_.state, "redirectUri": next_.redirect_uri}}
+            {
+                "authorize": {
+                    "url": next_.url,
+                    "state": next_.state,
+                    "redirectUri": next_.redirect_uri,
+                    "consent": {"kind": consent.kind, "prompt": consent.prompt, "url": consent.url},
+                }
+            }
         )
     raise CaseMismatch(f"the flow asks for {next_.method} {next_.url} after the last step")
 

@@ -1,6 +1,7 @@
 //! The `auth_flow` operation: one authorization flow of `toolnexus-auth`, from the MCP server's
-//! challenge (or a stored grant to refresh) to its grant, its consent URL or its typed error,
-//! each request the flow makes matched against the script and answered from it.
+//! challenge (or a stored grant to refresh) to its grant, its consent URL (with the consent
+//! `Request` a host asks, but for its id) or its typed error, each request the flow makes
+//! matched against the script and answered from it.
 //!
 //! A script that does not match (a request the case does not expect, a step the flow does not
 //! reach) is a failure of the case, not an outcome: `Err(String)`. So is a secret found in an
@@ -81,6 +82,7 @@ pub(crate) fn run(input: &[u8]) -> Result<Outcome, String> {
         Ok(config) => config,
         Err(e) => return finish(Err(e), &secrets),
     };
+    let client_name = config.client_name.clone();
     let steps = match script.get("steps") {
         None => &[][..],
         Some(Value::Array(steps)) => &steps[..],
@@ -187,18 +189,30 @@ pub(crate) fn run(input: &[u8]) -> Result<Outcome, String> {
     }
     match next {
         Next::Done(grant) => finish(Ok(format!("{{\"grant\":{}}}", grant.to_json())), &secrets),
-        Next::Authorize(a) => finish(
-            Ok(object([(
-                "authorize",
-                object([
-                    ("url", Value::from(a.url.as_str())),
-                    ("state", Value::from(a.state.as_str())),
-                    ("redirectUri", Value::from(a.redirect_uri.as_str())),
-                ]),
-            )])
-            .to_json()),
-            &secrets,
-        ),
+        Next::Authorize(a) => {
+            // The consent's id is the host's own: every member but it is pinned.
+            let consent = a
+                .consent_request("consent", &client_name, server)
+                .map_err(|e| format!("the consent request: {e}"))?;
+            let consent = object([
+                ("kind", Value::from(consent.kind())),
+                ("prompt", Value::from(consent.prompt())),
+                ("url", Value::from(consent.url().unwrap_or_default())),
+            ]);
+            finish(
+                Ok(object([(
+                    "authorize",
+                    object([
+                        ("url", Value::from(a.url.as_str())),
+                        ("state", Value::from(a.state.as_str())),
+                        ("redirectUri", Value::from(a.redirect_uri.as_str())),
+                        ("consent", consent),
+                    ]),
+                )])
+                .to_json()),
+                &secrets,
+            )
+        }
         Next::Fetch(request) => Err(format!(
             "the flow asks for {} {} after the last step",
             request.method, request.url

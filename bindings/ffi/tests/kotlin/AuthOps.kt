@@ -1,13 +1,13 @@
 // The suite's `auth_flow` operation through the Kotlin API, as conformance/src/ops/auth.rs runs
 // it: one AuthFlow, begun with startAuthFlow from the case's challenge or with refreshAuthFlow
-// (refreshAuthFlowUntimed) from a stored grant, each Fetch matched against the script and answered from it, each
-// Authorize answered with the script's redirect.
+// (refreshAuthFlowUntimed) from a stored grant, each Fetch matched against the script and answered
+// from it, each Authorize answered with the script's redirect.
 //
 // The outcome is the grant ({"grant": <Grant.toJson()>}), the authorization still waiting
-// ({"authorize": {"url", "state", "redirectUri"}}) or the AuthException the flow threw. A script
-// that does not match what the flow does is a failure of the case (CaseMismatch), and so is a
-// secret found in an error's message or in a Fetch's toString(), and a message of 1,000
-// characters or more.
+// ({"authorize": {"url", "state", "redirectUri", "consent"}}, the consent Request but its id) or
+// the AuthException the flow threw. A script that does not match what the flow does is a failure
+// of the case (CaseMismatch), and so is a secret found in an error's message or in a Fetch's
+// toString(), and a message of 1,000 characters or more.
 
 import dev.toolnexus.*
 import java.math.BigDecimal
@@ -344,7 +344,8 @@ private fun authFlow(input: String): String {
         is AuthStep.Done -> "{\"grant\":${last.grant.toJson()}}"
         is AuthStep.Authorize -> {
             val a = last.authorization
-            "{\"authorize\":{\"url\":${quote(a.url)},\"state\":${quote(a.state)},\"redirectUri\":${quote(a.redirectUri)}}}"
+            val consent = linkedMapOf("kind" to a.request.kind, "prompt" to a.request.prompt, "url" to a.request.url)
+            toJson(linkedMapOf("authorize" to linkedMapOf("url" to a.url, "state" to a.state, "redirectUri" to a.redirectUri, "consent" to consent)))
         }
         is AuthStep.Fetch -> throw CaseMismatch("the flow asks for ${last.request.method()} ${last.request.url()} after the last step")
     }

@@ -1,13 +1,13 @@
-// The suite's `auth_flow` operation through the Swift API, as conformance/src/ops/auth.rs runs
-// it: one AuthFlow, begun with startAuthFlow from the case's challenge or with refreshAuthFlow
-// (refreshAuthFlowUntimed) from a stored grant, each Fetch matched against the script and answered from it, each
-// Authorize answered with the script's redirect.
+// The suite's `auth_flow` operation through the Swift API, as conformance/src/ops/auth.rs runs it:
+// one AuthFlow, begun with startAuthFlow from the case's challenge or with refreshAuthFlow
+// (refreshAuthFlowUntimed) from a stored grant, each Fetch matched against the script and answered
+// from it, each Authorize answered with the script's redirect.
 //
 // The outcome is the grant ({"grant": <Grant.toJson()>}), the authorization still waiting
-// ({"authorize": {"url", "state", "redirectUri"}}) or the AuthError the flow threw. A script that
-// does not match what the flow does is a failure of the case (a thrown BrokenCase), and so is a
-// secret found in an error's message or in a Fetch's description, and a message of 1,000
-// characters or more.
+// ({"authorize": {"url", "state", "redirectUri", "consent"}}, the consent Request but its id) or
+// the AuthError the flow threw. A script that does not match what the flow does is a failure of
+// the case (a thrown BrokenCase), and so is a secret found in an error's message or in a Fetch's
+// description, and a message of 1,000 characters or more.
 
 import Foundation
 import JSONText
@@ -379,7 +379,10 @@ private func authFlow(_ input: String) throws -> String {
     case .done(let grant):
         return "{\"grant\":\(grant.toJson())}"
     case .authorize(let a):
-        return JSON.fields(("authorize", .fields(("url", .string(a.url)), ("state", .string(a.state)), ("redirectUri", .string(a.redirectUri))))).text
+        let consent = JSON.fields(("kind", .string(a.request.kind)), ("prompt", .string(a.request.prompt)), ("url", .string(orNull: a.request.url)))
+        return JSON.fields(("authorize", .fields(
+            ("url", .string(a.url)), ("state", .string(a.state)), ("redirectUri", .string(a.redirectUri)), ("consent", consent)
+        ))).text
     case .fetch(let request):
         throw mismatch("the flow asks for \(request.method()) \(request.url()) after the last step")
     }
