@@ -92,6 +92,12 @@ pub trait Asker: Send {
         self.url(ask, review, refused)
     }
 
+    /// Whether a question coming now would get an answer: a person at the terminal, or an
+    /// answer left in `--answers`.
+    fn can_answer(&self) -> bool {
+        true
+    }
+
     /// Whether a question came that nobody could be asked (and was cancelled for it).
     fn unasked(&self) -> bool {
         false
@@ -141,6 +147,10 @@ impl Asker for Shared {
     fn unasked(&self) -> bool {
         self.with(|a| a.unasked())
     }
+
+    fn can_answer(&self) -> bool {
+        self.with(|a| a.can_answer())
+    }
 }
 
 /// The asker of a `call` with no terminal and no `--answers`: the call runs, and a question,
@@ -173,6 +183,10 @@ impl Asker for Nobody {
 
     fn unasked(&self) -> bool {
         self.asked
+    }
+
+    fn can_answer(&self) -> bool {
+        false
     }
 }
 
@@ -267,8 +281,7 @@ impl Scripted {
         }
         let Some(reply) = self.answers.next() else {
             warning!(
-                "the answers ran out ({} used) before request {} was answered: it is \
-                 cancelled, and nothing invalid is sent",
+                "the answers ran out ({} used) before request {} was answered",
                 self.used,
                 ask.request.id()
             );
@@ -319,5 +332,9 @@ impl Asker for Scripted {
 
     fn url(&mut self, ask: &Ask<'_>, review: &UrlReview, refused: Option<&Error>) -> Option<Reply> {
         self.next(ask, Some(review), refused)
+    }
+
+    fn can_answer(&self) -> bool {
+        self.answers.len() > 0
     }
 }

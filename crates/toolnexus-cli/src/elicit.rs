@@ -158,6 +158,23 @@ pub(crate) fn answer_one<R>(
     )
 }
 
+/// As [`answer_one`], except that when the answers run out nothing is resolved: `None`, and
+/// the question can be kept for later (`call --defer`).
+pub(crate) fn answer_or_keep<R>(
+    ask: &Ask<'_>,
+    form: Option<&Form>,
+    asker: &mut dyn Asker,
+    resolve: impl FnMut(&Answer) -> Result<R, Error>,
+) -> Result<Option<R>, Error> {
+    let taken = answer_loop(
+        ask.request,
+        |review, refused| ask_once(asker, ask, form, review, refused),
+        resolve,
+        OnceOut::Keep,
+    )?;
+    Ok(taken.map(|(result, _)| result))
+}
+
 /// One ask of `asker`: the form, or the URL and its review. `refused` is what the last answer
 /// got.
 pub(crate) fn ask_once(
@@ -179,15 +196,47 @@ pub(crate) fn ask_once(
 /// the core refuses, are asked again; `None` from `ask` (nothing more to answer with) cancels.
 pub(crate) fn answer_with<R>(
     request: &Request,
+    ask: impl FnMut(Option<&UrlReview>, Option<&Error>) -> Option<Reply>,
+    resolve: impl FnMut(&Answer) -> Result<R, Error>,
+) -> Result<(R, bool), Error> {
+    answer_loop(request, ask, resolve, OnceOut::Cancel)?.ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidValue,
+            "",
+            "the question was neither answered nor cancelled",
+        )
+    })
+}
+
+/// What the loop does once the answers are out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnceOut {
+    /// Cancels the request.
+    Cancel,
+    /// Leaves it unanswered, to be kept for later.
+    Keep,
+}
+
+/// [`answer_with`]'s loop; `None` only when the answers ran out and `out` keeps the request.
+fn answer_loop<R>(
+    request: &Request,
     mut ask: impl FnMut(Option<&UrlReview>, Option<&Error>) -> Option<Reply>,
     mut resolve: impl FnMut(&Answer) -> Result<R, Error>,
-) -> Result<(R, bool), Error> {
+    out: OnceOut,
+) -> Result<Option<(R, bool)>, Error> {
     let review = request.url().map(review_url);
     let mut refused: Option<Error> = None;
     loop {
         let Some(reply) = ask(review.as_ref(), refused.as_ref()) else {
+            if out == OnceOut::Keep {
+                return Ok(None);
+            }
+            warning!(
+                "request {} is cancelled, and nothing invalid is sent",
+                request.id()
+            );
             let cancel = Answer::refuse(request.id(), Reason::parse("cancelled"))?;
-            return Ok((resolve(&cancel)?, true));
+            return Ok(Some((resolve(&cancel)?, true)));
         };
         if let Some(refusal) = refused_consent(review.as_ref(), &reply) {
             refused = Some(refusal);
@@ -195,7 +244,7 @@ pub(crate) fn answer_with<R>(
         }
         let answer = answer_of(request, reply)?;
         match resolve(&answer) {
-            Ok(result) => return Ok((result, false)),
+            Ok(result) => return Ok(Some((result, false))),
             Err(e) if e.kind() == ErrorKind::InvalidContent => refused = Some(e),
             Err(e) => return Err(e),
         }

@@ -21,6 +21,8 @@ pub mod input;
 #[doc(hidden)]
 pub mod line;
 #[doc(hidden)]
+pub mod pending;
+#[doc(hidden)]
 pub mod printer;
 #[doc(hidden)]
 pub mod report;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use toolnexus_auth::Secret;
-use toolnexus_core::Limits;
+use toolnexus_core::{Limits, Modes};
 
 use toolnexus_cli::ask::{Asker, Nobody, Scripted, Shared};
 use toolnexus_cli::auth::driver::grant_option;
@@ -15,7 +15,9 @@ use toolnexus_cli::input::{Elicitation, Source};
 use toolnexus_cli::printer::{self, Output};
 use toolnexus_cli::report::{self, Exit, Failure};
 use toolnexus_cli::terminal::Terminal;
-use toolnexus_cli::{auth, auth_command, call, elicit, html, sample, tools};
+use toolnexus_cli::{
+    auth, auth_command, call, elicit, html, note, pending, sample, tools, warning,
+};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -28,6 +30,8 @@ Exit codes:
      timeout, no mutual protocol version, an authorization that failed)
   4  call and tools: the server asked a person (a form, or consent to an authorization),
      but there was no terminal to ask on and no --answers (the question was cancelled)
+  5  call --defer and resume: the server asked what nobody could answer now; the call is
+     kept to be resumed (toolnexus resume ID), and {\"pending\": ID, \"requests\": […]} printed
 130  call: interrupted with Ctrl-C while the tool ran as a task; the task was cancelled
      (tasks/cancel)";
 
@@ -50,6 +54,10 @@ struct ServerArgs {
     /// Write the server's standard error to this file instead of ours.
     #[arg(long, value_name = "FILE")]
     server_log: Option<PathBuf>,
+    /// The elicitation modes this client declares it answers, in both eras: form,url (the
+    /// default), form, url or none. A server should not ask in a mode left out.
+    #[arg(long, value_name = "MODES", default_value = "form,url", value_parser = elicit_modes)]
+    elicit: Modes,
     #[command(flatten)]
     auth: AuthArgs,
     /// The server to start, after `--`: the command and its arguments, spoken to over stdio.
@@ -156,15 +164,69 @@ impl std::fmt::Debug for ServerArgs {
             .field("protocol", &self.protocol)
             .field("timeout", &self.timeout)
             .field("server_log", &self.server_log)
+            .field("elicit", &modes_name(self.elicit))
             .field("auth", &self.auth)
             .field("command", &self.command)
             .finish()
     }
 }
 
+/// The modes `--elicit` names.
+fn elicit_modes(text: &str) -> Result<Modes, String> {
+    match text {
+        "form,url" | "url,form" => Ok(Modes::ALL),
+        "form" => Ok(Modes::FORM),
+        "url" => Ok(Modes::URL),
+        "none" => Ok(Modes::new(false, false)),
+        _ => Err(String::from("give form,url, form, url or none")),
+    }
+}
+
+/// How `--elicit` names `modes`.
+fn modes_name(modes: Modes) -> &'static str {
+    match (modes.form(), modes.url()) {
+        (true, true) => "form,url",
+        (true, false) => "form",
+        (false, true) => "url",
+        (false, false) => "none",
+    }
+}
+
 /// A secret given on the command line or in the environment, kept as one from the start.
 fn secret(text: &str) -> Result<Secret, std::convert::Infallible> {
     Ok(Secret::from(text))
+}
+
+impl ServerArgs {
+    /// How to reach the server of a kept call again: its command or its URL and headers,
+    /// its timeout and modes, and the authorization options the environment gives (the grant
+    /// kept for the server is used).
+    fn again(kept: &pending::Pending) -> Result<ServerArgs, Failure> {
+        /// The command line's defaults, for what a kept call does not hold.
+        #[derive(Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            auth: AuthArgs,
+        }
+        let defaults =
+            Defaults::try_parse_from(["toolnexus"]).map_err(|e| Failure::usage(e.to_string()))?;
+        let (url, headers, command) = match &kept.server {
+            pending::Server::Command(words) => (None, Vec::new(), words.clone()),
+            pending::Server::Url { url, headers } => {
+                (Some(url.clone()), headers.clone(), Vec::new())
+            }
+        };
+        Ok(ServerArgs {
+            url,
+            headers,
+            protocol: None,
+            timeout: kept.timeout,
+            server_log: None,
+            elicit: elicit_modes(&kept.elicit).map_err(Failure::usage)?,
+            auth: defaults.auth,
+            command,
+        })
+    }
 }
 
 impl AuthArgs {
@@ -358,8 +420,44 @@ enum Command {
         /// (2026-07-28) or URL interactions (2025-11-25) before the call is given up.
         #[arg(long, value_name = "N", default_value_t = call::MAX_ROUNDS)]
         max_rounds: usize,
+        /// When a question comes that nobody can answer now (no terminal and no --answers,
+        /// or answers that ran out), keep the call to be resumed later, from any process
+        /// (`toolnexus resume ID`), print {"pending": ID, "requests": [...]} and exit with 5.
+        /// It works for what outlives the connection: a 2026-07-28 input_required round, and
+        /// a task over HTTP at 2026-07-28; a question bound to the connection (the 2025 era
+        /// outside a task, a task over stdio) is handled as without --defer, and said.
+        #[arg(long)]
+        defer: bool,
         #[command(flatten)]
         server: ServerArgs,
+    },
+    /// List the calls kept to be resumed (`call --defer`): id, server, tool, when asked,
+    /// until when.
+    ///
+    /// They are kept in pending/ in $TOOLNEXUS_CONFIG_DIR, else $XDG_CONFIG_HOME/toolnexus,
+    /// else ~/.config/toolnexus, readable by you alone and sealed with a key kept there; one
+    /// whose time is past is removed.
+    #[command(after_help = EXIT_CODES)]
+    Pending {
+        /// Print them as a JSON array of {id, server, tool, askedAt, expiresAt, requests}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Go on with a call kept by `call --defer`: answer its questions and finish it.
+    ///
+    /// Asks in the terminal, or takes --answers (one per question, as `call --answers`
+    /// does), then goes on as `call` would: a 2026-07-28 round is sent again with the answers
+    /// (a stdio server started again with the same command, an HTTP one reached again with
+    /// the authorization kept for it), a task is polled again and answered. Same output, same
+    /// exit codes, and 5 again with a new id if the server asks more with nobody to answer.
+    /// A resumed or expired id is gone.
+    #[command(after_help = EXIT_CODES)]
+    Resume {
+        /// The id `call --defer` printed.
+        id: String,
+        /// Answer from a JSON array of answers instead of asking (see `elicit --help`).
+        #[arg(long, value_name = "FILE|-")]
+        answers: Option<String>,
     },
     /// List the tools of a live MCP server: names, descriptions and arguments.
     ///
@@ -537,15 +635,29 @@ fn run(command: Command) -> tools::Printed {
             answers,
             task,
             max_rounds,
+            defer,
             server,
-        } => call(
-            &tool,
-            &args,
-            answers,
-            Calling { task, max_rounds },
-            &server,
-            &limits,
-        ),
+        } => {
+            let arguments = match toolnexus_core::json::parse_str(&args, &limits)? {
+                toolnexus_core::Value::Object(map) => map,
+                other => {
+                    return Err(Failure::usage(format!(
+                        "--args must be a JSON object, not {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            let calling = Calling {
+                task,
+                max_rounds,
+                defer,
+                resume: None,
+            };
+            let asker = asker(answers.as_deref(), &limits, false)?;
+            call(&tool, arguments, asker, calling, &server)
+        }
+        Command::Pending { json } => list_pending(json),
+        Command::Resume { id, answers } => resume(&id, answers, &limits),
         Command::Tools {
             json,
             answers,
@@ -658,44 +770,105 @@ fn connect(
     }
 }
 
-/// How `call` calls: `--task` and `--max-rounds`.
+/// How `call` calls: `--task`, `--max-rounds`, `--defer`, and what a resumed call goes on
+/// with.
 struct Calling {
     task: bool,
     max_rounds: usize,
+    defer: bool,
+    resume: Option<pending::Pending>,
 }
 
 fn call(
     tool: &str,
-    args: &str,
-    answers: Option<String>,
+    arguments: toolnexus_core::Map,
+    asker: Box<dyn Asker>,
     calling: Calling,
     server: &ServerArgs,
-    limits: &Limits,
 ) -> tools::Printed {
-    let arguments = match toolnexus_core::json::parse_str(args, limits)? {
-        toolnexus_core::Value::Object(map) => map,
-        other => {
-            return Err(Failure::usage(format!(
-                "--args must be a JSON object, not {}",
-                other.type_name()
-            )));
-        }
+    // Where a deferred call is kept, found before the server is started.
+    let folder = if calling.defer {
+        let store = auth::Store::locate().map_err(Failure::usage)?;
+        Some(pending::Folder::in_config(store.dir()))
+    } else {
+        None
     };
     // One asker for the conversation's questions and the consent to an authorization, so
     // that --answers are used in the order the questions come.
-    let asker = Shared::new(asker(answers.as_deref(), limits, false)?);
+    let asker = Shared::new(asker);
     let transport = connect(server, &asker)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversing = asker.clone();
     let mut conversation = call::Conversation::new(transport, &mut conversing, timeout);
+    conversation.declare(server.elicit);
     conversation.prefer_task(calling.task);
     conversation.max_rounds(calling.max_rounds);
-    let outcome = conversation
-        .connect(server.protocol.as_deref())
-        .and_then(|()| conversation.call_tool(tool, arguments));
+    conversation.defer(calling.defer);
+    if let Some(kept) = &calling.resume {
+        conversation.said_to_be(kept.who.as_deref());
+    }
+    let outcome = match calling.resume.as_ref().map(|kept| (kept, &kept.waiting)) {
+        None => conversation
+            .connect(server.protocol.as_deref())
+            .and_then(|()| conversation.call_tool(tool, arguments.clone())),
+        Some((kept, pending::Waiting::Round(snapshot))) => conversation
+            .connect(server.protocol.as_deref())
+            .and_then(|()| conversation.resume_round(tool, arguments.clone(), snapshot, &kept.id)),
+        Some((kept, pending::Waiting::Task(created))) => conversation
+            .connect(server.protocol.as_deref())
+            .and_then(|()| conversation.resume_task(created, &kept.keys)),
+        // The question belongs to the session it came on: no new handshake.
+        Some((
+            kept,
+            pending::Waiting::Question {
+                task,
+                question,
+                session,
+            },
+        )) => conversation
+            .rejoin(&kept.protocol, session)
+            .and_then(|()| conversation.resume_question(task, question)),
+    };
     let answered_all = conversation.answered_all();
+    let (version, who) = (conversation.version().to_owned(), conversation.who());
     conversation.close();
-    let result = outcome?;
+    let result = match outcome? {
+        call::Called::Result(result) => result,
+        call::Called::Deferred(deferral) => {
+            let Some(folder) = folder else {
+                return Err(Failure::server("a call was deferred without --defer"));
+            };
+            let kept = pending::Pending {
+                id: pending::new_id().map_err(Failure::server)?,
+                server: match (&server.url, &server.command) {
+                    (Some(url), _) => pending::Server::Url {
+                        url: url.clone(),
+                        headers: server.headers.clone(),
+                    },
+                    (None, command) => pending::Server::Command(command.clone()),
+                },
+                tool: String::from(tool),
+                arguments,
+                protocol: version,
+                who,
+                elicit: String::from(modes_name(server.elicit)),
+                timeout: server.timeout,
+                max_rounds: calling.max_rounds,
+                asked_at_ms: toolnexus_core::id::now_ms(),
+                expires_at_ms: deferral.expires_at_ms,
+                requests: deferral.requests,
+                keys: deferral.keys,
+                waiting: deferral.waiting,
+            };
+            folder.keep(&kept).map_err(Failure::usage)?;
+            note!(
+                "the call waits for answers: toolnexus resume {} (until {})",
+                kept.id,
+                toolnexus_core::rfc3339::format_unix_ms(kept.expires_at_ms)
+            );
+            return Ok((Output::Json(kept.announcement().to_json()), Exit::Pending));
+        }
+    };
     let is_error = matches!(
         result.get("isError"),
         Some(toolnexus_core::Value::Bool(true))
@@ -711,6 +884,109 @@ fn call(
     ))
 }
 
+/// `toolnexus pending`: the calls kept, as lines or as JSON.
+fn list_pending(json: bool) -> tools::Printed {
+    let store = auth::Store::locate().map_err(Failure::usage)?;
+    let folder = pending::Folder::in_config(store.dir());
+    let found = folder
+        .list(toolnexus_core::id::now_ms())
+        .map_err(Failure::usage)?;
+    let time = toolnexus_core::rfc3339::format_unix_ms;
+    let mut items = Vec::new();
+    let mut lines = String::new();
+    for item in found {
+        match item {
+            Ok(kept) => {
+                let server = match &kept.server {
+                    pending::Server::Command(words) => words.join(" "),
+                    pending::Server::Url { url, .. } => url.clone(),
+                };
+                let mut map = toolnexus_core::Map::new();
+                map.insert("id", toolnexus_core::Value::from(kept.id.as_str()));
+                map.insert("server", toolnexus_core::Value::from(server.as_str()));
+                map.insert("tool", toolnexus_core::Value::from(kept.tool.as_str()));
+                map.insert(
+                    "askedAt",
+                    toolnexus_core::Value::from(time(kept.asked_at_ms)),
+                );
+                map.insert(
+                    "expiresAt",
+                    toolnexus_core::Value::from(time(kept.expires_at_ms)),
+                );
+                map.insert("requests", toolnexus_core::Value::Array(kept.requests));
+                items.push(toolnexus_core::Value::Object(map));
+                lines.push_str(&format!(
+                    "{}  {}  {}  asked {}  until {}\n",
+                    kept.id,
+                    printer::one_line(&server),
+                    printer::one_line(&kept.tool),
+                    time(kept.asked_at_ms),
+                    time(kept.expires_at_ms)
+                ));
+            }
+            Err((id, refusal)) => {
+                let why = match refusal {
+                    pending::Refusal::Invalid(why) | pending::Refusal::Io(why) => why,
+                    pending::Refusal::Unknown(why) => why,
+                    pending::Refusal::Expired(_) => String::from("expired"),
+                };
+                warning!("the pending call {id} cannot be read: {why}");
+            }
+        }
+    }
+    if json {
+        let list = toolnexus_core::Value::Array(items);
+        return Ok((Output::Json(list.to_json()), Exit::Done));
+    }
+    if lines.is_empty() {
+        note!("no call waits for answers");
+    }
+    Ok((Output::Text(lines), Exit::Done))
+}
+
+/// `toolnexus resume ID`: the call kept, taken (it is gone from now on) and finished as
+/// `call` would.
+fn resume(id: &str, answers: Option<String>, limits: &Limits) -> tools::Printed {
+    use toolnexus_core::{Error, ErrorKind};
+    let store = auth::Store::locate().map_err(Failure::usage)?;
+    let folder = pending::Folder::in_config(store.dir());
+    // The answers are read before the call is taken: a file that cannot be read changes
+    // nothing.
+    let asker = asker(answers.as_deref(), limits, false)?;
+    let kept = match folder.take(id, toolnexus_core::id::now_ms()) {
+        Ok(kept) => kept,
+        Err(pending::Refusal::Unknown(why) | pending::Refusal::Io(why)) => {
+            return Err(Failure::usage(why));
+        }
+        Err(pending::Refusal::Expired(at)) => {
+            return Err(Failure::Refused(Error::new(
+                ErrorKind::Expired,
+                "/expiresAtMs",
+                format!(
+                    "the pending call {id} expired at {}; it is removed",
+                    toolnexus_core::rfc3339::format_unix_ms(at)
+                ),
+            )));
+        }
+        Err(pending::Refusal::Invalid(why)) => {
+            return Err(Failure::Refused(Error::new(
+                ErrorKind::InvalidSeal,
+                "",
+                why,
+            )));
+        }
+    };
+    let mut server = ServerArgs::again(&kept)?;
+    server.protocol = Some(kept.protocol.clone());
+    let calling = Calling {
+        task: false,
+        max_rounds: kept.max_rounds,
+        defer: true,
+        resume: Some(kept.clone()),
+    };
+    call(&kept.tool, kept.arguments.clone(), asker, calling, &server)
+}
+
 fn list_tools(
     server: &ServerArgs,
     json: bool,
@@ -724,6 +1000,7 @@ fn list_tools(
     let transport = connect(server, &consent)?;
     let timeout = std::time::Duration::from_secs(server.timeout);
     let mut conversation = call::Conversation::new(transport, &mut nobody, timeout);
+    conversation.declare(server.elicit);
     let outcome = conversation
         .connect(server.protocol.as_deref())
         .and_then(|()| conversation.list_tools());

@@ -26,6 +26,9 @@ pub enum Exit {
     /// `--answers`); the question was cancelled. `call` and `tools`: the server needs an
     /// authorization, and there was nobody to consent to it.
     Unasked = 4,
+    /// `call --defer` and `resume`: the server asked what nobody could answer now; the call
+    /// is kept in `pending/` to be resumed, and its id and questions are printed.
+    Pending = 5,
     /// `call`: interrupted (Ctrl-C) while a task ran; the task was cancelled. 128 + SIGINT, as
     /// shells report a process Ctrl-C ended.
     Interrupted = 130,

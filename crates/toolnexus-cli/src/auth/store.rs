@@ -91,6 +91,11 @@ impl Store {
         Store { dir: dir.into() }
     }
 
+    /// The configuration folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The file the authorizations are kept in.
     pub fn path(&self) -> PathBuf {
         self.dir.join(FILE_NAME)
@@ -260,7 +265,7 @@ impl Store {
 /// Refuses a folder to keep grants in that is not the user's alone: a symbolic link, or a
 /// folder its group or others can write to (a folder another user owns and this one can
 /// write to is one of those).
-fn check_folder(dir: &Path) -> Result<(), String> {
+pub(crate) fn check_folder(dir: &Path) -> Result<(), String> {
     let meta =
         fs::symlink_metadata(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let refused = |why: &str| {
@@ -285,7 +290,7 @@ fn check_folder(dir: &Path) -> Result<(), String> {
 }
 
 /// Writes `bytes` to a new file at `path` that only its owner can read or write.
-fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // A file left by an earlier run that stopped half-way is not reused: it may be anyone's.
     match fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),

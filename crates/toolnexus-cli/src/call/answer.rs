@@ -28,6 +28,10 @@ use crate::terminal::{self, Terminal};
 impl Conversation<'_> {
     /// A request or notification from the server.
     pub(super) fn server_message(&mut self, message: Message) -> Result<(), Failure> {
+        if let Some(kept) = self.keeps(&message) {
+            self.kept_question = Some((message, kept.0, kept.1));
+            return Ok(());
+        }
         if let Message::Request { id, method, .. } = &message
             && method == PING_METHOD
         {
@@ -58,11 +62,35 @@ impl Conversation<'_> {
         }
     }
 
+    /// Whether `message` is a handshake-era task's question to keep for later (`--defer`,
+    /// nobody to answer, a server reached over HTTP): the request it maps to, and the id of
+    /// the session it came on, which is left open from now on.
+    fn keeps(&mut self, message: &Message) -> Option<(toolnexus_core::Value, String)> {
+        let question =
+            matches!(message, Message::Request { method, .. } if method == "elicitation/create");
+        if !(question && self.following_task && self.deferring() && self.inbox.reachable_again()) {
+            return None;
+        }
+        // What the question asks, read by a bridge of its own: the conversation's reads it
+        // when it is answered.
+        let mut bridge = toolnexus_core::ReverseBridge::new(self.options);
+        let Incoming::Elicit { request, .. } = bridge.handle(message.clone(), now_ms()) else {
+            return None;
+        };
+        let request = super::request_value(&request).ok()?;
+        let session = self.inbox.keep_session()?;
+        Some((request, session))
+    }
+
     /// Answers an `elicitation/create` of the handshake era, unless the server withdraws it
     /// while the person answers: then nothing is sent. A person at the terminal is asked on a
     /// thread of its own while this one watches the server, so a withdrawal closes the open
     /// form at once (the abandoned prompt gives the terminal back).
     fn elicit(&mut self, request: &Request) -> Result<(), Failure> {
+        self.cannot_defer(
+            "a question of the 2025 era outside a task over HTTP (it is bound to this \
+             connection)",
+        );
         let who = self.who();
         let form = self.bridge.session().form(request.id()).cloned();
         let interactive = self.asker.interactive();

@@ -386,6 +386,29 @@ impl Transport for HttpServer {
         true
     }
 
+    fn reachable_again(&self) -> bool {
+        true
+    }
+
+    fn keep_session(&mut self) -> Option<String> {
+        self.endpoint
+            .shared
+            .session
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+
+    fn join_session(&mut self, id: &str) -> Result<(), Failure> {
+        *self
+            .endpoint
+            .shared
+            .session
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(String::from(id));
+        Ok(())
+    }
+
     fn authorize(&mut self, challenge: Challenge) -> Result<(), Failure> {
         let Some(authorizer) = &mut self.authorizer else {
             return Err(Failure::server(format!(

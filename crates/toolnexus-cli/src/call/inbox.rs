@@ -158,6 +158,23 @@ impl Inbox {
         self.transport.mirrors_headers()
     }
 
+    /// Whether the server can be reached again from another process (see
+    /// [`Transport::reachable_again`]).
+    pub fn reachable_again(&self) -> bool {
+        self.transport.reachable_again()
+    }
+
+    /// Leaves the session open when the conversation ends: its id (see
+    /// [`Transport::keep_session`]).
+    pub fn keep_session(&mut self) -> Option<String> {
+        self.transport.keep_session()
+    }
+
+    /// Speaks within the session `id` (see [`Transport::join_session`]).
+    pub fn join_session(&mut self, id: &str) -> Result<(), Failure> {
+        self.transport.join_session(id)
+    }
+
     /// Ends the conversation.
     pub fn close(&mut self) {
         self.transport.close();

@@ -20,6 +20,7 @@ mod tests;
 use std::time::Duration;
 
 use toolnexus_core::id::now_ms;
+use toolnexus_core::session::SessionOptions;
 use toolnexus_core::wire::client::headers::ParamHeaders;
 use toolnexus_core::wire::client::{
     self, Client, Era, HANDSHAKE_VERSIONS, HEADER_MISMATCH, INITIALIZE_METHOD, Implementation,
@@ -28,11 +29,12 @@ use toolnexus_core::wire::client::{
 use toolnexus_core::wire::method::{TOOLS_CALL, TOOLS_LIST};
 use toolnexus_core::wire::mrtr::{ClientRequest, InputRequired, InputRound, ServerResult};
 use toolnexus_core::wire::rpc::ErrorCode;
+use toolnexus_core::wire::rpc::{Message, RpcId};
 use toolnexus_core::wire::task::{self as tasks, TaskSupport};
 use toolnexus_core::{Error, Form, Map, Modes, Request, ReverseBridge, Value};
 
 use crate::ask::{Ask, Asker};
-use crate::elicit::{answer_one, session_options};
+use crate::elicit::{answer_one, answer_or_keep, session_options};
 use crate::report::Failure;
 use crate::{note, warning};
 use inbox::Inbox;
@@ -55,6 +57,39 @@ pub struct Listing {
     pub excluded: Vec<(String, Error)>,
 }
 
+/// How a call ended: with the tool's result, or with questions nobody could answer now,
+/// kept to be answered later (`--defer`).
+#[derive(Debug)]
+pub enum Called {
+    /// The tool's `CallToolResult`.
+    Result(Map),
+    /// The call waits for answers, and can go on in another process.
+    Deferred(Deferral),
+}
+
+/// What became of a question asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// It has its answer (or its cancel).
+    Answered,
+    /// The answers ran out before it had one, and the call is deferred: it is left open.
+    Kept,
+}
+
+/// What a deferred call waits for.
+#[derive(Debug)]
+pub struct Deferral {
+    /// The questions not answered yet, each a `Request` as the contract spells it.
+    pub requests: Vec<Value>,
+    /// The key of each (2026-07-28), in the same order, so that a resumed call asks them in
+    /// the order they were printed; none for a handshake-era question.
+    pub keys: Vec<String>,
+    /// What goes on once they are answered.
+    pub waiting: crate::pending::Waiting,
+    /// Until when it can go on, in milliseconds since 1970.
+    pub expires_at_ms: u64,
+}
+
 /// One conversation with a server.
 pub struct Conversation<'a> {
     inbox: Inbox,
@@ -75,6 +110,22 @@ pub struct Conversation<'a> {
     want_task: bool,
     /// How many rounds one call may take (`--max-rounds`).
     max_rounds: usize,
+    /// The options of every elicitation's session: the modes declared among them.
+    options: SessionOptions,
+    /// Whether questions nobody can answer now are kept for later (`--defer`).
+    defer: bool,
+    /// Said once: a question that cannot be kept for later came while deferring.
+    said_live: bool,
+    /// Set while a handshake-era task is followed: its questions may be kept for later.
+    following_task: bool,
+    /// A handshake-era task's question kept for later: the message, the request it maps to
+    /// and the session it came on.
+    kept_question: Option<(Message, Value, String)>,
+    /// The order a resumed call asks a task's questions in: their keys, as printed.
+    asked_order: Vec<String>,
+    /// The ids of the retries of a resumed round, which must differ from those sent before:
+    /// the pending call's id and a count.
+    retry_ids: Option<(String, u64)>,
 }
 
 impl<'a> Conversation<'a> {
@@ -102,6 +153,57 @@ impl<'a> Conversation<'a> {
             server_tasks: false,
             want_task: false,
             max_rounds: MAX_ROUNDS,
+            options: session_options(),
+            defer: false,
+            said_live: false,
+            following_task: false,
+            kept_question: None,
+            asked_order: Vec::new(),
+            retry_ids: None,
+        }
+    }
+
+    /// Declares the elicitation `modes` this client answers in (`--elicit`), in both eras:
+    /// before [`Conversation::connect`].
+    pub fn declare(&mut self, modes: Modes) {
+        let mut client = Client::new(
+            Implementation::new("toolnexus", env!("CARGO_PKG_VERSION")),
+            modes,
+        );
+        client.follow_tasks(true);
+        self.client = client;
+        self.options = session_options().with_modes(modes);
+        self.bridge = ReverseBridge::new(self.options);
+    }
+
+    /// Keeps questions nobody can answer now for later (`--defer`), where the call can go on
+    /// from another process: a 2026-07-28 round, or a task over HTTP.
+    pub fn defer(&mut self, yes: bool) {
+        self.defer = yes;
+    }
+
+    /// Whether a question that comes now is to be kept for later: deferring, and nobody to
+    /// answer it.
+    fn deferring(&self) -> bool {
+        self.defer && !self.asker.can_answer()
+    }
+
+    /// Says, once, that a question bound to this connection cannot be kept for later.
+    pub(super) fn cannot_defer(&mut self, why: &str) {
+        if self.deferring() && !self.said_live {
+            self.said_live = true;
+            note!("--defer: {why} cannot be kept for later; it is handled now");
+        }
+    }
+
+    /// The id of the next retry of a round.
+    fn retry_id(&mut self) -> RpcId {
+        match &mut self.retry_ids {
+            Some((tag, n)) => {
+                *n += 1;
+                RpcId::from(format!("{tag}-{n}"))
+            }
+            None => self.client.next_id(),
         }
     }
 
@@ -135,6 +237,21 @@ impl<'a> Conversation<'a> {
                 format!("{} {}", s.name(), s.version())
             }
         })
+    }
+
+    /// Names the server as an earlier conversation heard it say (`name version`), until it
+    /// says so itself: a resumed call is not introduced again.
+    pub fn said_to_be(&mut self, who: Option<&str>) {
+        if self.server.is_none() {
+            self.server = who.map(|who| Implementation::new(who, ""));
+        }
+    }
+
+    /// Speaks `version` within the session a kept call left open (`session`), without
+    /// meeting the server again.
+    pub fn rejoin(&mut self, version: &str, session: &str) -> Result<(), Failure> {
+        self.client.set_version(version);
+        self.inbox.join_session(session)
     }
 
     /// Meets the server: the version `pin` when given, else the era it speaks (probed with
@@ -359,14 +476,14 @@ impl<'a> Conversation<'a> {
 
     /// Calls the tool `name` with `arguments`: its `CallToolResult`, after every elicitation
     /// on the way is answered.
-    pub fn call_tool(&mut self, name: &str, arguments: Map) -> Result<Map, Failure> {
+    pub fn call_tool(&mut self, name: &str, arguments: Map) -> Result<Called, Failure> {
         if self.as_task(name)? {
             let call = self.client.call_tool_as_task(name, arguments, None);
             let result = result_of(self.request(&call, TOOLS_CALL)?, TOOLS_CALL)?;
             return match tasks::created_task(&result)? {
                 Some(_) => self.follow_task(&result),
                 // A server may run the call at once all the same.
-                None => Ok(result),
+                None => Ok(Called::Result(result)),
             };
         }
         let mut mirrored = self.mirrored(name, false)?;
@@ -381,9 +498,59 @@ impl<'a> Conversation<'a> {
             })?;
         }
         match self.client.era() {
-            Era::Handshake => self.handshake_result(reply, name, &arguments),
-            Era::Modern => self.rounds(&out, reply),
+            Era::Handshake => self
+                .handshake_result(reply, name, &arguments)
+                .map(Called::Result),
+            Era::Modern => self.rounds(&out, reply, None),
         }
+    }
+
+    /// Goes on with a 2026-07-28 call deferred in another process: the round restored from
+    /// its `snapshot`, its questions asked now, the call retried with the answers, and any
+    /// round after it answered as [`Conversation::call_tool`] does. `tag` makes the retries'
+    /// ids new.
+    pub fn resume_round(
+        &mut self,
+        name: &str,
+        arguments: Map,
+        snapshot: &str,
+        tag: &str,
+    ) -> Result<Called, Failure> {
+        let mut round = InputRound::restore(snapshot.as_bytes(), &[], &ROUND_LIMITS, now_ms())?;
+        self.retry_ids = Some((format!("resumed-{tag}"), 0));
+        let mirrored = self.mirrored(name, false)?;
+        let call = self.client.call_tool(name, arguments, &mirrored);
+        if let Some(deferral) = self.answer_round(&mut round)? {
+            return Ok(Called::Deferred(deferral));
+        }
+        let retry_id = self.retry_id();
+        let text = round.retry(&retry_id, false)?;
+        let retry = self.client.again(&call, retry_id, text);
+        let reply = self.request(&retry, TOOLS_CALL)?;
+        self.rounds(&call, reply, Some(round))
+    }
+
+    /// Asks each question of `round` still waiting, unless nobody can answer now and the call
+    /// is deferred: then what waits, with the round written down.
+    fn answer_round(&mut self, round: &mut InputRound) -> Result<Option<Deferral>, Failure> {
+        let pending: Vec<(String, Request)> = round
+            .pending()
+            .into_iter()
+            .map(|(key, request)| (String::from(key), request.clone()))
+            .collect();
+        for (n, keyed) in pending.iter().enumerate() {
+            if self.deferring() {
+                return deferral_of_round(round).map(Some);
+            }
+            let form = round.session().form(keyed.1.id()).cloned();
+            let asked = self.ask_input(keyed, (n + 1, pending.len()), form.as_ref(), |a| {
+                round.resolve(a, now_ms())
+            })?;
+            if asked == Asked::Kept {
+                return deferral_of_round(round).map(Some);
+            }
+        }
+        Ok(None)
     }
 
     /// Whether to run the tool `name` as a task (handshake era): when the server runs tool
@@ -427,15 +594,17 @@ impl<'a> Conversation<'a> {
     /// The result of a modern call: each `input_required` round answered and the call
     /// retried, at most `--max-rounds` times. A round that does not advance (the retry
     /// answered with the same `requestState` and the same questions just answered) ends it.
-    fn rounds(&mut self, call: &Outgoing, mut reply: Reply) -> Result<Map, Failure> {
-        let message = call.message().cloned().unwrap_or_default();
-        let request = ClientRequest::from_value(Value::Object(message))?;
-        let mut round: Option<InputRound> = None;
+    fn rounds(
+        &mut self,
+        call: &Outgoing,
+        mut reply: Reply,
+        mut round: Option<InputRound>,
+    ) -> Result<Called, Failure> {
         let max_rounds = self.max_rounds;
         for answered in 0..=max_rounds {
             let input =
                 match ServerResult::from_value(Value::Object(result_of(reply, TOOLS_CALL)?))? {
-                    ServerResult::Complete(result) => return Ok(result),
+                    ServerResult::Complete(result) => return Ok(Called::Result(result)),
                     ServerResult::Unknown {
                         result_type,
                         result,
@@ -450,8 +619,12 @@ impl<'a> Conversation<'a> {
                     ServerResult::InputRequired(input) => input,
                 };
             let now = now_ms();
-            let (mut next, requests) = match &round {
-                None => InputRound::start(request.clone(), input, session_options(), now)?,
+            let (mut next, _) = match &round {
+                None => {
+                    let message = call.message().cloned().unwrap_or_default();
+                    let request = ClientRequest::from_value(Value::Object(message))?;
+                    InputRound::start(request, input, self.options, now)?
+                }
                 Some(previous) if does_not_advance(previous, &input) => {
                     return Err(Failure::server(
                         "the server answered the retry by asking again what was just answered \
@@ -471,13 +644,10 @@ impl<'a> Conversation<'a> {
                     entry.key()
                 )));
             }
-            for (n, keyed) in requests.iter().enumerate() {
-                let form = next.session().form(keyed.1.id()).cloned();
-                self.ask_input(keyed, (n + 1, requests.len()), form.as_ref(), |a| {
-                    next.resolve(a, now_ms())
-                })?;
+            if let Some(deferral) = self.answer_round(&mut next)? {
+                return Ok(Called::Deferred(deferral));
             }
-            let retry_id = self.client.next_id();
+            let retry_id = self.retry_id();
             let text = next.retry(&retry_id, false)?;
             let retry = self.client.again(call, retry_id, text);
             reply = self.request(&retry, TOOLS_CALL)?;
@@ -498,7 +668,7 @@ impl<'a> Conversation<'a> {
         position: (usize, usize),
         form: Option<&Form>,
         resolve: impl FnMut(&toolnexus_core::Answer) -> Result<R, Error>,
-    ) -> Result<(), Failure> {
+    ) -> Result<Asked, Failure> {
         let who = self.who();
         let ask = Ask {
             request,
@@ -506,9 +676,15 @@ impl<'a> Conversation<'a> {
             key: Some(key),
             position,
         };
+        if self.defer {
+            return Ok(match answer_or_keep(&ask, form, self.asker, resolve)? {
+                Some(_) => Asked::Answered,
+                None => Asked::Kept,
+            });
+        }
         let (_, ran_out) = answer_one(&ask, form, self.asker, resolve)?;
         self.answered_all &= !ran_out;
-        Ok(())
+        Ok(Asked::Answered)
     }
 
     /// The result of a handshake-era call. A `-32042` error (URL elicitation required) is
@@ -530,6 +706,7 @@ impl<'a> Conversation<'a> {
                 other => return result_of(other, TOOLS_CALL),
             };
             let requests = self.bridge.url_required_error(&error, now_ms())?;
+            self.cannot_defer("a URL interaction of the 2025 era (bound to this connection)");
             let who = self.who();
             let count = requests.len();
             for (n, request) in requests.iter().enumerate() {
@@ -592,7 +769,46 @@ impl<'a> Conversation<'a> {
     }
 }
 
-/// The name of a listed tool (`""` when it has none).
+/// The bounds of a round's snapshot read back.
+const ROUND_LIMITS: toolnexus_core::Limits = toolnexus_core::Limits::DEFAULT;
+
+/// What a round nobody can answer now waits for: its questions, and the round written down.
+fn deferral_of_round(round: &InputRound) -> Result<Deferral, Failure> {
+    let snapshot = round.snapshot(None)?;
+    let snapshot = String::from_utf8(snapshot)
+        .map_err(|_| Failure::server("the round's snapshot is not text"))?;
+    // Until the snapshot restores: its own expiry, else a day after the round began.
+    let document = toolnexus_core::json::parse_str(&snapshot, &ROUND_LIMITS)?;
+    let at = |name: &str| document.get(name).and_then(Value::as_u64);
+    let expires_at_ms = at("expiresAtMs").unwrap_or_else(|| {
+        at("beganAtMs")
+            .unwrap_or_else(now_ms)
+            .saturating_add(toolnexus_core::wire::mrtr::ROUND_LIFETIME_MS)
+    });
+    Ok(Deferral {
+        requests: round
+            .pending()
+            .into_iter()
+            .map(|(_, request)| request_value(request))
+            .collect::<Result<_, _>>()?,
+        keys: round
+            .pending()
+            .into_iter()
+            .map(|(key, _)| String::from(key))
+            .collect(),
+        waiting: crate::pending::Waiting::Round(snapshot),
+        expires_at_ms,
+    })
+}
+
+/// A `Request` as the contract spells it, as a JSON value.
+fn request_value(request: &Request) -> Result<Value, Failure> {
+    Ok(toolnexus_core::json::parse_str(
+        &request.to_json(),
+        &toolnexus_core::Limits::DEFAULT,
+    )?)
+}
+
 /// Whether `input`, the answer to the retry of `previous`, asks again what `previous` asked,
 /// with the same `requestState`: the server took the answers and moved nowhere.
 fn does_not_advance(previous: &InputRound, input: &InputRequired) -> bool {
@@ -600,6 +816,7 @@ fn does_not_advance(previous: &InputRound, input: &InputRequired) -> bool {
         && input.input_requests() == previous.input_required().input_requests()
 }
 
+/// The name of a listed tool (`""` when it has none).
 fn tool_name(tool: &Value) -> String {
     String::from(tool.get("name").and_then(Value::as_str).unwrap_or(""))
 }

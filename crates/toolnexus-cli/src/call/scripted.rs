@@ -117,4 +117,8 @@ impl Transport for Scripted {
     fn mirrors_headers(&self) -> bool {
         self.mirrors
     }
+
+    fn reachable_again(&self) -> bool {
+        self.mirrors
+    }
 }

@@ -16,15 +16,15 @@ use std::time::{Duration, Instant};
 
 use toolnexus_core::id::now_ms;
 use toolnexus_core::wire::client::{Era, Reply};
-use toolnexus_core::wire::rpc::RpcId;
+use toolnexus_core::wire::rpc::{Message, RpcId};
 use toolnexus_core::wire::task::{
     MIN_POLL_INTERVAL_MS, TaskCall, TaskDriver, TaskEvent, TaskStatus,
 };
 use toolnexus_core::{Map, Value};
 
-use super::Conversation;
 use super::transport::Event;
-use crate::elicit::session_options;
+use super::{Called, Conversation, Deferral};
+use crate::pending::Waiting;
 use crate::report::Failure;
 use crate::{note, warning};
 
@@ -56,9 +56,23 @@ fn catch_interrupts() {
     });
 }
 
+/// The questions of a task left unanswered: their keys, and each as a `Request`.
+type Unanswered = (Vec<String>, Vec<Value>);
+
+/// What a poll's reply leads to.
+enum Polled {
+    /// The task goes on.
+    Going,
+    /// It ended with the tool's result.
+    Done(Map),
+    /// Its questions wait for later (`--defer`), these left unanswered: their keys, and each
+    /// as a `Request`.
+    Deferred(Unanswered),
+}
+
 /// What the loop waits for.
 #[derive(Default)]
-struct Waiting {
+struct Open {
     /// The `tasks/get` sent and not answered yet.
     poll: Option<RpcId>,
     /// The `tasks/result` open (handshake era).
@@ -68,14 +82,16 @@ struct Waiting {
 impl Conversation<'_> {
     /// Follows the task the server handed over in `created` (a `tools/call` result) until it
     /// ends: the tool's result, or why there is none.
-    pub(super) fn follow_task(&mut self, created: &Map) -> Result<Map, Failure> {
+    pub(super) fn follow_task(&mut self, created: &Map) -> Result<Called, Failure> {
         let era = self.client.era();
-        let Some(mut driver) = TaskDriver::start(created, era, session_options(), now_ms())? else {
+        let Some(mut driver) = TaskDriver::start(created, era, self.options, now_ms())? else {
             return Err(Failure::server("the server's result is not a task"));
         };
         catch_interrupts();
         let mut status = Status::new(&driver);
-        let outcome = self.drive(&mut driver, &mut status);
+        self.following_task = era == Era::Handshake;
+        let outcome = self.drive(&mut driver, &mut status, created);
+        self.following_task = false;
         // Interrupted, the task was cancelled already; a task that ended needs none.
         if matches!(outcome, Err(Failure::Server(_) | Failure::Refused(_))) && !driver.is_done() {
             self.cancel_task(&driver);
@@ -83,8 +99,45 @@ impl Conversation<'_> {
         outcome
     }
 
-    fn drive(&mut self, driver: &mut TaskDriver, status: &mut Status) -> Result<Map, Failure> {
-        let mut waiting = Waiting::default();
+    /// Goes on with a task deferred in another process: `created` is the `tools/call` result
+    /// that handed it over, as kept; it is polled again and its questions asked now.
+    /// `keys` are those of the questions as printed: they are asked in that order.
+    pub fn resume_task(&mut self, created: &str, keys: &[String]) -> Result<Called, Failure> {
+        let created = created_of(created)?;
+        self.asked_order = keys.to_vec();
+        self.follow_task(&created)
+    }
+
+    /// Goes on with a handshake-era task whose question was kept (the conversation has
+    /// rejoined its session): the question is asked now and answered in that session, then
+    /// the task is followed to its end.
+    pub fn resume_question(&mut self, created: &str, question: &str) -> Result<Called, Failure> {
+        let created = created_of(created)?;
+        let message = Message::parse(question.as_bytes(), &toolnexus_core::Limits::DEFAULT)
+            .map_err(|e| {
+                Failure::server(format!("the question kept does not read: {}", e.message()))
+            })?;
+        self.following_task = true;
+        let answered = self.server_message(message);
+        self.following_task = false;
+        answered?;
+        if let Some(kept) = self.kept_question.take() {
+            return Ok(Called::Deferred(question_deferral(
+                kept,
+                &created,
+                now_ms(),
+            )?));
+        }
+        self.follow_task(&created)
+    }
+
+    fn drive(
+        &mut self,
+        driver: &mut TaskDriver,
+        status: &mut Status,
+        created: &Map,
+    ) -> Result<Called, Failure> {
+        let mut waiting = Open::default();
         let schedule = Schedule {
             started: now_ms(),
             longest: u64::try_from(self.inbox.timeout().as_millis())
@@ -140,8 +193,17 @@ impl Conversation<'_> {
                 }) if waiting.poll.as_ref() == Some(&id) => {
                     waiting.poll = None;
                     read_at = now_ms();
-                    if let Some(result) = self.on_poll(driver, reply, &mut waiting, status)? {
-                        return Ok(result);
+                    match self.on_poll(driver, reply, &mut waiting, status)? {
+                        Polled::Going => {}
+                        Polled::Done(result) => return Ok(Called::Result(result)),
+                        Polled::Deferred((keys, requests)) => {
+                            return Ok(Called::Deferred(Deferral {
+                                requests,
+                                keys,
+                                waiting: Waiting::Task(created.to_json()),
+                                expires_at_ms: expiry(driver.task().ttl_ms(), schedule.started),
+                            }));
+                        }
                     }
                 }
                 Some(Event::Response {
@@ -149,7 +211,7 @@ impl Conversation<'_> {
                     reply,
                 }) if waiting.result.as_ref() == Some(&id) => {
                     return match reply {
-                        Reply::Result(result) => Ok(result),
+                        Reply::Result(result) => Ok(Called::Result(result)),
                         Reply::Error(error) => Err(Failure::server(format!(
                             "the task {} ended with error {}: {}",
                             driver.task().task_id(),
@@ -159,7 +221,16 @@ impl Conversation<'_> {
                     };
                 }
                 Some(Event::Response { id, .. }) => super::never_sent(id.as_ref()),
-                Some(Event::Server(message)) => self.server_message(message)?,
+                Some(Event::Server(message)) => {
+                    self.server_message(message)?;
+                    if let Some(kept) = self.kept_question.take() {
+                        return Ok(Called::Deferred(question_deferral(
+                            kept,
+                            created,
+                            schedule.started,
+                        )?));
+                    }
+                }
                 Some(Event::Garbage(_)) => {}
             }
         }
@@ -170,22 +241,22 @@ impl Conversation<'_> {
         &mut self,
         driver: &mut TaskDriver,
         reply: Reply,
-        waiting: &mut Waiting,
+        waiting: &mut Open,
         status: &mut Status,
-    ) -> Result<Option<Map>, Failure> {
+    ) -> Result<Polled, Failure> {
         let result = super::result_of(reply, "tasks/get")?;
         let event = driver.read(&result, now_ms())?;
         let id = driver.task().task_id().to_owned();
         status.read(driver);
         match event {
-            TaskEvent::Working { .. } => Ok(None),
+            TaskEvent::Working { .. } => Ok(Polled::Going),
             TaskEvent::InputRequired { requests } => {
                 if driver.era() == Era::Handshake {
                     if waiting.result.is_none() {
                         // Its questions come while tasks/result is open.
                         waiting.result = Some(self.send_task_call(driver.result())?);
                     }
-                    return Ok(None);
+                    return Ok(Polled::Going);
                 }
                 if let Some(entry) = driver.unhandled().first() {
                     return Err(Failure::server(format!(
@@ -195,12 +266,14 @@ impl Conversation<'_> {
                         entry.key()
                     )));
                 }
-                self.ask_for_task(driver, &requests)?;
-                Ok(None)
+                Ok(match self.ask_for_task(driver, &requests)? {
+                    Some(requests) => Polled::Deferred(requests),
+                    None => Polled::Going,
+                })
             }
             TaskEvent::Completed {
                 result: Some(result),
-            } => Ok(Some(result)),
+            } => Ok(Polled::Done(result)),
             // 2025-11-25: tasks/result returns exactly what the call would have, a result (even
             // one with isError) or its JSON-RPC error.
             TaskEvent::Completed { result: None } | TaskEvent::Failed { error: None }
@@ -209,7 +282,7 @@ impl Conversation<'_> {
                 if waiting.result.is_none() {
                     waiting.result = Some(self.send_task_call(driver.result())?);
                 }
-                Ok(None)
+                Ok(Polled::Going)
             }
             TaskEvent::Completed { result: None } => Err(Failure::server(format!(
                 "the task {id} completed without a result"
@@ -231,23 +304,75 @@ impl Conversation<'_> {
 
     /// Asks each of a task's new questions in turn; each answer travels at once, in a
     /// `tasks/update` of its own, so the server need not wait for the questions after it.
+    /// When nobody can answer now and the call is deferred, the questions left are returned:
+    /// a task over HTTP can be polled again from another process; one over stdio ends with
+    /// this one, and its questions are handled now.
     fn ask_for_task(
         &mut self,
         driver: &mut TaskDriver,
         requests: &[(String, toolnexus_core::Request)],
-    ) -> Result<(), Failure> {
+    ) -> Result<Option<Unanswered>, Failure> {
+        // A resumed call asks in the order the questions were printed; new ones come last.
+        let mut requests = requests.to_vec();
+        let place = |key: &str| {
+            self.asked_order
+                .iter()
+                .position(|k| k == key)
+                .unwrap_or(usize::MAX)
+        };
+        requests.sort_by_key(|(key, _)| place(key));
+        let requests = requests.as_slice();
         for (n, keyed) in requests.iter().enumerate() {
+            if self.deferring()
+                && let Some(left) = self.keep_for_later(requests, n)?
+            {
+                return Ok(Some(left));
+            }
             let form = driver.form(keyed.1.id()).cloned();
-            self.ask_input(keyed, (n + 1, requests.len()), form.as_ref(), |a| {
+            let asked = self.ask_input(keyed, (n + 1, requests.len()), form.as_ref(), |a| {
                 driver.resolve(a, now_ms())
             })?;
+            if asked == super::Asked::Kept {
+                if let Some(left) = self.keep_for_later(requests, n)? {
+                    return Ok(Some(left));
+                }
+                // Bound to this connection: what cannot be kept is cancelled, as without
+                // --defer.
+                let cancel = toolnexus_core::Answer::refuse(
+                    keyed.1.id(),
+                    toolnexus_core::Reason::parse("cancelled"),
+                )?;
+                driver.resolve(&cancel, now_ms())?;
+                self.answered_all = false;
+            }
             if let Some(update) = driver.update(true)? {
                 let out = self.client.request(update.method(), update.into_params());
                 let reply = self.request(&out, "tasks/update")?;
                 super::result_of(reply, "tasks/update")?;
             }
         }
-        Ok(())
+        Ok(None)
+    }
+
+    /// The questions of a task from the `n`th on, to be kept for later when the task can be
+    /// polled again from another process (over HTTP); `None`, said once, over stdio, where the
+    /// task ends with the server.
+    fn keep_for_later(
+        &mut self,
+        requests: &[(String, toolnexus_core::Request)],
+        n: usize,
+    ) -> Result<Option<Unanswered>, Failure> {
+        if !self.inbox.reachable_again() {
+            self.cannot_defer("a question of a task over stdio (the task ends with the server)");
+            return Ok(None);
+        }
+        let left = requests.get(n..).unwrap_or_default();
+        Ok(Some((
+            left.iter().map(|(key, _)| key.clone()).collect(),
+            left.iter()
+                .map(|(_, request)| super::request_value(request))
+                .collect::<Result<_, _>>()?,
+        )))
     }
 
     /// Sends `call`, written in the conversation's era: its request id.
@@ -295,6 +420,54 @@ impl Conversation<'_> {
         }
         warning!("the server did not acknowledge tasks/cancel for the task {id}");
     }
+}
+
+/// The `tools/call` result that handed a task over, from the text kept.
+fn created_of(text: &str) -> Result<Map, Failure> {
+    match toolnexus_core::json::parse_str(text, &toolnexus_core::Limits::DEFAULT)? {
+        Value::Object(created) => Ok(created),
+        _ => Err(Failure::server("the task kept is not a tools/call result")),
+    }
+}
+
+/// What a handshake-era task's question kept for later waits for, the task handed over at
+/// `started` by `created`.
+fn question_deferral(
+    (message, request, session): (Message, Value, String),
+    created: &Map,
+    started: u64,
+) -> Result<Deferral, Failure> {
+    let ttl = toolnexus_core::wire::task::created_task(created)?.and_then(|t| t.ttl_ms());
+    Ok(Deferral {
+        requests: vec![request],
+        keys: Vec::new(),
+        waiting: Waiting::Question {
+            task: created.to_json(),
+            question: request_text(&message),
+            session,
+        },
+        expires_at_ms: expiry(ttl, started),
+    })
+}
+
+/// Until when a task handed over at `started` with `ttl` can be followed: its ttl, else a
+/// day.
+fn expiry(ttl: Option<u64>, started: u64) -> u64 {
+    started.saturating_add(ttl.unwrap_or(toolnexus_core::wire::mrtr::ROUND_LIFETIME_MS))
+}
+
+/// A request from the server as JSON-RPC text.
+fn request_text(message: &Message) -> String {
+    let mut map = Map::new();
+    map.insert("jsonrpc", Value::from("2.0"));
+    if let Message::Request { id, method, params } = message {
+        map.insert("id", id.to_value());
+        map.insert("method", Value::from(method.as_str()));
+        if let Some(params) = params {
+            map.insert("params", Value::Object(params.clone()));
+        }
+    }
+    map.to_json()
 }
 
 /// When polls are due: the driver's schedule, held to `--timeout` and the task's `ttl`.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use toolnexus_core::{Limits, Map, Value, json};
 
 use super::scripted::{Scripted, Sent};
-use super::{Conversation, Listing};
+use super::{Called, Conversation, Listing};
 use crate::ask::{Asker, Nobody, Scripted as Answers};
 use crate::report::Failure;
 
@@ -64,7 +64,7 @@ fn converse(
     conversation.prefer_task(prefer_task);
     let outcome = conversation
         .connect(pin)
-        .and_then(|()| conversation.call_tool("t", Map::new()));
+        .and_then(|()| conversation.call_tool("t", Map::new()).and_then(finished));
     conversation.close();
     drop(conversation);
     let texts = sent
@@ -85,6 +85,17 @@ fn method_of(text: &str) -> String {
 
 fn methods(sent: &[String]) -> Vec<String> {
     sent.iter().map(|t| method_of(t)).collect()
+}
+
+/// The result of a call that was not deferred (nothing here defers).
+fn finished(called: Called) -> Result<Map, Failure> {
+    match called {
+        Called::Result(result) => Ok(result),
+        Called::Deferred(deferral) => Err(Failure::server(format!(
+            "deferred with {} requests",
+            deferral.requests.len()
+        ))),
+    }
 }
 
 fn failed(outcome: Result<Map, Failure>) -> String {
@@ -262,7 +273,7 @@ fn run_rounds(script: &[String], max_rounds: usize) -> (Result<Map, Failure>, Ve
     conversation.max_rounds(max_rounds);
     let outcome = conversation
         .connect(Some("2026-07-28"))
-        .and_then(|()| conversation.call_tool("t", Map::new()));
+        .and_then(|()| conversation.call_tool("t", Map::new()).and_then(finished));
     conversation.close();
     drop(conversation);
     let texts = sent
@@ -439,7 +450,7 @@ fn a_tool_with_invalid_annotations_is_listed_out_and_never_called() {
         excluded[0].1.pointer(),
         "/inputSchema/properties/n/x-mcp-header"
     );
-    let refused = conversation.call_tool("bad", Map::new());
+    let refused = conversation.call_tool("bad", Map::new()).and_then(finished);
     assert!(failed(refused).contains("must not call it"));
     assert_eq!(sent.borrow().len(), 1, "only the listing was sent");
 }
@@ -665,7 +676,7 @@ fn run_paced_within(script: &[&str], timeout: Duration) -> (Result<Map, Failure>
     let mut conversation = Conversation::new(Box::new(transport.paced()), &mut asker, timeout);
     let outcome = conversation
         .connect(None)
-        .and_then(|()| conversation.call_tool("t", Map::new()));
+        .and_then(|()| conversation.call_tool("t", Map::new()).and_then(finished));
     conversation.close();
     drop(conversation);
     let texts = sent

@@ -109,6 +109,28 @@ pub trait Transport {
         false
     }
 
+    /// Whether the server can be reached again from another process and find what this
+    /// connection began (streamable HTTP: a task outlives the connection; over stdio the
+    /// server ends with it).
+    fn reachable_again(&self) -> bool {
+        false
+    }
+
+    /// Leaves the session open when the transport closes, and gives its id: the session a
+    /// handshake-era task's question came on, to be answered from another process. `None`
+    /// when there is no such session.
+    fn keep_session(&mut self) -> Option<String> {
+        None
+    }
+
+    /// Speaks within the session `id` a kept call left open, instead of a new one.
+    fn join_session(&mut self, id: &str) -> Result<(), Failure> {
+        Err(Failure::server(format!(
+            "this transport has no session to join ({} characters given)",
+            id.len()
+        )))
+    }
+
     /// Gets the authorization `challenge` asks for and sends its request again with it; what
     /// answers that request arrives as usual. Only a transport that reports
     /// [`Received::Unauthorized`] can.

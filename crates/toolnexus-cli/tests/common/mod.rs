@@ -3,6 +3,8 @@
 //! person does.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod servers;
+
 use std::fs;
 use std::path::PathBuf;
 use std::process::Command;

@@ -22,9 +22,13 @@ Tools:
                    cancel ends the call at once: "ended" is "round1" or "round2" and "action" the action received.
   sign_in()        one URL-mode elicitation (https://auth.example.com/login?state=x); reports the action.
   fail()           always an error result (isError: true, "this tool always fails").
+  capabilities()   no question: the text is JSON {"protocolVersion", "clientCapabilities"}, the capabilities the
+                   client declared (the `initialize` ones, or the request's `_meta` at 2026-07-28), as the SDK read them.
   mixed()          one round asking an elicitation AND a sampling/createMessage (sent whatever the client
                    declared); reports the `inputResponses` verbatim, the requestState and the client capabilities.
 A retry that lacks a needed answer (book_trip, sign_in) is asked the same question again, as the spec advises.
+With PY_SERVER_STATE_KEY set (at least 32 bytes), the requestState is sealed under that key instead of one made at
+start-up, so another process of the server (a stdio server started again) reads it.
 Every tools/call writes one line `py_server: tools/call NAME` to stderr, so a test can count the calls that reached
 the server.
 """
@@ -32,10 +36,11 @@ the server.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, MCPServer, RequestStateSecurity
 from mcp_types import (
     CallToolResult,
     CreateMessageRequest,
@@ -49,10 +54,16 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+# A server that is started again (a stdio server, per client process) reads the requestState it sealed
+# before only when its key outlives the process: PY_SERVER_STATE_KEY (at least 32 bytes) gives one. Without
+# it the SDK makes a key at start-up, and a round begun with another process of the server is refused.
+_STATE_KEY = os.environ.get("PY_SERVER_STATE_KEY")
+
 server = MCPServer(
     name="toolnexus-test-py",
     version="1.0.0",
     instructions="Test server for toolnexus: book_trip, sign_in, fail, mixed.",
+    request_state_security=RequestStateSecurity(keys=[_STATE_KEY]) if _STATE_KEY else None,
 )
 
 TRIP_MESSAGE = "How long is the stay?"
@@ -197,6 +208,14 @@ async def mixed(ctx: Context) -> CallToolResult | InputRequiredResult:
     meta = (ctx.request_context.params or {}).get("_meta") or {}
     return _text({"inputResponses": _raw_responses(ctx), "requestState": ctx.request_state,
                   "clientCapabilities": meta.get("io.modelcontextprotocol/clientCapabilities")})
+
+
+@server.tool(description="Reports the capabilities the client declared, in either era.")
+async def capabilities(ctx: Context) -> CallToolResult:
+    _called("capabilities")
+    declared = ctx.session.client_capabilities
+    dumped = declared.model_dump(by_alias=True, exclude_none=True) if declared is not None else None
+    return _text({"protocolVersion": ctx.protocol_version, "clientCapabilities": dumped})
 
 
 def main(argv: list[str]) -> int:
