@@ -202,14 +202,19 @@ impl ServerArgs {
     /// its timeout and modes, and the authorization options the environment gives (the grant
     /// kept for the server is used).
     fn again(kept: &pending::Pending) -> Result<ServerArgs, Failure> {
-        /// The command line's defaults, for what a kept call does not hold.
+        /// The authorization options, read again from the words kept (and the environment).
         #[derive(Parser)]
-        struct Defaults {
+        struct Kept {
             #[command(flatten)]
             auth: AuthArgs,
         }
-        let defaults =
-            Defaults::try_parse_from(["toolnexus"]).map_err(|e| Failure::usage(e.to_string()))?;
+        let words = std::iter::once("toolnexus").chain(kept.auth.iter().map(String::as_str));
+        let options = Kept::try_parse_from(words).map_err(|e| {
+            Failure::usage(format!(
+                "the authorization options kept do not read: {}",
+                e.kind()
+            ))
+        })?;
         let (url, headers, command) = match &kept.server {
             pending::Server::Command(words) => (None, Vec::new(), words.clone()),
             pending::Server::Url { url, headers } => {
@@ -223,13 +228,43 @@ impl ServerArgs {
             timeout: kept.timeout,
             server_log: None,
             elicit: elicit_modes(&kept.elicit).map_err(Failure::usage)?,
-            auth: defaults.auth,
+            auth: options.auth,
             command,
         })
     }
 }
 
 impl AuthArgs {
+    /// The options given, as command-line words, secrets left out: what a kept call
+    /// (`--defer`) holds to authorize the same way when it is resumed.
+    fn words(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        let mut add = |flag: &str, value: Option<String>| {
+            if let Some(value) = value {
+                words.push(String::from(flag));
+                words.push(value);
+            }
+        };
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        add("--client-id", self.client_id.clone());
+        add("--client-issuer", self.client_issuer.clone());
+        add("--client-metadata-url", self.client_metadata_url.clone());
+        add("--browser", self.browser.clone());
+        add(
+            "--grant",
+            clap::ValueEnum::to_possible_value(&self.grant).map(|v| v.get_name().to_owned()),
+        );
+        add("--client-key", path(&self.client_key));
+        add("--assertion-file", path(&self.assertion_file));
+        add("--id-token-file", path(&self.id_token_file));
+        add("--idp-token-endpoint", self.idp_token_endpoint.clone());
+        add("--idp-client-id", self.idp_client_id.clone());
+        if self.no_store {
+            words.push(String::from("--no-store"));
+        }
+        words
+    }
+
     /// The options of the authorizer. Which options go with which grant is the flow's rule
     /// ([`toolnexus_auth::check_options`]), worded with the command line's own options; what
     /// the files they name hold is read and checked here.
@@ -852,6 +887,7 @@ fn call(
                 protocol: version,
                 who,
                 elicit: String::from(modes_name(server.elicit)),
+                auth: server.auth.words(),
                 timeout: server.timeout,
                 max_rounds: calling.max_rounds,
                 asked_at_ms: toolnexus_core::id::now_ms(),
@@ -1101,6 +1137,75 @@ mod tests {
             panic!("{shown}")
         };
         assert_eq!(max_rounds, 3);
+    }
+
+    #[test]
+    fn a_kept_call_keeps_the_authorization_options_and_no_secret() {
+        let cli = Cli::try_parse_from([
+            "toolnexus",
+            "call",
+            "t",
+            "--defer",
+            "--url",
+            "http://127.0.0.1:1/mcp",
+            "--grant",
+            "client-credentials",
+            "--client-id",
+            "c",
+            "--client-secret",
+            "client-sekrit-7",
+            "--client-issuer",
+            "http://127.0.0.1:2",
+            "--no-store",
+        ])
+        .unwrap();
+        let Command::Call { server, .. } = cli.command else {
+            panic!("not a call")
+        };
+        let words = server.auth.words();
+        assert_eq!(
+            words,
+            [
+                "--client-id",
+                "c",
+                "--client-issuer",
+                "http://127.0.0.1:2",
+                "--grant",
+                "client-credentials",
+                "--no-store"
+            ]
+        );
+        let kept = super::pending::Pending {
+            id: String::from("x"),
+            server: super::pending::Server::Url {
+                url: String::from("http://127.0.0.1:1/mcp"),
+                headers: Vec::new(),
+            },
+            tool: String::from("t"),
+            arguments: toolnexus_core::Map::new(),
+            protocol: String::from("2026-07-28"),
+            who: None,
+            elicit: String::from("form"),
+            auth: words,
+            timeout: 7,
+            max_rounds: 2,
+            asked_at_ms: 0,
+            expires_at_ms: 1,
+            requests: Vec::new(),
+            keys: Vec::new(),
+            waiting: super::pending::Waiting::Task(String::from("{}")),
+        };
+        let again = super::ServerArgs::again(&kept).unwrap();
+        assert_eq!(again.auth.grant, super::Grant::ClientCredentials);
+        assert_eq!(again.auth.client_id.as_deref(), Some("c"));
+        assert_eq!(
+            again.auth.client_issuer.as_deref(),
+            Some("http://127.0.0.1:2")
+        );
+        assert!(again.auth.no_store);
+        assert_eq!(again.timeout, 7);
+        assert_eq!(again.elicit, toolnexus_core::Modes::FORM);
+        assert_eq!(again.url.as_deref(), Some("http://127.0.0.1:1/mcp"));
     }
 
     #[test]

@@ -95,6 +95,9 @@ pub struct Pending {
     pub who: Option<String>,
     /// The elicitation modes declared (`--elicit`).
     pub elicit: String,
+    /// The authorization options of the command line, as its words, secrets left out (a
+    /// resumed call reads them from the environment again).
+    pub auth: Vec<String>,
     /// The seconds the server may take (`--timeout`).
     pub timeout: u64,
     /// How many rounds the call may still take (`--max-rounds`).
@@ -361,6 +364,7 @@ impl Pending {
             doc.insert("who", Value::from(who.as_str()));
         }
         doc.insert("elicit", Value::from(self.elicit.as_str()));
+        doc.insert("auth", strings(&self.auth));
         doc.insert("timeout", Value::from(self.timeout));
         doc.insert("maxRounds", Value::from(self.max_rounds as u64));
         doc.insert("askedAtMs", Value::from(self.asked_at_ms));
@@ -452,6 +456,8 @@ impl Pending {
             protocol: text("protocol")?,
             who: doc.get("who").and_then(Value::as_str).map(String::from),
             elicit: text("elicit")?,
+            auth: list(doc.get("auth").unwrap_or(&Value::Array(Vec::new())))
+                .ok_or("authorization options that are not a list of words")?,
             timeout: number("timeout")?,
             max_rounds: usize::try_from(number("maxRounds")?).unwrap_or(usize::MAX),
             asked_at_ms: number("askedAtMs")?,
@@ -516,6 +522,7 @@ mod tests {
             protocol: String::from("2026-07-28"),
             who: Some(String::from("srv\u{1b}[31m 1.0")),
             elicit: String::from("form,url"),
+            auth: vec![String::from("--client-id"), String::from("c")],
             timeout: 60,
             max_rounds: 16,
             asked_at_ms: 1_000,
