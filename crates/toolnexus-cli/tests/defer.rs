@@ -132,18 +132,19 @@ fn mode(path: &Path) -> u32 {
     fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
 
+/// `book_trip` to Oslo over stdio with nobody to answer: kept, its id and requests.
+fn trip_to_oslo(config: &Path) -> (String, Vec<Value>) {
+    let out = call(config, "book_trip", r#"{"city":"Oslo"}"#, &[], &py_server());
+    let kept = deferred(&out);
+    assert!(stderr(&out).contains(&format!("toolnexus resume {}", kept.0)));
+    kept
+}
+
 #[test]
 fn a_round_is_kept_and_finished_by_other_processes_with_the_server_started_again() {
     let config = config();
     // No answers: the first round's question is kept.
-    let out = call(
-        &config,
-        "book_trip",
-        r#"{"city":"Oslo"}"#,
-        &[],
-        &py_server(),
-    );
-    let (first, requests) = deferred(&out);
+    let (first, requests) = trip_to_oslo(&config);
     assert_eq!(requests.len(), 1);
     assert_eq!(prompt(&requests[0]), "How long is the stay? (Oslo)");
     assert_eq!(
@@ -151,7 +152,6 @@ fn a_round_is_kept_and_finished_by_other_processes_with_the_server_started_again
         Some("input")
     );
     assert!(at(&requests[0], &["data", "schema", "properties", "nights"]).is_object());
-    assert!(stderr(&out).contains(&format!("toolnexus resume {first}")));
     // Kept for the user alone, and listed with the server, the tool and its times.
     let pending = config.join("pending");
     assert_eq!(mode(&pending), 0o700);
@@ -361,14 +361,7 @@ fn opened(config: &Path, id: &str) -> (Vec<u8>, Value) {
 #[test]
 fn an_expired_a_changed_and_an_unknown_id_are_refused() {
     let config = config();
-    let out = call(
-        &config,
-        "book_trip",
-        r#"{"city":"Oslo"}"#,
-        &[],
-        &py_server(),
-    );
-    let (id, _) = deferred(&out);
+    let (id, _) = trip_to_oslo(&config);
     let path = config.join("pending").join(&id);
 
     // Changed by someone without the key: refused, and left as it was.
