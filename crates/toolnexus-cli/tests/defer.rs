@@ -478,3 +478,39 @@ fn elicit_declares_the_modes_in_both_eras() {
     );
     assert_eq!(code(&bad), 2);
 }
+
+#[test]
+fn a_person_at_a_terminal_answers_what_a_job_left() {
+    let config = config();
+    let (id, _) = trip_to_oslo(&config);
+    // The person resumes it in a real pseudo-terminal: the server's name, kept with the call,
+    // stands above the form, and the server started again asks the second round there too.
+    let args = [String::from("resume"), id];
+    let env = [
+        ("TOOLNEXUS_CONFIG_DIR", config.display().to_string()),
+        ("PY_SERVER_STATE_KEY", String::from(STATE_KEY)),
+    ];
+    let mut run = common::Run::toolnexus(&args, &env);
+    run.see("toolnexus-test-py 1.0.0")
+        .see("How long is the stay? (Oslo)");
+    run.see("Nights *").keys("5").keys(common::ENTER);
+    run.see("Breakfast included").keys(common::ENTER);
+    run.see("Accept and send").keys(common::ENTER);
+    run.see("Confirm the booking *").keys(common::ENTER);
+    run.see("Accept and send").keys(common::ENTER);
+    let (code, out) = run.finish();
+    assert_eq!(code, 0, "{out}");
+    let got = json::parse_str(out.trim_end(), &Limits::DEFAULT).unwrap();
+    let text = at(&got, &["content"]).as_array().unwrap()[0]
+        .get("text")
+        .and_then(Value::as_str)
+        .unwrap()
+        .to_owned();
+    let got = json::parse_str(&text, &Limits::DEFAULT).unwrap();
+    assert_eq!(
+        at(&got, &["round1", "trip", "content", "nights"]).as_i64(),
+        Some(5)
+    );
+    assert_eq!(at(&got, &["ended"]).as_str(), Some("complete"));
+    assert!(listed(&config).is_empty());
+}
