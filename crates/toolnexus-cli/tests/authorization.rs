@@ -3,6 +3,10 @@
 //! `tests/conformance/browser.py` as `--browser`. The token is got, sent, kept (`0600` in a
 //! `0700` folder) and used by the next command; `--no-store` keeps nothing; `auth list` and
 //! `auth logout` manage what is kept; and no token, code, verifier or secret is ever printed.
+//! Grants go to a real Secret Service (GNOME Keyring in a D-Bus session bus each such test
+//! starts, read back with `secret-tool`), and the file holds none of their secrets; with no
+//! session bus the default is the file, said once; `--store file|none|keychain` choose.
+//! Every other test runs with no session bus.
 //! The grants for machines (`--grant client-credentials`, `--grant jwt-bearer`) get their
 //! token with nobody asked and no listener, and their options are checked before anything
 //! is sent.
