@@ -504,10 +504,11 @@ enum Command {
 /// What `toolnexus auth` does.
 #[derive(Debug, Subcommand)]
 enum AuthAction {
-    /// List the authorizations kept: server, authorization server, scope and expiry (never
-    /// a token).
+    /// List the authorizations kept: server, where (keychain or file), authorization server,
+    /// scope and expiry (never a token).
     List,
-    /// Forget the authorizations kept for the server at URL, or every one.
+    /// Forget the authorizations kept for the server at URL, or every one, from the keychain
+    /// and the file.
     Logout {
         /// The server's URL, as --url gave it.
         url: Option<String>,

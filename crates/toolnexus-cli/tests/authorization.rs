@@ -820,18 +820,15 @@ impl Keyring {
             .read_line(&mut address)
             .unwrap();
         let address = String::from(address.trim());
-        assert!(address.starts_with("unix:"), "the bus said {address:?}");
-        let mut keyring = Keyring {
-            dir,
-            bus,
-            // Replaced just below: a child is needed to build the value.
-            daemon: Command::new("true").spawn().unwrap(),
-            address,
-        };
-        let _ = keyring.daemon.wait();
-        let mut daemon = keyring
-            .command("gnome-keyring-daemon")
+        if !address.starts_with("unix:") {
+            let _ = bus.kill();
+            let _ = bus.wait();
+            panic!("dbus-daemon gave no address: {address:?}");
+        }
+        let vars = session_vars(&dir, &address);
+        let mut daemon = Command::new("gnome-keyring-daemon")
             .args(["--foreground", "--unlock", "--components=secrets"])
+            .envs(vars)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -843,7 +840,12 @@ impl Keyring {
             .unwrap()
             .write_all(KEYRING_PASSWORD.as_bytes())
             .unwrap();
-        keyring.daemon = daemon;
+        let keyring = Keyring {
+            dir,
+            bus,
+            daemon,
+            address,
+        };
         // Up when the Secret Service's name has its owner on the bus.
         let started = std::time::Instant::now();
         loop {
@@ -873,13 +875,7 @@ impl Keyring {
 
     /// The variables a command needs to reach this keychain, and only it.
     fn vars(&self) -> Vec<(&'static str, std::ffi::OsString)> {
-        vec![
-            ("DBUS_SESSION_BUS_ADDRESS", self.address.clone().into()),
-            ("HOME", self.dir.clone().into()),
-            ("XDG_DATA_HOME", self.dir.join("data").into()),
-            ("XDG_CONFIG_HOME", self.dir.join("config").into()),
-            ("XDG_RUNTIME_DIR", self.dir.join("run").into()),
-        ]
+        session_vars(&self.dir, &self.address)
     }
 
     /// `program` in this keychain's session.
@@ -900,6 +896,17 @@ impl Keyring {
         let secret = String::from_utf8(out.stdout).unwrap();
         (out.status.success() && !secret.is_empty()).then_some(secret)
     }
+}
+
+/// The variables of a session whose bus is at `address` and whose home is `dir`.
+fn session_vars(dir: &Path, address: &str) -> Vec<(&'static str, std::ffi::OsString)> {
+    vec![
+        ("DBUS_SESSION_BUS_ADDRESS", address.into()),
+        ("HOME", dir.into()),
+        ("XDG_DATA_HOME", dir.join("data").into()),
+        ("XDG_CONFIG_HOME", dir.join("config").into()),
+        ("XDG_RUNTIME_DIR", dir.join("run").into()),
+    ]
 }
 
 impl Drop for Keyring {

@@ -26,7 +26,7 @@ use super::Options;
 use super::consent::{Consent, ask_consent};
 use super::fetch::Fetcher;
 use super::listener::Listener;
-use super::store::{Choice, Place, Store};
+use super::store::{Choice, Store, Stored};
 use crate::ask::Shared;
 use crate::report::Failure;
 use crate::{note, warning};
@@ -320,11 +320,11 @@ impl Authorizer {
         if let Some(store) = &self.store {
             match store.keep(&self.server, &grant) {
                 Err(why) => warning!("the authorization is not kept: {why}"),
-                Ok(Place::File) if self.options.store == Choice::Default && !self.said_file => {
-                    let why = store.keychain().vault().err().unwrap_or_default();
+                Ok(Stored {
+                    instead: Some(why), ..
+                }) if !self.said_file => {
                     note!(
-                        "no keychain answers ({why}): the authorization is kept in {}, \
-                         readable by you alone",
+                        "{why}: the authorization is kept in {}, readable by you alone",
                         store.path().display()
                     );
                     self.said_file = true;

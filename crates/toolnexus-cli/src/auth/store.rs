@@ -228,6 +228,15 @@ impl Entry {
     }
 }
 
+/// Where `keep` kept a grant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// Where its secrets are.
+    pub place: Place,
+    /// Why it is in the file for want of a keychain, when [`Choice::Default`] wanted one.
+    pub instead: Option<String>,
+}
+
 /// What `forget` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Forgotten {
@@ -376,19 +385,36 @@ impl Store {
 
     /// Keeps `grant` for the server at `server`, in place of any kept for that server from
     /// the same authorization server: where it was kept. With [`Choice::Default`], it goes
-    /// to the file when no keychain answers (its [`vault`](Keychain::vault) says why).
-    pub fn keep(&self, server: &str, grant: &Grant) -> Result<Place, String> {
-        let place = match self.choice {
-            Choice::File | Choice::Nothing => Place::File,
+    /// to the file when no keychain answers or the keychain refuses it, and [`Stored`] says
+    /// why.
+    pub fn keep(&self, server: &str, grant: &Grant) -> Result<Stored, String> {
+        let key = key_of(server, grant.issuer());
+        let (place, instead) = match self.choice {
+            Choice::File | Choice::Nothing => (Place::File, None),
             Choice::Keychain => {
-                self.keychain
+                let vault = self
+                    .keychain
                     .vault()
                     .map_err(|why| format!("no keychain answers: {why}"))?;
-                Place::Keychain
+                vault
+                    .put(&key, &grant.to_json())
+                    .map_err(|why| format!("the keychain did not keep it: {why}"))?;
+                (Place::Keychain, None)
             }
-            Choice::Default if self.keychain.vault().is_ok() => Place::Keychain,
-            Choice::Default => Place::File,
+            Choice::Default => match self
+                .keychain
+                .vault()
+                .map_err(|why| format!("no keychain answers ({why})"))
+                .and_then(|vault| {
+                    vault.put(&key, &grant.to_json()).map_err(|why| {
+                        format!("the keychain did not keep the authorization ({why})")
+                    })
+                }) {
+                Ok(()) => (Place::Keychain, None),
+                Err(why) => (Place::File, Some(why)),
+            },
         };
+        let stored = Stored { place, instead };
         let _lock = self.lock()?;
         // A file that cannot be read is replaced: what it held could not be used anyway.
         let mut entries = self.read().unwrap_or_default();
@@ -397,7 +423,6 @@ impl Store {
             .partition(|entry| entry.server == server && entry.issuer() == Some(grant.issuer()));
         let mut item = Map::new();
         item.insert("server", Value::from(server));
-        let key = key_of(server, grant.issuer());
         match place {
             Place::File => {
                 let written = json::parse_str(&grant.to_json(), &LIMITS)
@@ -405,10 +430,7 @@ impl Store {
                 item.insert("grant", written);
             }
             Place::Keychain => {
-                self.keychain
-                    .vault()?
-                    .put(&key, &grant.to_json())
-                    .map_err(|why| format!("the keychain did not keep it: {why}"))?;
+                // Its item is written already.
                 item.insert("store", Value::from(IN_KEYCHAIN));
                 item.insert("key", Value::from(key.as_str()));
                 item.insert("summary", Summary::of(grant).to_value());
@@ -428,7 +450,7 @@ impl Store {
                 let _ = vault.remove(old);
             }
         }
-        Ok(place)
+        Ok(stored)
     }
 
     /// Forgets the authorizations kept for `server`, or every one when `None`, in the file
@@ -834,8 +856,14 @@ pub(crate) mod tests {
         let memory = Arc::new(Memory::default());
         let store = in_memory(&dir, &memory, Choice::Keychain);
         let one = "http://localhost:3000/mcp";
-        let place = store.keep(one, &grant("http://as", "token-KC")).unwrap();
-        assert_eq!(place, Place::Keychain);
+        let stored = store.keep(one, &grant("http://as", "token-KC")).unwrap();
+        assert_eq!(
+            stored,
+            Stored {
+                place: Place::Keychain,
+                instead: None
+            }
+        );
         let text = fs::read_to_string(store.path()).unwrap();
         assert!(!text.contains("token-KC"), "no token in the file: {text}");
         assert!(
@@ -893,7 +921,10 @@ pub(crate) mod tests {
         );
         assert_eq!(store.index().unwrap()[0].place, Place::File);
         assert_eq!(
-            store.keep(one, &grant("http://as", "new-token")).unwrap(),
+            store
+                .keep(one, &grant("http://as", "new-token"))
+                .unwrap()
+                .place,
             Place::Keychain
         );
         let text = fs::read_to_string(store.path()).unwrap();
@@ -905,7 +936,7 @@ pub(crate) mod tests {
         // Back to the file: the keychain's item goes.
         let file = in_memory(&dir, &memory, Choice::File);
         assert_eq!(
-            file.keep(one, &grant("http://as", "t3")).unwrap(),
+            file.keep(one, &grant("http://as", "t3")).unwrap().place,
             Place::File
         );
         assert!(memory.items.lock().unwrap().is_empty());
@@ -926,7 +957,10 @@ pub(crate) mod tests {
         let default = store.choosing(Choice::Default);
         assert_eq!(
             default.keep(one, &grant("http://as", "t")).unwrap(),
-            Place::File
+            Stored {
+                place: Place::File,
+                instead: Some(String::from("no keychain answers (no session bus)"))
+            }
         );
         assert_eq!(default.list().unwrap()[0].grant.access_token(), "t");
         fs::remove_dir_all(&dir).unwrap();
@@ -963,6 +997,53 @@ pub(crate) mod tests {
             1
         );
         assert!(memory.items.lock().unwrap().is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A keychain that answers but keeps nothing (a locked one whose unlock was refused).
+    struct Refusing;
+
+    impl crate::auth::keychain::Vault for Refusing {
+        fn put(&self, _: &str, _: &str) -> Result<(), String> {
+            Err(String::from("the collection is locked"))
+        }
+        fn get(&self, _: &str) -> Result<Option<String>, String> {
+            Ok(None)
+        }
+        fn remove(&self, _: &str) -> Result<bool, String> {
+            Ok(false)
+        }
+    }
+
+    #[test]
+    fn a_keychain_that_refuses_the_grant_sends_the_default_to_the_file() {
+        let dir = folder("refusing");
+        let store = Store::at(&dir).with_keychain(Keychain::of(Arc::new(Refusing)));
+        let one = "http://localhost:3000/mcp";
+        let refused = store
+            .clone()
+            .choosing(Choice::Keychain)
+            .keep(one, &grant("http://as", "t"))
+            .unwrap_err();
+        assert_eq!(
+            refused,
+            "the keychain did not keep it: the collection is locked"
+        );
+        assert!(!store.path().exists());
+        let stored = store
+            .choosing(Choice::Default)
+            .keep(one, &grant("http://as", "t"))
+            .unwrap();
+        assert_eq!(stored.place, Place::File);
+        assert_eq!(
+            stored.instead.as_deref(),
+            Some("the keychain did not keep the authorization (the collection is locked)")
+        );
+        assert!(
+            fs::read_to_string(Store::at(&dir).path())
+                .unwrap()
+                .contains("\"t\"")
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }
