@@ -76,9 +76,13 @@ pub fn logout(store: &Store, server: Option<&str>) -> Printed {
         n => note!("{n} authorizations forgotten{whose}"),
     }
     if let Some((left, why)) = forgotten.left {
+        let (noun, verb) = if left == 1 {
+            ("authorization", "is")
+        } else {
+            ("authorizations", "are")
+        };
         return Err(Failure::usage(format!(
-            "{left} authorization{} kept in the keychain{whose} not forgotten: {why}",
-            if left == 1 { " is" } else { "s are" }
+            "{left} {noun} kept in the keychain{whose} {verb} not forgotten: {why}"
         )));
     }
     Ok((Output::Nothing, Exit::Done))

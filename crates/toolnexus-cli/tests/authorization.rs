@@ -993,6 +993,18 @@ fn a_grant_is_kept_in_the_secret_service_and_the_file_holds_none_of_its_secrets(
         "{listed}"
     );
     assert!(!listed.contains(ACCESS_TOKEN), "{listed}");
+    // Out of the session the keychain cannot forget it: an error, and it stays listed.
+    let out = toolnexus(&config, &["auth", "logout"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("1 authorization kept in the keychain is not forgotten"),
+        "{}",
+        printed(&out)
+    );
+    assert!(keyring.lookup(&key).is_some());
+    let out = toolnexus(&config, &["auth", "list"], "");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("kept in               keychain"));
     let out = toolnexus_with(&config, &["auth", "logout"], "", &vars);
     assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 authorization forgotten"));
