@@ -96,7 +96,7 @@ impl Authorizer {
             store
                 .grant_for(server)
                 .map_err(|why| {
-                    note!("{why}: the authorizations kept there are not used");
+                    note!("{why}: no authorization kept is used");
                 })
                 .ok()
                 .flatten()

@@ -436,20 +436,28 @@ impl Store {
                 item.insert("summary", Summary::of(grant).to_value());
             }
         }
+        // The items of the grants replaced that the new one did not overwrite go; one the
+        // keychain cannot remove now stays listed (older, so unused) for `auth logout` to
+        // forget later, never left in the keychain with nothing naming it.
+        for old in replaced {
+            let gone = match old.key() {
+                None => true,
+                Some(old_key) if place == Place::Keychain && old_key == key => true,
+                Some(old_key) => self
+                    .keychain
+                    .vault()
+                    .and_then(|vault| vault.remove(old_key))
+                    .is_ok(),
+            };
+            if !gone {
+                entries.push(old);
+            }
+        }
         entries.push(Entry {
             server: String::from(server),
             item: Value::Object(item),
         });
         self.write(&entries)?;
-        // The items of the grants replaced that the new one did not overwrite: what cannot be
-        // removed now stays unused, its entry gone.
-        for old in replaced.iter().filter_map(Entry::key) {
-            if (place == Place::File || old != key)
-                && let Ok(vault) = self.keychain.vault()
-            {
-                let _ = vault.remove(old);
-            }
-        }
         Ok(stored)
     }
 
@@ -1044,6 +1052,35 @@ pub(crate) mod tests {
                 .unwrap()
                 .contains("\"t\"")
         );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_grant_renewed_out_of_reach_of_the_keychain_leaves_the_old_one_listed() {
+        let dir = folder("away");
+        let memory = Arc::new(Memory::default());
+        let one = "http://localhost:3000/mcp";
+        in_memory(&dir, &memory, Choice::Default)
+            .keep(one, &grant("http://as", "in-keychain"))
+            .unwrap();
+        // Away from the keychain (no session bus): the new grant goes to the file, and the
+        // old entry stays, since its item could not be removed.
+        let away = Store::at(&dir)
+            .with_keychain(Keychain::unreachable("no bus"))
+            .choosing(Choice::Default);
+        let stored = away.keep(one, &grant("http://as", "in-file")).unwrap();
+        assert_eq!(stored.place, Place::File);
+        let places: Vec<Place> = away.index().unwrap().iter().map(|l| l.place).collect();
+        assert_eq!(places, [Place::Keychain, Place::File]);
+        assert_eq!(
+            away.grant_for(one).unwrap().unwrap().access_token(),
+            "in-file",
+            "the newest serves, the keychain not asked"
+        );
+        // Back in reach, a logout forgets both.
+        let back = in_memory(&dir, &memory, Choice::Default);
+        assert_eq!(back.forget(None).unwrap().count, 2);
+        assert!(memory.items.lock().unwrap().is_empty());
         fs::remove_dir_all(&dir).unwrap();
     }
 }
