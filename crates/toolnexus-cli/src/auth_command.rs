@@ -1,12 +1,14 @@
 //! `toolnexus auth`: the authorizations kept between commands, listed (`auth list`: server,
-//! authorization server, how and by which client it was obtained, scope, expiry; never a
-//! token) or forgotten (`auth logout [URL]`).
+//! where it is kept, authorization server, how and by which client it was obtained, scope,
+//! expiry; never a token, and read from `auth.json` alone, the keychain not asked) or
+//! forgotten, from the file and the keychain (`auth logout [URL]`).
 
 use toolnexus_core::id::now_ms;
 use toolnexus_core::rfc3339::format_unix_ms;
 
 use crate::auth::Store;
 use crate::auth::driver::grant_option;
+use crate::auth::store::Place;
 use crate::note;
 use crate::printer::{Output, one_line};
 use crate::report::{Exit, Failure};
@@ -14,39 +16,45 @@ use crate::tools::Printed;
 
 /// `auth list`: one block per authorization kept, oldest first.
 pub fn list(store: &Store) -> Printed {
-    let kept = store.list().map_err(Failure::usage)?;
+    let kept = store.index().map_err(Failure::usage)?;
     if kept.is_empty() {
         note!("no authorization is kept (in {})", store.path().display());
         return Ok((Output::Nothing, Exit::Done));
     }
     let now = now_ms();
+    let file = store.path();
     let blocks: Vec<String> = kept
         .iter()
         .map(|kept| {
-            let grant = &kept.grant;
-            let expiry = match grant.expires_at_ms() {
-                Some(at) if grant.is_expired(now) => format!("{} (expired)", format_unix_ms(at)),
+            let grant = &kept.summary;
+            let expiry = match grant.expires_at_ms {
+                Some(at) if now >= at => format!("{} (expired)", format_unix_ms(at)),
                 Some(at) => format_unix_ms(at),
                 None => String::from("not said"),
             };
+            let place = match kept.place {
+                Place::Keychain => String::from("keychain (the system's secret store)"),
+                Place::File => format!("file ({})", one_line(&file.display().to_string())),
+            };
             let mut lines = vec![
                 one_line(&kept.server).into_owned(),
-                format!("  authorization server  {}", one_line(grant.issuer())),
+                format!("  kept in               {place}"),
+                format!("  authorization server  {}", one_line(&grant.issuer)),
                 format!(
                     "  obtained by           --grant {} (client {})",
-                    grant_option(grant.obtained_by()),
-                    match grant.client().client_id() {
+                    grant_option(&grant.obtained_by),
+                    match grant.client_id.as_str() {
                         "" => one_line("none"),
                         id => one_line(id),
                     }
                 ),
                 format!(
                     "  scope                 {}",
-                    one_line(grant.scope().unwrap_or("(none)"))
+                    one_line(grant.scope.as_deref().unwrap_or("(none)"))
                 ),
                 format!("  expires               {expiry}"),
             ];
-            if grant.refresh_token().is_some() {
+            if grant.refreshable {
                 lines.push(String::from("  refreshable           yes"));
             }
             lines.join("\n")
@@ -55,14 +63,27 @@ pub fn list(store: &Store) -> Printed {
     Ok((Output::Text(blocks.join("\n")), Exit::Done))
 }
 
-/// `auth logout [URL]`: forgets what is kept for the server at `server`, or everything.
+/// `auth logout [URL]`: forgets what is kept for the server at `server`, or everything, in
+/// the file and in the keychain. One the keychain could not forget stays kept, and is an
+/// error.
 pub fn logout(store: &Store, server: Option<&str>) -> Printed {
     let forgotten = store.forget(server).map_err(Failure::usage)?;
     let whose = server.map_or_else(String::new, |s| format!(" for {s}"));
-    match forgotten {
-        0 => note!("no authorization is kept{whose}"),
+    match forgotten.count {
+        0 if forgotten.left.is_none() => note!("no authorization is kept{whose}"),
+        0 => {}
         1 => note!("1 authorization forgotten{whose}"),
         n => note!("{n} authorizations forgotten{whose}"),
+    }
+    if let Some((left, why)) = forgotten.left {
+        let (noun, verb) = if left == 1 {
+            ("authorization", "is")
+        } else {
+            ("authorizations", "are")
+        };
+        return Err(Failure::usage(format!(
+            "{left} {noun} kept in the keychain{whose} {verb} not forgotten: {why}"
+        )));
     }
     Ok((Output::Nothing, Exit::Done))
 }
@@ -90,6 +111,13 @@ mod tests {
         };
         assert_eq!(exit, Exit::Done);
         assert!(text.starts_with("http://localhost:3000/mcp\n"), "{text}");
+        assert!(
+            text.contains(&format!(
+                "kept in               file ({})",
+                store.path().display()
+            )),
+            "{text}"
+        );
         assert!(text.contains("authorization server  http://localhost:4000"));
         assert!(text.contains("scope                 mcp:basic mcp:write"));
         assert!(

@@ -97,9 +97,14 @@ struct AuthArgs {
     /// run without one, the link its last argument) instead of the system's opener.
     #[arg(long, value_name = "COMMAND")]
     browser: Option<String>,
-    /// --url: keep no authorization, and use none kept (they are kept in auth.json in
-    /// $TOOLNEXUS_CONFIG_DIR, else $XDG_CONFIG_HOME/toolnexus, else ~/.config/toolnexus).
-    #[arg(long)]
+    /// --url: where to keep the authorization got: in the system's secret store (keychain:
+    /// the Secret Service on Linux, the Keychain on macOS, the Credential Manager on
+    /// Windows), in auth.json (file), or nowhere, using none kept (none). By default, the
+    /// keychain where one answers, else the file, said once. See `auth --help`.
+    #[arg(long, value_enum, value_name = "WHERE")]
+    store: Option<StoreChoice>,
+    /// The same as --store none.
+    #[arg(long, hide = true, conflicts_with = "store")]
     no_store: bool,
     /// --url: how to get the token: a person signing in through a browser (the default), or
     /// unattended, for machines.
@@ -132,6 +137,17 @@ struct AuthArgs {
         value_parser = secret
     )]
     idp_client_secret: Option<Secret>,
+}
+
+/// Where `--url` keeps the authorization it gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum StoreChoice {
+    /// The system's secret store: an error when none answers.
+    Keychain,
+    /// auth.json in the configuration folder, readable by you alone.
+    File,
+    /// Nowhere; no authorization kept is used either.
+    None,
 }
 
 /// How `--url` gets its token.
@@ -259,9 +275,16 @@ impl AuthArgs {
         add("--id-token-file", path(&self.id_token_file));
         add("--idp-token-endpoint", self.idp_token_endpoint.clone());
         add("--idp-client-id", self.idp_client_id.clone());
-        if self.no_store {
-            words.push(String::from("--no-store"));
-        }
+        add(
+            "--store",
+            match (self.store, self.no_store) {
+                (Some(choice), _) => {
+                    clap::ValueEnum::to_possible_value(&choice).map(|v| v.get_name().to_owned())
+                }
+                (None, true) => Some(String::from("none")),
+                (None, false) => None,
+            },
+        );
         words
     }
 
@@ -305,7 +328,12 @@ impl AuthArgs {
             client_issuer: self.client_issuer.clone(),
             client_metadata_url: self.client_metadata_url.clone(),
             browser: auth::Browser::parse(self.browser.as_deref()).map_err(Failure::usage)?,
-            store: !self.no_store,
+            store: match (self.store, self.no_store) {
+                (Some(StoreChoice::None), _) | (None, true) => auth::Choice::Nothing,
+                (Some(StoreChoice::Keychain), _) => auth::Choice::Keychain,
+                (Some(StoreChoice::File), _) => auth::Choice::File,
+                (None, false) => auth::Choice::Default,
+            },
             grant: self.grant_type()?,
             client_key,
         };
@@ -516,8 +544,14 @@ enum Command {
     /// The authorizations kept for servers reached with --url: list them, or forget them.
     ///
     /// A token a server's authorization server grants is kept for the next command, with
-    /// its scopes and the client registered there, in auth.json (readable by you alone) in
-    /// $TOOLNEXUS_CONFIG_DIR, else $XDG_CONFIG_HOME/toolnexus, else ~/.config/toolnexus.
+    /// its scopes and the client registered there. Its secrets go to the system's secret
+    /// store where one answers (the Secret Service on Linux, the Keychain on macOS, the
+    /// Credential Manager on Windows: service "toolnexus", account the server's URL and the
+    /// authorization server's), and to auth.json otherwise, which is said once; --store
+    /// keychain|file|none chooses. auth.json, readable by you alone, is in
+    /// $TOOLNEXUS_CONFIG_DIR, else $XDG_CONFIG_HOME/toolnexus, else ~/.config/toolnexus: it
+    /// lists every authorization kept, and holds the tokens of those kept in the file alone.
+    /// `auth list` says where each is; `auth logout` forgets from both.
     #[command(after_help = EXIT_CODES)]
     Auth {
         #[command(subcommand)]
@@ -610,10 +644,11 @@ enum Command {
 /// What `toolnexus auth` does.
 #[derive(Debug, Subcommand)]
 enum AuthAction {
-    /// List the authorizations kept: server, authorization server, scope and expiry (never
-    /// a token).
+    /// List the authorizations kept: server, where (keychain or file), authorization server,
+    /// scope and expiry (never a token).
     List,
-    /// Forget the authorizations kept for the server at URL, or every one.
+    /// Forget the authorizations kept for the server at URL, or every one, from the keychain
+    /// and the file.
     Logout {
         /// The server's URL, as --url gave it.
         url: Option<String>,
@@ -778,7 +813,7 @@ fn connect(
         (Some(url), None) => {
             let patience = std::time::Duration::from_secs(server.timeout);
             let options = server.auth.options()?;
-            let authorizer = auth::Authorizer::new(url, options, asker.clone(), patience);
+            let authorizer = auth::Authorizer::new(url, options, asker.clone(), patience)?;
             Ok(Box::new(
                 call::http::HttpServer::new(url, &server.headers, patience)
                     .map_err(Failure::usage)?
@@ -1172,7 +1207,8 @@ mod tests {
                 "http://127.0.0.1:2",
                 "--grant",
                 "client-credentials",
-                "--no-store"
+                "--store",
+                "none"
             ]
         );
         let kept = super::pending::Pending {
@@ -1202,7 +1238,7 @@ mod tests {
             again.auth.client_issuer.as_deref(),
             Some("http://127.0.0.1:2")
         );
-        assert!(again.auth.no_store);
+        assert_eq!(again.auth.store, Some(super::StoreChoice::None));
         assert_eq!(again.timeout, 7);
         assert_eq!(again.elicit, toolnexus_core::Modes::FORM);
         assert_eq!(again.url.as_deref(), Some("http://127.0.0.1:1/mcp"));

@@ -3,6 +3,10 @@
 //! `tests/conformance/browser.py` as `--browser`. The token is got, sent, kept (`0600` in a
 //! `0700` folder) and used by the next command; `--no-store` keeps nothing; `auth list` and
 //! `auth logout` manage what is kept; and no token, code, verifier or secret is ever printed.
+//! Grants go to a real Secret Service (GNOME Keyring in a D-Bus session bus each such test
+//! starts, read back with `secret-tool`), and the file holds none of their secrets; with no
+//! session bus the default is the file, said once; `--store file|none|keychain` choose.
+//! Every other test runs with no session bus.
 //! The grants for machines (`--grant client-credentials`, `--grant jwt-bearer`) get their
 //! token with nobody asked and no listener, and their options are checked before anything
 //! is sent.
@@ -259,12 +263,29 @@ fn config_dir(name: &str) -> PathBuf {
     dir.join("toolnexus")
 }
 
-/// Runs toolnexus with `args`, the configuration in `config`, `stdin` as its input.
+/// Runs toolnexus with `args`, the configuration in `config`, `stdin` as its input, no
+/// secret store within reach (no session bus): grants go to the file.
 fn toolnexus(config: &Path, args: &[&str], stdin: &str) -> Output {
+    toolnexus_with(config, args, stdin, &[])
+}
+
+/// [`toolnexus`] with the variables `vars` set too (a session bus, to reach a keychain).
+fn toolnexus_with(
+    config: &Path,
+    args: &[&str],
+    stdin: &str,
+    vars: &[(&str, std::ffi::OsString)],
+) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolnexus"))
         .args(args)
         .env("TOOLNEXUS_CONFIG_DIR", config)
         .env_remove("TOOLNEXUS_CLIENT_SECRET")
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .env(
+            "XDG_RUNTIME_DIR",
+            config.with_file_name("no-runtime-folder"),
+        )
+        .envs(vars.iter().map(|(name, value)| (name, value)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -749,4 +770,311 @@ fn metadata_naming_more_than_the_server_is_refused_before_any_sign_in() {
             "/.well-known/oauth-protected-resource/narrow/mcp"
         ]
     );
+}
+
+/// The password the keyring of these tests is unlocked with.
+const KEYRING_PASSWORD: &str = "keyring-password-4d2a";
+
+/// A D-Bus session bus of its own, with GNOME Keyring's Secret Service on it, unlocked, its
+/// home and data in a temporary folder: the keychain of a Linux desktop, headless. Stopped
+/// and removed when dropped.
+struct Keyring {
+    dir: PathBuf,
+    bus: std::process::Child,
+    daemon: std::process::Child,
+    address: String,
+}
+
+impl Keyring {
+    fn start(name: &str) -> Keyring {
+        for program in [
+            "dbus-daemon",
+            "gnome-keyring-daemon",
+            "secret-tool",
+            "dbus-send",
+        ] {
+            let found = Command::new("sh")
+                .args(["-c", &format!("command -v {program}")])
+                .output()
+                .is_ok_and(|out| out.status.success());
+            assert!(
+                found,
+                "the keychain tests need {program}: apt-get install gnome-keyring \
+                 libsecret-tools dbus (`cargo xtask test cli` installs them)"
+            );
+        }
+        let dir = env::temp_dir().join(format!("toolnexus-keyring-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let run = dir.join("run");
+        fs::create_dir_all(&run).unwrap();
+        fs::set_permissions(&run, fs::Permissions::from_mode(0o700)).unwrap();
+        let mut bus = Command::new("dbus-daemon")
+            .args(["--session", "--nofork", "--print-address=1"])
+            .arg(format!("--address=unix:path={}", run.join("bus").display()))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut address = String::new();
+        BufReader::new(bus.stdout.take().unwrap())
+            .read_line(&mut address)
+            .unwrap();
+        let address = String::from(address.trim());
+        if !address.starts_with("unix:") {
+            let _ = bus.kill();
+            let _ = bus.wait();
+            panic!("dbus-daemon gave no address: {address:?}");
+        }
+        let vars = session_vars(&dir, &address);
+        let mut daemon = Command::new("gnome-keyring-daemon")
+            .args(["--foreground", "--unlock", "--components=secrets"])
+            .envs(vars)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        daemon
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(KEYRING_PASSWORD.as_bytes())
+            .unwrap();
+        let keyring = Keyring {
+            dir,
+            bus,
+            daemon,
+            address,
+        };
+        // Up when the Secret Service's name has its owner on the bus.
+        let started = std::time::Instant::now();
+        loop {
+            let out = keyring
+                .command("dbus-send")
+                .args([
+                    "--session",
+                    "--print-reply",
+                    "--dest=org.freedesktop.DBus",
+                    "/org/freedesktop/DBus",
+                    "org.freedesktop.DBus.NameHasOwner",
+                    "string:org.freedesktop.secrets",
+                ])
+                .output()
+                .unwrap();
+            if String::from_utf8_lossy(&out.stdout).contains("boolean true") {
+                break;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(10),
+                "gnome-keyring-daemon did not start its Secret Service"
+            );
+            thread::sleep(std::time::Duration::from_millis(20));
+        }
+        keyring
+    }
+
+    /// The variables a command needs to reach this keychain, and only it.
+    fn vars(&self) -> Vec<(&'static str, std::ffi::OsString)> {
+        session_vars(&self.dir, &self.address)
+    }
+
+    /// `program` in this keychain's session.
+    fn command(&self, program: &str) -> Command {
+        let mut command = Command::new(program);
+        command.envs(self.vars());
+        command
+    }
+
+    /// The secret of the item (service `toolnexus`, account `key`), as `secret-tool` reads
+    /// it from the Secret Service; `None` when there is none.
+    fn lookup(&self, key: &str) -> Option<String> {
+        let out = self
+            .command("secret-tool")
+            .args(["lookup", "service", "toolnexus", "username", key])
+            .output()
+            .unwrap();
+        let secret = String::from_utf8(out.stdout).unwrap();
+        (out.status.success() && !secret.is_empty()).then_some(secret)
+    }
+}
+
+/// The variables of a session whose bus is at `address` and whose home is `dir`.
+fn session_vars(dir: &Path, address: &str) -> Vec<(&'static str, std::ffi::OsString)> {
+    vec![
+        ("DBUS_SESSION_BUS_ADDRESS", address.into()),
+        ("HOME", dir.into()),
+        ("XDG_DATA_HOME", dir.join("data").into()),
+        ("XDG_CONFIG_HOME", dir.join("config").into()),
+        ("XDG_RUNTIME_DIR", dir.join("run").into()),
+    ]
+}
+
+impl Drop for Keyring {
+    fn drop(&mut self) {
+        for child in [&mut self.daemon, &mut self.bus] {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `call t` on the server at `server`, with its token got by `--grant client-credentials`
+/// (nobody signs in), and `extra` options.
+fn machine_call(server: &Server, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "call",
+        "t",
+        "--url",
+        &server.url(),
+        "--protocol",
+        "2025-11-25",
+        "--grant",
+        "client-credentials",
+        "--client-id",
+        "machine-1",
+        &format!("--client-secret={CLIENT_SECRET}"),
+        "--client-issuer",
+        &server.origin,
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    args.extend(extra.iter().map(|a| String::from(*a)));
+    args
+}
+
+/// The words saying that a grant went to the file for want of a keychain.
+const NO_KEYCHAIN: &str = "no keychain answers";
+
+#[test]
+fn a_grant_is_kept_in_the_secret_service_and_the_file_holds_none_of_its_secrets() {
+    let keyring = Keyring::start("kept");
+    let server = Server::start();
+    let config = config_dir("keychain");
+    let vars = keyring.vars();
+    let run = |args: &[String]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        toolnexus_with(&config, &args, "", &vars)
+    };
+    let call = machine_call(&server, &[]);
+    let out = run(&call);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("inside"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains(NO_KEYCHAIN), "{stderr}");
+    assert_eq!(grant_types(&server), ["client_credentials"]);
+
+    // The Secret Service holds the grant, read back by another program...
+    let key = format!("{} {}", server.url(), server.origin);
+    let item = keyring.lookup(&key).expect("an item in the Secret Service");
+    assert!(item.contains(ACCESS_TOKEN), "the grant is the item");
+    assert!(item.contains(REFRESH_TOKEN), "the grant is the item");
+    // ...and the file indexes it without a secret.
+    let file = config.join("auth.json");
+    assert_eq!(mode(&file), 0o600);
+    let text = fs::read_to_string(&file).unwrap();
+    for secret in [ACCESS_TOKEN, REFRESH_TOKEN, CLIENT_SECRET] {
+        assert!(!text.contains(secret), "{secret} in the file: {text}");
+    }
+    assert!(text.contains(r#""store":"keychain""#), "{text}");
+
+    // The next command sends the token read from the keychain: no token is asked for.
+    let out = run(&call);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(grant_types(&server).len(), 1, "the kept grant is used");
+    assert!(!printed(&out).contains(ACCESS_TOKEN));
+
+    // `auth list` says where it is; `auth logout` forgets it from both.
+    let out = toolnexus_with(&config, &["auth", "list"], "", &vars);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains("kept in               keychain (the system's secret store)"),
+        "{listed}"
+    );
+    assert!(!listed.contains(ACCESS_TOKEN), "{listed}");
+    // Out of the session the keychain cannot forget it: an error, and it stays listed.
+    let out = toolnexus(&config, &["auth", "logout"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("1 authorization kept in the keychain is not forgotten"),
+        "{}",
+        printed(&out)
+    );
+    assert!(keyring.lookup(&key).is_some());
+    let out = toolnexus(&config, &["auth", "list"], "");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("kept in               keychain"));
+    let out = toolnexus_with(&config, &["auth", "logout"], "", &vars);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 authorization forgotten"));
+    assert_eq!(keyring.lookup(&key), None, "the item is gone");
+    assert!(!file.exists());
+
+    // A grant the file holds (kept by an earlier version) still serves, and moves to the
+    // keychain when the next is kept.
+    let out = run(&machine_call(&server, &["--store", "file"]));
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(
+        keyring.lookup(&key),
+        None,
+        "--store file leaves the keychain alone"
+    );
+    assert!(fs::read_to_string(&file).unwrap().contains(ACCESS_TOKEN));
+    let out = toolnexus_with(&config, &["auth", "list"], "", &vars);
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains(&format!("kept in               file ({})", file.display())),
+        "{listed}"
+    );
+    let out = run(&call);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(grant_types(&server).len(), 2, "the file's grant is used");
+    let _ = fs::remove_dir_all(config.parent().unwrap());
+}
+
+#[test]
+fn store_none_keeps_nothing_and_without_a_secret_service_the_file_is_said_once() {
+    let server = Server::start();
+    let config = config_dir("no-keychain");
+    let run = |extra: &[&str]| {
+        let args = machine_call(&server, extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        toolnexus(&config, &args, "")
+    };
+    // --store none: nothing written.
+    let out = run(&["--store", "none"]);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert!(!config.exists(), "--store none writes nothing");
+    assert!(!printed(&out).contains(NO_KEYCHAIN));
+
+    // --store keychain with no session bus: refused before anything is sent.
+    let out = run(&["--store", "keychain"]);
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--store keychain: no keychain answers"),
+        "{stderr}"
+    );
+    assert_eq!(grant_types(&server).len(), 1, "no token asked for");
+
+    // The default: the file, said once.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches(NO_KEYCHAIN).count(), 1, "{stderr}");
+    let file = config.join("auth.json");
+    assert!(
+        stderr.contains(&format!("kept in {}", file.display())),
+        "{stderr}"
+    );
+    assert_eq!(mode(&file), 0o600);
+    assert!(fs::read_to_string(&file).unwrap().contains(ACCESS_TOKEN));
+    assert!(!printed(&out).contains(ACCESS_TOKEN));
+    // Used by the next command, nothing said.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(grant_types(&server).len(), 2);
+    assert!(!printed(&out).contains(NO_KEYCHAIN), "{}", printed(&out));
+    let _ = fs::remove_dir_all(config.parent().unwrap());
 }

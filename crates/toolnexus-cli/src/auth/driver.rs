@@ -10,7 +10,8 @@
 //! - A request sent before the authorization now held: sent again with it, nothing asked.
 //!
 //! One command starts at most [`MAX_AUTHORIZATIONS`] flows. Each new grant is kept in the
-//! [`Store`] unless `--no-store`. The time all this takes is the person's: the call's timeout
+//! [`Store`] unless `--store none`: in the keychain where one answers (else in the file, said
+//! once), or where `--store` says. The time all this takes is the person's: the call's timeout
 //! does not run meanwhile (see `call::inbox`), and each request of the flow has the call's
 //! timeout of its own.
 
@@ -25,7 +26,7 @@ use super::Options;
 use super::consent::{Consent, ask_consent};
 use super::fetch::Fetcher;
 use super::listener::Listener;
-use super::store::Store;
+use super::store::{Choice, Store, Stored};
 use crate::ask::Shared;
 use crate::report::Failure;
 use crate::{note, warning};
@@ -51,8 +52,11 @@ pub struct Authorizer {
     options: Options,
     /// Who consents to opening the link.
     asker: Shared,
-    /// Where grants are kept, unless `--no-store`.
+    /// Where grants are kept, unless `--store none`.
     store: Option<Store>,
+    /// Whether the command said already that a grant went to the file for want of a
+    /// keychain.
+    said_file: bool,
     /// The grant held: kept from an earlier command, or got by this one.
     grant: Option<Grant>,
     /// The `Authorization` header requests carry now.
@@ -66,18 +70,33 @@ pub struct Authorizer {
 impl Authorizer {
     /// The authorizer of the server at `server`, asking `asker` for consent; each request of
     /// a flow may take `patience`. The grant kept for the server is loaded (a store that
-    /// cannot be read is said and left unused).
-    pub fn new(server: &str, options: Options, asker: Shared, patience: Duration) -> Authorizer {
-        let store = if options.store {
-            Store::locate().map_err(|why| note!("{why}")).ok()
-        } else {
-            None
+    /// cannot be read is said and left unused). With `--store keychain`, a keychain that
+    /// does not answer is a usage error, before anything is sent.
+    pub fn new(
+        server: &str,
+        options: Options,
+        asker: Shared,
+        patience: Duration,
+    ) -> Result<Authorizer, Failure> {
+        let store = match options.store {
+            Choice::Nothing => None,
+            choice => Store::locate()
+                .map_err(|why| note!("{why}"))
+                .ok()
+                .map(|store| store.choosing(choice)),
         };
+        if options.store == Choice::Keychain
+            && let Some(store) = &store
+        {
+            store.keychain().vault().map_err(|why| {
+                Failure::usage(format!("--store keychain: no keychain answers: {why}"))
+            })?;
+        }
         let grant = store.as_ref().and_then(|store| {
             store
                 .grant_for(server)
                 .map_err(|why| {
-                    note!("{why}: the authorizations kept there are not used");
+                    note!("{why}: no authorization kept is used");
                 })
                 .ok()
                 .flatten()
@@ -88,16 +107,17 @@ impl Authorizer {
             .filter(|g| !g.is_expired(now_ms()))
             .map(Grant::authorization);
         let max_body = Config::DEFAULT_LIMITS.max_input_bytes();
-        Authorizer {
+        Ok(Authorizer {
             server: String::from(server),
             options,
             asker,
             store,
+            said_file: false,
             grant,
             header,
             fetcher: Fetcher::new(patience, max_body),
             policy: Policy::new(MAX_AUTHORIZATIONS),
-        }
+        })
     }
 
     /// The `Authorization` header value requests carry now, if any.
@@ -297,10 +317,20 @@ impl Authorizer {
     /// Holds `grant` from now on, and keeps it: the header it is sent with.
     fn hold(&mut self, grant: Grant) -> String {
         let header = grant.authorization();
-        if let Some(store) = &self.store
-            && let Err(why) = store.keep(&self.server, &grant)
-        {
-            warning!("the authorization is not kept: {why}");
+        if let Some(store) = &self.store {
+            match store.keep(&self.server, &grant) {
+                Err(why) => warning!("the authorization is not kept: {why}"),
+                Ok(Stored {
+                    instead: Some(why), ..
+                }) if !self.said_file => {
+                    note!(
+                        "{why}: the authorization is kept in {}, readable by you alone",
+                        store.path().display()
+                    );
+                    self.said_file = true;
+                }
+                Ok(_) => {}
+            }
         }
         self.grant = Some(grant);
         self.header = Some(header.clone());

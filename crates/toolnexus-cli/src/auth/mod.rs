@@ -11,7 +11,8 @@
 //! - [`browser`]: the link opened once consented to (`--browser COMMAND`, or the system's
 //!   opener);
 //! - [`listener`]: the loopback listener the browser comes back to;
-//! - [`store`]: the grants kept between commands, readable by the user alone;
+//! - [`store`]: the grants kept between commands, readable by the user alone: indexed in
+//!   `auth.json`, their secrets there or in the [`keychain`] (the system's secret store);
 //! - [`driver`]: the [`Authorizer`] that runs the flow with them, refreshes or starts again on a
 //!   later `401`, steps up on `insufficient_scope`.
 //!
@@ -22,12 +23,13 @@ pub mod browser;
 pub mod consent;
 pub mod driver;
 pub mod fetch;
+pub mod keychain;
 pub mod listener;
 pub mod store;
 
 pub use browser::Browser;
 pub use driver::{Authorizer, check_options};
-pub use store::Store;
+pub use store::{Choice, Store};
 
 /// What the command line says about authorization. Its `Debug` form shows no secret.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,8 +44,8 @@ pub struct Options {
     pub client_metadata_url: Option<String>,
     /// How the authorization link is opened (`--browser`).
     pub browser: Browser,
-    /// Whether grants are kept between commands (not with `--no-store`).
-    pub store: bool,
+    /// Where grants are kept between commands (`--store`).
+    pub store: Choice,
     /// How the token is got (`--grant` and the options of its kind).
     pub grant: toolnexus_auth::GrantType,
     /// The client's own key, for `private_key_jwt` (`--client-key`).

@@ -1,14 +1,21 @@
 //! Where authorizations are kept between commands: `auth.json` in the user's configuration
 //! folder (`$TOOLNEXUS_CONFIG_DIR`, else `$XDG_CONFIG_HOME/toolnexus`, else
-//! `~/.config/toolnexus`), readable by the user alone (the folder `0700`, the file `0600`).
+//! `~/.config/toolnexus`), readable by the user alone (the folder `0700`, the file `0600`),
+//! and, where one answers, the operating system's secret store ([`Keychain`]).
 //!
-//! The file holds one entry per MCP server and authorization server: the server's URL as the
-//! command line gave it, and the [`Grant`] (its tokens, scopes, issuer and the client
-//! registered there), the newest last:
+//! The file holds one entry per MCP server and authorization server, the newest last: the
+//! server's URL as the command line gave it, and either the [`Grant`] itself (its tokens,
+//! scopes, issuer and the client registered there), or, for a grant kept in the keychain,
+//! the key of its item there and a summary with no secret in it (what `auth list` shows):
 //!
 //! ```json
-//! {"version":1,"grants":[{"server":"https://mcp.example/mcp","grant":{…}}]}
+//! {"version":1,"grants":[
+//!   {"server":"https://a.example/mcp","grant":{…}},
+//!   {"server":"https://b.example/mcp","store":"keychain","key":"…","summary":{"issuer":…}}]}
 //! ```
+//!
+//! So the file is the index of every grant kept, wherever its secrets are, and holds no token
+//! of a grant kept in the keychain. Where a new grant goes is the [`Choice`] of `--store`.
 //!
 //! A write replaces the whole file at once (a new file, then a rename), so a reader never sees
 //! half of one, and a change (keep, forget) holds `auth.json.lock` from its read to its
@@ -28,6 +35,8 @@ use std::path::{Path, PathBuf};
 use toolnexus_auth::Grant;
 use toolnexus_core::json::{self, Limits, Map, Value};
 
+use super::keychain::Keychain;
+
 /// The file's name in the configuration folder.
 pub const FILE_NAME: &str = "auth.json";
 
@@ -40,10 +49,49 @@ const VERSION: u64 = 1;
 /// The bounds of the file when it is read.
 const LIMITS: Limits = Limits::DEFAULT.with_max_depth(16);
 
+/// The `store` of an entry whose grant is in the keychain.
+const IN_KEYCHAIN: &str = "keychain";
+
+/// Where new grants are kept (`--store`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Choice {
+    /// In the keychain where one answers, else in the file.
+    #[default]
+    Default,
+    /// In the keychain; a command that cannot reach one fails.
+    Keychain,
+    /// In the file.
+    File,
+    /// Nowhere, and none kept is used.
+    Nothing,
+}
+
+/// Where the secrets of one grant kept are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// In the operating system's secret store.
+    Keychain,
+    /// In `auth.json`.
+    File,
+}
+
+impl Place {
+    /// The word `auth list` says it with.
+    pub fn name(self) -> &'static str {
+        match self {
+            Place::Keychain => "keychain",
+            Place::File => "file",
+        }
+    }
+}
+
 /// The kept authorizations of one user.
 #[derive(Debug, Clone)]
 pub struct Store {
     dir: PathBuf,
+    /// Where a new grant goes: never [`Choice::Nothing`].
+    choice: Choice,
+    keychain: Keychain,
 }
 
 /// One authorization kept, as read back.
@@ -51,20 +99,157 @@ pub struct Store {
 pub struct Kept {
     /// The MCP server's URL, as the command line gave it.
     pub server: String,
+    /// Where its secrets are.
+    pub place: Place,
     /// What was granted. Its `Debug` form shows no token.
     pub grant: Grant,
 }
 
-/// One entry of the file, its grant as written (read only when used).
+/// What is said of a grant kept without reading a secret: its place and its summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// The MCP server's URL, as the command line gave it.
+    pub server: String,
+    /// Where its secrets are.
+    pub place: Place,
+    /// What `auth list` shows of it.
+    pub summary: Summary,
+}
+
+/// What can be shown of a grant: no token, no secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The authorization server that granted it.
+    pub issuer: String,
+    /// The grant type it was obtained by (`authorization_code`, …).
+    pub obtained_by: String,
+    /// The client it was granted to (empty: none).
+    pub client_id: String,
+    /// The scopes granted.
+    pub scope: Option<String>,
+    /// When its access token expires, in Unix milliseconds.
+    pub expires_at_ms: Option<u64>,
+    /// Whether it has a refresh token.
+    pub refreshable: bool,
+}
+
+impl Summary {
+    /// The summary of `grant`.
+    pub fn of(grant: &Grant) -> Summary {
+        Summary {
+            issuer: String::from(grant.issuer()),
+            obtained_by: String::from(grant.obtained_by()),
+            client_id: String::from(grant.client().client_id()),
+            scope: grant.scope().map(String::from),
+            expires_at_ms: grant.expires_at_ms(),
+            refreshable: grant.refresh_token().is_some(),
+        }
+    }
+
+    fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("issuer", Value::from(self.issuer.as_str()));
+        map.insert("obtained_by", Value::from(self.obtained_by.as_str()));
+        map.insert("client_id", Value::from(self.client_id.as_str()));
+        if let Some(scope) = &self.scope {
+            map.insert("scope", Value::from(scope.as_str()));
+        }
+        if let Some(at) = self.expires_at_ms {
+            map.insert("expires_at_ms", Value::from(at));
+        }
+        map.insert("refreshable", Value::from(self.refreshable));
+        Value::Object(map)
+    }
+
+    fn from_value(value: &Value) -> Option<Summary> {
+        let text = |name: &str| value.get(name).and_then(Value::as_str).map(String::from);
+        Some(Summary {
+            issuer: text("issuer")?,
+            obtained_by: text("obtained_by")?,
+            client_id: text("client_id")?,
+            scope: text("scope"),
+            expires_at_ms: value.get("expires_at_ms").and_then(Value::as_u64),
+            refreshable: value.get("refreshable")?.as_bool()?,
+        })
+    }
+}
+
+/// The key of the keychain item of the grant for `server` from `issuer`.
+pub fn key_of(server: &str, issuer: &str) -> String {
+    format!("{server} {issuer}")
+}
+
+/// One entry of the file, as written (its grant read only when used).
 #[derive(Debug, Clone)]
 struct Entry {
     server: String,
-    grant: Value,
+    item: Value,
+}
+
+/// What an entry holds, as this build reads it.
+enum Holds<'a> {
+    /// The grant itself, in the file.
+    Grant(&'a Value),
+    /// The key of the grant's item in the keychain, and its summary.
+    Keychain(&'a str, &'a Value),
+}
+
+impl Entry {
+    /// What the entry holds; `None` for an entry this build cannot read.
+    fn holds(&self) -> Option<Holds<'_>> {
+        match self.item.get("store") {
+            None => self
+                .item
+                .get("grant")
+                .filter(|g| g.is_object())
+                .map(Holds::Grant),
+            Some(store) if store.as_str() == Some(IN_KEYCHAIN) => Some(Holds::Keychain(
+                self.item.get("key")?.as_str()?,
+                self.item.get("summary").filter(|s| s.is_object())?,
+            )),
+            Some(_) => None,
+        }
+    }
+
+    /// The authorization server that granted it, as the entry says.
+    fn issuer(&self) -> Option<&str> {
+        match self.holds()? {
+            Holds::Grant(grant) => grant.get("issuer")?.as_str(),
+            Holds::Keychain(_, summary) => summary.get("issuer")?.as_str(),
+        }
+    }
+
+    /// The key of its keychain item, when it has one.
+    fn key(&self) -> Option<&str> {
+        match self.holds()? {
+            Holds::Keychain(key, _) => Some(key),
+            Holds::Grant(_) => None,
+        }
+    }
+}
+
+/// Where `keep` kept a grant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// Where its secrets are.
+    pub place: Place,
+    /// Why it is in the file for want of a keychain, when [`Choice::Default`] wanted one.
+    pub instead: Option<String>,
+}
+
+/// What `forget` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forgotten {
+    /// How many authorizations were forgotten.
+    pub count: usize,
+    /// How many are still kept because their keychain item could not be removed, and why.
+    pub left: Option<(usize, String)>,
 }
 
 impl Store {
     /// The user's store: in `$TOOLNEXUS_CONFIG_DIR`, else `$XDG_CONFIG_HOME/toolnexus` (an
-    /// absolute path), else `$HOME/.config/toolnexus`.
+    /// absolute path), else `$HOME/.config/toolnexus`. New grants go to the file until
+    /// [`choosing`](Store::choosing) says otherwise.
     pub fn locate() -> Result<Store, String> {
         let set = |name: &str| {
             env::var_os(name)
@@ -81,14 +266,19 @@ impl Store {
             Some(home) => Ok(Store::at(home.join(".config").join("toolnexus"))),
             None => Err(String::from(
                 "there is no configuration folder to keep authorizations in: set \
-                 TOOLNEXUS_CONFIG_DIR or HOME, or give --no-store",
+                 TOOLNEXUS_CONFIG_DIR or HOME, or give --store none",
             )),
         }
     }
 
-    /// The store in the folder `dir`.
+    /// The store in the folder `dir`, new grants going to the file, the system's keychain
+    /// used for those kept there.
     pub fn at(dir: impl Into<PathBuf>) -> Store {
-        Store { dir: dir.into() }
+        Store {
+            dir: dir.into(),
+            choice: Choice::File,
+            keychain: Keychain::system(),
+        }
     }
 
     /// The configuration folder.
@@ -96,67 +286,223 @@ impl Store {
         &self.dir
     }
 
-    /// The file the authorizations are kept in.
+    /// This store, new grants going where `choice` says ([`Choice::Nothing`] is taken as the
+    /// file: a command that keeps nothing has no store).
+    pub fn choosing(mut self, choice: Choice) -> Store {
+        self.choice = match choice {
+            Choice::Nothing => Choice::File,
+            other => other,
+        };
+        self
+    }
+
+    /// This store, with `keychain` as its secret store.
+    pub fn with_keychain(mut self, keychain: Keychain) -> Store {
+        self.keychain = keychain;
+        self
+    }
+
+    /// Its secret store.
+    pub fn keychain(&self) -> &Keychain {
+        &self.keychain
+    }
+
+    /// The file the authorizations are kept in, or indexed when in the keychain.
     pub fn path(&self) -> PathBuf {
         self.dir.join(FILE_NAME)
     }
 
-    /// Every authorization kept that this build can read, oldest first.
-    pub fn list(&self) -> Result<Vec<Kept>, String> {
+    /// Every authorization kept, where it is and its summary, oldest first, no secret read:
+    /// the keychain is not asked.
+    pub fn index(&self) -> Result<Vec<Listed>, String> {
         Ok(self
             .read()?
             .into_iter()
             .filter_map(|entry| {
-                let grant = Grant::from_json(entry.grant.to_json().as_bytes(), &LIMITS).ok()?;
-                Some(Kept {
+                let (place, summary) = match entry.holds()? {
+                    Holds::Grant(grant) => (Place::File, Summary::of(&parse_grant(grant)?)),
+                    Holds::Keychain(_, summary) => (Place::Keychain, Summary::from_value(summary)?),
+                };
+                Some(Listed {
                     server: entry.server,
-                    grant,
+                    place,
+                    summary,
                 })
             })
             .collect())
     }
 
-    /// The newest authorization kept for the server at `server`, if there is one.
-    pub fn grant_for(&self, server: &str) -> Result<Option<Grant>, String> {
+    /// Every authorization kept that this build can read, oldest first, those in the
+    /// keychain read from it (left out when it cannot give them).
+    pub fn list(&self) -> Result<Vec<Kept>, String> {
         Ok(self
-            .list()?
-            .into_iter()
-            .rev()
-            .find(|kept| kept.server == server)
-            .map(|kept| kept.grant))
+            .read()?
+            .iter()
+            .filter_map(|entry| self.grant_of(entry).ok().flatten())
+            .collect())
+    }
+
+    /// The newest authorization kept for the server at `server`, if there is one; why not
+    /// when its secrets cannot be read from the keychain.
+    pub fn grant_for(&self, server: &str) -> Result<Option<Grant>, String> {
+        let entries = self.read()?;
+        for entry in entries.iter().rev().filter(|e| e.server == server) {
+            if let Some(kept) = self.grant_of(entry)? {
+                return Ok(Some(kept.grant));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The grant of `entry`: `None` when this build cannot read it; why not when the
+    /// keychain cannot give it.
+    fn grant_of(&self, entry: &Entry) -> Result<Option<Kept>, String> {
+        let kept = |place, grant| Kept {
+            server: entry.server.clone(),
+            place,
+            grant,
+        };
+        match entry.holds() {
+            None => Ok(None),
+            Some(Holds::Grant(grant)) => Ok(parse_grant(grant).map(|g| kept(Place::File, g))),
+            Some(Holds::Keychain(key, _)) => {
+                let unread = |why: String| {
+                    format!(
+                        "the authorization for {} kept in the keychain cannot be read: {why}",
+                        entry.server
+                    )
+                };
+                let secret = self
+                    .keychain
+                    .vault()
+                    .map_err(unread)?
+                    .get(key)
+                    .map_err(unread)?;
+                let Some(secret) = secret else {
+                    return Err(unread(String::from("the keychain no longer holds it")));
+                };
+                let grant = Grant::from_json(secret.as_bytes(), &LIMITS)
+                    .map_err(|_| unread(String::from("it is not a grant this build reads")))?;
+                Ok(Some(kept(Place::Keychain, grant)))
+            }
+        }
     }
 
     /// Keeps `grant` for the server at `server`, in place of any kept for that server from
-    /// the same authorization server.
-    pub fn keep(&self, server: &str, grant: &Grant) -> Result<(), String> {
+    /// the same authorization server: where it was kept. With [`Choice::Default`], it goes
+    /// to the file when no keychain answers or the keychain refuses it, and [`Stored`] says
+    /// why.
+    pub fn keep(&self, server: &str, grant: &Grant) -> Result<Stored, String> {
+        let key = key_of(server, grant.issuer());
+        let (place, instead) = match self.choice {
+            Choice::File | Choice::Nothing => (Place::File, None),
+            Choice::Keychain => {
+                let vault = self
+                    .keychain
+                    .vault()
+                    .map_err(|why| format!("no keychain answers: {why}"))?;
+                vault
+                    .put(&key, &grant.to_json())
+                    .map_err(|why| format!("the keychain did not keep it: {why}"))?;
+                (Place::Keychain, None)
+            }
+            Choice::Default => match self
+                .keychain
+                .vault()
+                .map_err(|why| format!("no keychain answers ({why})"))
+                .and_then(|vault| {
+                    vault.put(&key, &grant.to_json()).map_err(|why| {
+                        format!("the keychain did not keep the authorization ({why})")
+                    })
+                }) {
+                Ok(()) => (Place::Keychain, None),
+                Err(why) => (Place::File, Some(why)),
+            },
+        };
+        let stored = Stored { place, instead };
         let _lock = self.lock()?;
         // A file that cannot be read is replaced: what it held could not be used anyway.
         let mut entries = self.read().unwrap_or_default();
-        entries.retain(|entry| {
-            entry.server != server
-                || entry.grant.get("issuer").and_then(Value::as_str) != Some(grant.issuer())
-        });
-        let written = json::parse_str(&grant.to_json(), &LIMITS)
-            .map_err(|e| format!("the grant cannot be kept: {}", e.message()))?;
+        let (replaced, mut entries): (Vec<Entry>, Vec<Entry>) = entries
+            .drain(..)
+            .partition(|entry| entry.server == server && entry.issuer() == Some(grant.issuer()));
+        let mut item = Map::new();
+        item.insert("server", Value::from(server));
+        match place {
+            Place::File => {
+                let written = json::parse_str(&grant.to_json(), &LIMITS)
+                    .map_err(|e| format!("the grant cannot be kept: {}", e.message()))?;
+                item.insert("grant", written);
+            }
+            Place::Keychain => {
+                // Its item is written already.
+                item.insert("store", Value::from(IN_KEYCHAIN));
+                item.insert("key", Value::from(key.as_str()));
+                item.insert("summary", Summary::of(grant).to_value());
+            }
+        }
+        // The items of the grants replaced that the new one did not overwrite go; one the
+        // keychain cannot remove now stays listed (older, so unused) for `auth logout` to
+        // forget later, never left in the keychain with nothing naming it.
+        for old in replaced {
+            let gone = match old.key() {
+                None => true,
+                Some(old_key) if place == Place::Keychain && old_key == key => true,
+                Some(old_key) => self
+                    .keychain
+                    .vault()
+                    .and_then(|vault| vault.remove(old_key))
+                    .is_ok(),
+            };
+            if !gone {
+                entries.push(old);
+            }
+        }
         entries.push(Entry {
             server: String::from(server),
-            grant: written,
+            item: Value::Object(item),
         });
-        self.write(&entries)
+        self.write(&entries)?;
+        Ok(stored)
     }
 
-    /// Forgets the authorizations kept for `server`, or every one when `None`: how many there
-    /// were.
-    pub fn forget(&self, server: Option<&str>) -> Result<usize, String> {
+    /// Forgets the authorizations kept for `server`, or every one when `None`, in the file
+    /// and in the keychain. One whose keychain item cannot be removed stays kept.
+    pub fn forget(&self, server: Option<&str>) -> Result<Forgotten, String> {
         let _lock = self.lock()?;
-        let mut entries = self.read()?;
+        let entries = self.read()?;
         let before = entries.len();
-        entries.retain(|entry| server.is_some_and(|s| entry.server != s));
-        let forgotten = before - entries.len();
-        if forgotten > 0 {
-            self.write(&entries)?;
+        let mut failed: Option<String> = None;
+        let remaining: Vec<Entry> = entries
+            .into_iter()
+            .filter(|entry| {
+                if server.is_some_and(|s| entry.server != s) {
+                    return true;
+                }
+                let Some(key) = entry.key() else {
+                    return false;
+                };
+                match self.keychain.vault().and_then(|vault| vault.remove(key)) {
+                    Ok(_) => false,
+                    Err(why) => {
+                        failed.get_or_insert(why);
+                        true
+                    }
+                }
+            })
+            .collect();
+        let left = failed.map(|why| {
+            let count = remaining
+                .iter()
+                .filter(|e| server.is_none_or(|s| e.server == s))
+                .count();
+            (count, why)
+        });
+        let count = before - remaining.len();
+        if count > 0 {
+            self.write(&remaining)?;
         }
-        Ok(forgotten)
+        Ok(Forgotten { count, left })
     }
 
     /// Makes the folder (`0700`) when there is none, and checks it is the user's alone.
@@ -219,9 +565,10 @@ impl Store {
             .filter_map(|item| {
                 Some(Entry {
                     server: String::from(item.get("server")?.as_str()?),
-                    grant: item.get("grant").filter(|g| g.is_object())?.clone(),
+                    item: item.clone(),
                 })
             })
+            .filter(|entry| entry.item.get("grant").is_some() || entry.item.get("store").is_some())
             .collect())
     }
 
@@ -235,15 +582,7 @@ impl Store {
                 Err(e) => Err(format!("cannot remove {}: {e}", path.display())),
             };
         }
-        let grants = entries
-            .iter()
-            .map(|entry| {
-                let mut item = Map::new();
-                item.insert("server", Value::from(entry.server.as_str()));
-                item.insert("grant", entry.grant.clone());
-                Value::Object(item)
-            })
-            .collect();
+        let grants = entries.iter().map(|entry| entry.item.clone()).collect();
         let mut document = Map::new();
         document.insert("version", Value::from(VERSION));
         document.insert("grants", Value::Array(grants));
@@ -260,6 +599,11 @@ impl Store {
                 format!("cannot write {}: {e}", path.display())
             })
     }
+}
+
+/// The grant an entry of the file holds, when this build reads it.
+fn parse_grant(grant: &Value) -> Option<Grant> {
+    Grant::from_json(grant.to_json().as_bytes(), &LIMITS).ok()
 }
 
 /// Refuses a folder to keep grants in that is not the user's alone: a symbolic link, or a
@@ -308,8 +652,10 @@ pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
 #[cfg(test)]
 pub(crate) mod tests {
     use std::os::unix::fs::PermissionsExt;
+    use std::sync::Arc;
 
     use super::*;
+    use crate::auth::keychain::tests::Memory;
 
     /// A grant as the flow writes it, from `issuer`, whose token is `token`.
     pub(crate) fn grant(issuer: &str, token: &str) -> Grant {
@@ -396,11 +742,17 @@ pub(crate) mod tests {
         store.keep(one, &grant("http://as1", "t1")).unwrap();
         store.keep(one, &grant("http://as2", "t2")).unwrap();
         store.keep(two, &grant("http://as1", "t3")).unwrap();
-        assert_eq!(store.forget(Some("http://nowhere/mcp")).unwrap(), 0);
-        assert_eq!(store.forget(Some(one)).unwrap(), 2);
+        assert_eq!(store.forget(Some("http://nowhere/mcp")).unwrap().count, 0);
+        assert_eq!(store.forget(Some(one)).unwrap().count, 2);
         assert!(store.grant_for(one).unwrap().is_none());
         assert!(store.grant_for(two).unwrap().is_some());
-        assert_eq!(store.forget(None).unwrap(), 1);
+        assert_eq!(
+            store.forget(None).unwrap(),
+            Forgotten {
+                count: 1,
+                left: None
+            }
+        );
         assert!(!store.path().exists(), "nothing kept, no file");
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -501,6 +853,239 @@ pub(crate) mod tests {
         assert_eq!(store.list().unwrap().len(), 1);
         fs::write(store.path(), "not json").unwrap();
         assert!(store.list().unwrap_err().contains("cannot read"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A store in `dir` whose keychain is `memory`, choosing `choice`.
+    fn in_memory(dir: &Path, memory: &Arc<Memory>, choice: Choice) -> Store {
+        Store::at(dir)
+            .with_keychain(Keychain::of(memory.clone()))
+            .choosing(choice)
+    }
+
+    #[test]
+    fn a_grant_in_the_keychain_leaves_only_its_summary_in_the_file() {
+        let dir = folder("keychain");
+        let memory = Arc::new(Memory::default());
+        let store = in_memory(&dir, &memory, Choice::Keychain);
+        let one = "http://localhost:3000/mcp";
+        let stored = store.keep(one, &grant("http://as", "token-KC")).unwrap();
+        assert_eq!(
+            stored,
+            Stored {
+                place: Place::Keychain,
+                instead: None
+            }
+        );
+        let text = fs::read_to_string(store.path()).unwrap();
+        assert!(!text.contains("token-KC"), "no token in the file: {text}");
+        assert!(
+            !text.contains("secret-token-KC"),
+            "no secret in the file: {text}"
+        );
+        assert!(text.contains(r#""store":"keychain""#), "{text}");
+        let key = key_of(one, "http://as");
+        let item = memory.items.lock().unwrap().get(&key).cloned().unwrap();
+        assert!(
+            item.contains("refresh-token-KC"),
+            "the whole grant is the item"
+        );
+        // Read back through the keychain, listed from the file alone.
+        assert_eq!(
+            store.grant_for(one).unwrap().unwrap().access_token(),
+            "token-KC"
+        );
+        let listed = store.index().unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].place, Place::Keychain);
+        assert_eq!(
+            listed[0].summary.scope.as_deref(),
+            Some("mcp:basic mcp:write")
+        );
+        assert!(listed[0].summary.refreshable);
+        let unreachable = Store::at(&dir).with_keychain(Keychain::unreachable("no bus"));
+        assert_eq!(
+            unreachable.index().unwrap(),
+            listed,
+            "listing asks no keychain"
+        );
+        let why = unreachable.grant_for(one).unwrap_err();
+        assert!(why.contains("cannot be read: no bus"), "{why}");
+        assert!(!why.contains("token-KC"));
+        // Forgotten from both.
+        assert_eq!(store.forget(Some(one)).unwrap().count, 1);
+        assert!(memory.items.lock().unwrap().is_empty());
+        assert!(!store.path().exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_grant_in_the_file_keeps_working_and_moves_to_the_keychain_when_renewed() {
+        let dir = folder("move");
+        let memory = Arc::new(Memory::default());
+        let one = "http://localhost:3000/mcp";
+        Store::at(&dir)
+            .keep(one, &grant("http://as", "file-token"))
+            .unwrap();
+        let store = in_memory(&dir, &memory, Choice::Default);
+        assert_eq!(
+            store.grant_for(one).unwrap().unwrap().access_token(),
+            "file-token"
+        );
+        assert_eq!(store.index().unwrap()[0].place, Place::File);
+        assert_eq!(
+            store
+                .keep(one, &grant("http://as", "new-token"))
+                .unwrap()
+                .place,
+            Place::Keychain
+        );
+        let text = fs::read_to_string(store.path()).unwrap();
+        assert!(
+            !text.contains("file-token") && !text.contains("new-token"),
+            "{text}"
+        );
+        assert_eq!(store.list().unwrap().len(), 1);
+        // Back to the file: the keychain's item goes.
+        let file = in_memory(&dir, &memory, Choice::File);
+        assert_eq!(
+            file.keep(one, &grant("http://as", "t3")).unwrap().place,
+            Place::File
+        );
+        assert!(memory.items.lock().unwrap().is_empty());
+        assert_eq!(file.list().unwrap()[0].place, Place::File);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn with_no_keychain_the_default_is_the_file_and_the_keychain_is_refused() {
+        let dir = folder("nokeychain");
+        let none = Keychain::unreachable("no session bus");
+        let store = Store::at(&dir).with_keychain(none.clone());
+        let one = "http://localhost:3000/mcp";
+        let chosen = store.clone().choosing(Choice::Keychain);
+        let refused = chosen.keep(one, &grant("http://as", "t")).unwrap_err();
+        assert_eq!(refused, "no keychain answers: no session bus");
+        assert!(!store.path().exists(), "nothing written");
+        let default = store.choosing(Choice::Default);
+        assert_eq!(
+            default.keep(one, &grant("http://as", "t")).unwrap(),
+            Stored {
+                place: Place::File,
+                instead: Some(String::from("no keychain answers (no session bus)"))
+            }
+        );
+        assert_eq!(default.list().unwrap()[0].grant.access_token(), "t");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_keychain_item_that_cannot_be_removed_stays_indexed() {
+        let dir = folder("stuck");
+        let memory = Arc::new(Memory::default());
+        let (one, two) = ("http://localhost:3000/mcp", "http://localhost:3001/mcp");
+        in_memory(&dir, &memory, Choice::Keychain)
+            .keep(one, &grant("http://as", "t1"))
+            .unwrap();
+        Store::at(&dir)
+            .keep(two, &grant("http://as", "t2"))
+            .unwrap();
+        let unreachable = Store::at(&dir).with_keychain(Keychain::unreachable("no bus"));
+        let forgotten = unreachable.forget(None).unwrap();
+        assert_eq!(
+            forgotten,
+            Forgotten {
+                count: 1,
+                left: Some((1, String::from("no bus")))
+            }
+        );
+        let listed = unreachable.index().unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].server, one);
+        assert_eq!(
+            in_memory(&dir, &memory, Choice::File)
+                .forget(None)
+                .unwrap()
+                .count,
+            1
+        );
+        assert!(memory.items.lock().unwrap().is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A keychain that answers but keeps nothing (a locked one whose unlock was refused).
+    struct Refusing;
+
+    impl crate::auth::keychain::Vault for Refusing {
+        fn put(&self, _: &str, _: &str) -> Result<(), String> {
+            Err(String::from("the collection is locked"))
+        }
+        fn get(&self, _: &str) -> Result<Option<String>, String> {
+            Ok(None)
+        }
+        fn remove(&self, _: &str) -> Result<bool, String> {
+            Ok(false)
+        }
+    }
+
+    #[test]
+    fn a_keychain_that_refuses_the_grant_sends_the_default_to_the_file() {
+        let dir = folder("refusing");
+        let store = Store::at(&dir).with_keychain(Keychain::of(Arc::new(Refusing)));
+        let one = "http://localhost:3000/mcp";
+        let refused = store
+            .clone()
+            .choosing(Choice::Keychain)
+            .keep(one, &grant("http://as", "t"))
+            .unwrap_err();
+        assert_eq!(
+            refused,
+            "the keychain did not keep it: the collection is locked"
+        );
+        assert!(!store.path().exists());
+        let stored = store
+            .choosing(Choice::Default)
+            .keep(one, &grant("http://as", "t"))
+            .unwrap();
+        assert_eq!(stored.place, Place::File);
+        assert_eq!(
+            stored.instead.as_deref(),
+            Some("the keychain did not keep the authorization (the collection is locked)")
+        );
+        assert!(
+            fs::read_to_string(Store::at(&dir).path())
+                .unwrap()
+                .contains("\"t\"")
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_grant_renewed_out_of_reach_of_the_keychain_leaves_the_old_one_listed() {
+        let dir = folder("away");
+        let memory = Arc::new(Memory::default());
+        let one = "http://localhost:3000/mcp";
+        in_memory(&dir, &memory, Choice::Default)
+            .keep(one, &grant("http://as", "in-keychain"))
+            .unwrap();
+        // Away from the keychain (no session bus): the new grant goes to the file, and the
+        // old entry stays, since its item could not be removed.
+        let away = Store::at(&dir)
+            .with_keychain(Keychain::unreachable("no bus"))
+            .choosing(Choice::Default);
+        let stored = away.keep(one, &grant("http://as", "in-file")).unwrap();
+        assert_eq!(stored.place, Place::File);
+        let places: Vec<Place> = away.index().unwrap().iter().map(|l| l.place).collect();
+        assert_eq!(places, [Place::Keychain, Place::File]);
+        assert_eq!(
+            away.grant_for(one).unwrap().unwrap().access_token(),
+            "in-file",
+            "the newest serves, the keychain not asked"
+        );
+        // Back in reach, a logout forgets both.
+        let back = in_memory(&dir, &memory, Choice::Default);
+        assert_eq!(back.forget(None).unwrap().count, 2);
+        assert!(memory.items.lock().unwrap().is_empty());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -21,7 +21,8 @@ bound to with `--client-issuer`: the context names it for a pre-registered clien
 grants for machines it does not, so the adapter looks it up once in the server's protected
 resource metadata, as the person running a workload would have found out where it signs in
 before binding its secret there. In the authorization scenarios `--answers` consents to each sign-in. Each
-run keeps its authorizations in a configuration folder of its own (TOOLNEXUS_CONFIG_DIR),
+run keeps its authorizations in a configuration folder of its own (TOOLNEXUS_CONFIG_DIR,
+with `--store file`),
 shared by its commands and removed at its end: the suite runs scenarios at once, and a token
 kept from another run would skip the flow the scenario checks.
 """
@@ -56,7 +57,8 @@ AUTHORIZATION = SCENARIO.startswith("auth/")
 
 def toolnexus(*args, stdin=None, env=None):
     """Runs one command line; its standard output. Its standard error goes to ours."""
-    line = [TOOLNEXUS, *args, "--url", URL, "--timeout", "20"]
+    # The run's grants go to its own folder, never to the keychain of whoever runs the suite.
+    line = [TOOLNEXUS, *args, "--url", URL, "--timeout", "20", "--store", "file"]
     if PIN and VERSION:
         line += ["--protocol", VERSION]
     line += ["--browser", BROWSER, "--client-metadata-url", CLIENT_METADATA_URL]
