@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use toolnexus_auth::{
     AuthErrorKind, Authorization, Config, Decision, Flow, Grant, HttpRequest, HttpResponse, Next,
-    Poll, Policy, Refusal,
+    Policy, Poll, Refusal,
 };
 use toolnexus_core::id::now_ms;
 use toolnexus_core::url_review::{Verdict, review_url};
@@ -256,15 +256,18 @@ impl Authorizer {
         }
         let wait = poll.at_ms.saturating_sub(now_ms());
         std::thread::sleep(Duration::from_millis(wait));
-        self.fetch(flow, &poll.request).map_err(|failure| match failure {
-            Failure::Authorization(error) if error.kind() == AuthErrorKind::AuthorizationDenied => {
-                Failure::Declined(format!(
-                    "the server needs an authorization, and the sign-in was declined: {}",
-                    error.message()
-                ))
-            }
-            other => other,
-        })
+        self.fetch(flow, &poll.request)
+            .map_err(|failure| match failure {
+                Failure::Authorization(error)
+                    if error.kind() == AuthErrorKind::AuthorizationDenied =>
+                {
+                    Failure::Declined(format!(
+                        "the server needs an authorization, and the sign-in was declined: {}",
+                        error.message()
+                    ))
+                }
+                other => other,
+            })
     }
 
     /// Sends one request of `flow` and hands it the response: what it asks for next.
@@ -361,6 +364,7 @@ fn show_code(poll: &Poll) -> Result<(), Failure> {
     let mut links = vec![code.verification_uri.as_str()];
     links.extend(code.verification_uri_complete.as_deref());
     let mut reviewed = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
     for link in links {
         let review = review_url(link);
         if review.verdict() == Verdict::Reject {
@@ -371,9 +375,14 @@ fn show_code(poll: &Poll) -> Result<(), Failure> {
             )));
         }
         for finding in review.findings() {
-            warning!("the sign-in link: {}", finding.message());
+            if !warnings.iter().any(|w| w == finding.message()) {
+                warnings.push(finding.message().to_owned());
+            }
         }
         reviewed.push(review.url().to_owned());
+    }
+    for warning in &warnings {
+        warning!("the sign-in link: {warning}");
     }
     let seconds = code.expires_at_ms.saturating_sub(now_ms()) / 1000;
     note!(
