@@ -137,7 +137,11 @@ pub(crate) fn run(input: &[u8]) -> Result<Outcome, String> {
             .ok_or_else(|| format!("step {i} is not an object"))?;
         let at = number(step, "now")?.unwrap_or(now);
         let result = if let Some(expected) = step.get("request") {
-            only(step, &["poll", "request", "response", "now"], "a request step")?;
+            only(
+                step,
+                &["poll", "request", "response", "now"],
+                "a request step",
+            )?;
             let request = match (&next, step.get("poll")) {
                 (Next::Fetch(request), None) => request,
                 (Next::Poll(poll), Some(want)) => {
@@ -245,7 +249,10 @@ fn fits_poll(poll: &Poll, want: &Value) -> Result<(), String> {
         ("at", Value::from(poll.at_ms)),
         ("attempt", Value::from(u64::from(poll.attempt))),
         ("userCode", Value::from(code.user_code.as_str())),
-        ("verificationUri", Value::from(code.verification_uri.as_str())),
+        (
+            "verificationUri",
+            Value::from(code.verification_uri.as_str()),
+        ),
         (
             "verificationUriComplete",
             code.verification_uri_complete
@@ -422,10 +429,7 @@ fn config(map: &Map, secrets: &mut Vec<String>) -> Result<Result<Config, AuthErr
         }
     };
     config.grant = match string(map, "grant")? {
-        None
-        | Some("authorization_code")
-        | Some("client_credentials")
-        | Some("device_code") => {
+        None | Some("authorization_code") | Some("client_credentials") | Some("device_code") => {
             only_for(
                 "jwt_bearer or enterprise",
                 assertion.is_some() || id_token.is_some(),
