@@ -773,7 +773,8 @@ fn next_object<'py>(
 
 /// One authorization of one MCP server, from its challenge to a `Grant`, driven by the
 /// host's HTTP client: begin with `AuthFlow.start` (or `AuthFlow.refresh`), then answer each
-/// `Fetch` with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+/// `Fetch` with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+/// grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
 /// `AuthError` the flow is over; every later call raises `out_of_order`. Safe to share between
 /// threads, as a `Session` is.
 #[pyclass(frozen, module = "toolnexus", name = "AuthFlow")]

@@ -866,7 +866,8 @@ public func FfiConverterTypeAuthConfig_lower(_ value: AuthConfig) -> UInt64 {
 /**
  * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
  * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
- * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+ * grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
  * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
  * thread.
  */
@@ -916,7 +917,8 @@ public protocol AuthFlowProtocol: AnyObject, Sendable {
 /**
  * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
  * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
- * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+ * grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
  * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
  * thread.
  */

@@ -3065,7 +3065,8 @@ public object FfiConverterTypeAuthConfig: FfiConverter<AuthConfig, Long> {
 /**
  * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
  * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
- * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+ * grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
  * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
  * thread.
  */
@@ -3117,7 +3118,8 @@ public interface AuthFlowInterface {
 /**
  * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
  * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
- * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+ * grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
  * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
  * thread.
  */
