@@ -66,7 +66,7 @@ private func dpopUse(_ name: String) throws -> DpopUse {
 }
 
 private func grantKind(_ name: String) throws -> GrantKind {
-    let kinds: [GrantKind] = [.authorizationCode, .clientCredentials, .jwtBearer, .enterprise]
+    let kinds: [GrantKind] = [.authorizationCode, .clientCredentials, .jwtBearer, .enterprise, .deviceCode]
     guard let kind = kinds.first(where: { $0.asStr() == name }) else { throw mismatch("unknown grant \(name)") }
     return kind
 }
