@@ -131,7 +131,9 @@ pub(crate) fn parse_challenge(status: u16, www_authenticate: Option<&str>) -> Py
 /// `client_key`: a P-256 private key in PEM that signs a `private_key_jwt` assertion),
 /// `"jwt_bearer"` (a workload's JWT, `assertion`) or `"enterprise"` (the person's `id_token`
 /// exchanged at `idp_token_endpoint`, as `idp_client_id` with `idp_client_secret`, then
-/// presented by the pre-registered client). An option of another grant, a grant missing its
+/// presented by the pre-registered client); or `"device_code"`, the device authorization grant
+/// (RFC 8628, beyond the MCP specification: the person signs in on another device with a code,
+/// each step a `Poll`). An option of another grant, a grant missing its
 /// options or an unusable key raise at once; the rest is checked when a flow starts
 /// (`AuthError` of kind `invalid_config`).
 #[pyclass(frozen, module = "toolnexus", name = "AuthConfig")]
@@ -293,7 +295,7 @@ impl PyAuthConfig {
     }
 
     /// How the token is obtained: `"authorization_code"`, `"client_credentials"`,
-    /// `"jwt_bearer"` or `"enterprise"`, the names `Grant.obtained_by` gives.
+    /// `"jwt_bearer"`, `"enterprise"` or `"device_code"`, the names `Grant.obtained_by` gives.
     #[getter]
     fn grant(&self) -> &'static str {
         self.0.grant.name()
@@ -455,7 +457,8 @@ impl PyGrant {
     }
 
     /// How the token was obtained: `"authorization_code"` (a person signed in),
-    /// `"client_credentials"`, `"jwt_bearer"` or `"enterprise"`; a refresh keeps it. Reuse a
+    /// `"client_credentials"`, `"jwt_bearer"`, `"enterprise"` or `"device_code"`; a refresh
+    /// keeps it. Reuse a
     /// kept grant only for the same kind of grant, so that a job running as a machine never
     /// acts with a person's token.
     #[getter]
