@@ -2,15 +2,16 @@
 //!
 //! On a fresh Debian machine it installs Chromium (`chromium`) and Redis (`redis-server`, for
 //! the scaled-out host's tests) with apt, which needs root, and Node.js with npm when missing,
-//! the pinned `playwright-core` and `axe-core` with `npm ci` into
+//! the pinned `playwright-core`, `axe-core` and `oidc-provider` with `npm ci` into
 //! `examples/web-host/node_modules`, and into `target/python-venv` the pinned tools of the
 //! `python` step, the host's pinned web framework and Redis client and the `toolnexus` wheel
 //! built from this checkout, and it builds the `toolnexus` binary (`cargo build -p
 //! toolnexus-cli`). Then it runs the browser tests with `node --test`: each test file
 //! starts the host (which starts the example MCP server), or two workers of it behind a proxy
 //! with Redis, SQLite and the server over HTTP, or the SDK's authorization and MCP servers
-//! (`auth_servers.py`) that the binary signs in to, and drives `/usr/bin/chromium` through
-//! playwright-core. Anything that cannot run fails the step with a message saying what to do;
+//! (`auth_servers.py`) that the binary signs in to, or `oidc-provider` and an SDK MCP server
+//! (`oidc_device.mjs`, `oidc_resource.py`) that it signs in to with the device grant, and
+//! drives `/usr/bin/chromium` through playwright-core. Anything that cannot run fails the step with a message saying what to do;
 //! nothing is skipped.
 
 use std::fs;

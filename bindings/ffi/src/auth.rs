@@ -80,6 +80,8 @@ mirror_enum! {
         IssMissing,
         /// The person or the authorization server refused the authorization.
         AuthorizationDenied,
+        /// The device grant's code expired before the person signed in.
+        DeviceCodeExpired,
         /// The token endpoint refused the request.
         TokenRefused,
         /// A refresh was asked of a grant without a refresh token.
@@ -225,6 +227,9 @@ mirror_enum! {
         JwtBearer,
         /// Enterprise-managed authorization.
         Enterprise,
+        /// The device authorization grant (RFC 8628, beyond the MCP specification): a person
+        /// signs in on any device with a code shown by the app.
+        DeviceCode,
     }
 }
 
@@ -329,6 +334,7 @@ impl AuthConfig {
                 client_secret: idp_client_secret.map(Into::into),
                 id_token: id_token.unwrap_or_default().into(),
             }),
+            AuthGrantKind::DeviceCode => GrantType::DeviceCode,
         };
         let mut config = Config::new(client_name, redirect_uri);
         config.client_id = client_id;
@@ -466,6 +472,27 @@ pub struct Authorize {
     pub redirect_uri: String,
 }
 
+/// What the person is shown in the device grant (RFC 8628, beyond the MCP specification):
+/// where to sign in, on any device, and the code to enter there. All of it is the
+/// authorization server's text: show it as untrusted text, the link reviewed (`reviewUrl`).
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct DeviceCode {
+    /// The person's consent, as the contract asks any question: a `Request` of
+    /// `kind: "authorization"` whose `url` is `link` and whose prompt names the code.
+    pub request: Request,
+    /// The code to enter at `verification_uri`.
+    pub user_code: String,
+    /// Where to sign in (`https`, or `http` on loopback).
+    pub verification_uri: String,
+    /// The verification URI with the code in it, when the server gives one.
+    pub verification_uri_complete: Option<String>,
+    /// The link to show: `verification_uri_complete` when there is one, else
+    /// `verification_uri`.
+    pub link: String,
+    /// When the code expires, in milliseconds since 1970: the flow stops then.
+    pub expires_at_ms: u64,
+}
+
 /// What the app does next.
 // One step per HTTP exchange, moved across the boundary at once: its size does not matter, and
 // UniFFI takes a record in an enum's variant as it is, not boxed.
@@ -482,6 +509,19 @@ pub enum AuthStep {
     Authorize {
         /// The link and the consent to ask.
         authorization: Authorize,
+    },
+    /// The device grant waits for the person: show `code` on the first poll (`attempt` 1),
+    /// send `request` at `at_ms` or later and hand its response to [`AuthFlow::on_response`].
+    /// The flow never sleeps: the app does.
+    Poll {
+        /// What the person is shown: the same on every poll of one flow.
+        code: DeviceCode,
+        /// When to send the request, in milliseconds since 1970.
+        at_ms: u64,
+        /// Which poll this is, from 1.
+        attempt: u32,
+        /// The token request.
+        request: Arc<Fetch>,
     },
     /// Done: use the grant, and keep `grant.toJson()` in the secret store.
     Done {
@@ -501,7 +541,8 @@ pub struct AuthBegun {
 
 /// One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
 /// HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
-/// answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+/// answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+/// grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
 /// error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
 /// thread.
 #[derive(uniffi::Object)]
@@ -625,6 +666,26 @@ impl AuthFlow {
                         state: authorization.state,
                         redirect_uri: authorization.redirect_uri,
                     },
+                }
+            }
+            Next::Poll(poll) => {
+                let request = poll.code.consent_request(
+                    core::id::next_id(),
+                    &self.client_name,
+                    &self.server,
+                )?;
+                AuthStep::Poll {
+                    code: DeviceCode {
+                        request: Request::from_core(&request),
+                        link: poll.code.link().to_owned(),
+                        user_code: poll.code.user_code,
+                        verification_uri: poll.code.verification_uri,
+                        verification_uri_complete: poll.code.verification_uri_complete,
+                        expires_at_ms: poll.code.expires_at_ms,
+                    },
+                    at_ms: poll.at_ms,
+                    attempt: poll.attempt,
+                    request: Arc::new(Fetch(poll.request)),
                 }
             }
             Next::Done(grant) => AuthStep::Done {

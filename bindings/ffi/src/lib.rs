@@ -31,8 +31,8 @@ mod url_review;
 
 pub use auth::{
     AuthBegun, AuthConfig, AuthDecision, AuthError, AuthErrorKind, AuthFlow, AuthPolicy, AuthStep,
-    Authorize, Challenge, DpopUse, Fetch, Grant, GrantKind, HttpHeader, parse_challenge,
-    refresh_auth_flow, refresh_auth_flow_untimed, start_auth_flow,
+    Authorize, Challenge, DeviceCode, DpopUse, Fetch, Grant, GrantKind, HttpHeader,
+    parse_challenge, refresh_auth_flow, refresh_auth_flow_untimed, start_auth_flow,
 };
 pub use check::{SchemaProblem, SchemaProblemKind, check_schema, schema_problems_to_json};
 pub use content::{

@@ -1,7 +1,8 @@
 //! MCP authorization (`toolnexus_auth`) for a Python host that sends the requests itself:
-//! `parse_challenge`, `Challenge`, `AuthConfig`, `AuthFlow`, the three things a flow asks for
-//! next (`Fetch`, `Authorize`, `Done`) and the `Grant` it ends with, whose `proof` makes the
-//! `DPoP` header (RFC 9449) of each request that carries a DPoP-bound token.
+//! `parse_challenge`, `Challenge`, `AuthConfig`, `AuthFlow`, the four things a flow asks for
+//! next (`Fetch`, `Authorize`, `Poll` with its `DeviceCode` for the device grant, `Done`) and
+//! the `Grant` it ends with, whose `proof` makes the `DPoP` header (RFC 9449) of each request
+//! that carries a DPoP-bound token.
 //!
 //! Every decision is the auth crate's: this module reads the Python arguments (headers, body,
 //! entropy, the time), hands them over and wraps what comes back. The flow does no I/O and
@@ -18,8 +19,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyMapping, PyString, PyTuple};
 use toolnexus_auth::{
     AuthError, AuthErrorKind, AuthOption, Authorization, Challenge, ClientKey, Config, Decision,
-    DpopUse, Enterprise, Flow, Grant, GrantKind, GrantType, HttpRequest, HttpResponse, Next,
-    Policy, Refusal, check_options,
+    DeviceCode, DpopUse, Enterprise, Flow, Grant, GrantKind, GrantType, HttpRequest, HttpResponse,
+    Next, Policy, Poll, Refusal, check_options,
 };
 use toolnexus_core::{Error, ErrorKind, Request, id};
 
@@ -130,7 +131,9 @@ pub(crate) fn parse_challenge(status: u16, www_authenticate: Option<&str>) -> Py
 /// `client_key`: a P-256 private key in PEM that signs a `private_key_jwt` assertion),
 /// `"jwt_bearer"` (a workload's JWT, `assertion`) or `"enterprise"` (the person's `id_token`
 /// exchanged at `idp_token_endpoint`, as `idp_client_id` with `idp_client_secret`, then
-/// presented by the pre-registered client). An option of another grant, a grant missing its
+/// presented by the pre-registered client); or `"device_code"`, the device authorization grant
+/// (RFC 8628, beyond the MCP specification: the person signs in on another device with a code,
+/// each step a `Poll`). An option of another grant, a grant missing its
 /// options or an unusable key raise at once; the rest is checked when a flow starts
 /// (`AuthError` of kind `invalid_config`).
 #[pyclass(frozen, module = "toolnexus", name = "AuthConfig")]
@@ -292,7 +295,7 @@ impl PyAuthConfig {
     }
 
     /// How the token is obtained: `"authorization_code"`, `"client_credentials"`,
-    /// `"jwt_bearer"` or `"enterprise"`, the names `Grant.obtained_by` gives.
+    /// `"jwt_bearer"`, `"enterprise"` or `"device_code"`, the names `Grant.obtained_by` gives.
     #[getter]
     fn grant(&self) -> &'static str {
         self.0.grant.name()
@@ -454,7 +457,8 @@ impl PyGrant {
     }
 
     /// How the token was obtained: `"authorization_code"` (a person signed in),
-    /// `"client_credentials"`, `"jwt_bearer"` or `"enterprise"`; a refresh keeps it. Reuse a
+    /// `"client_credentials"`, `"jwt_bearer"`, `"enterprise"` or `"device_code"`; a refresh
+    /// keeps it. Reuse a
     /// kept grant only for the same kind of grant, so that a job running as a machine never
     /// acts with a person's token.
     #[getter]
@@ -615,6 +619,95 @@ impl PyAuthorize {
     }
 }
 
+/// What the person is shown in the device grant (RFC 8628, beyond the MCP specification):
+/// where to sign in, on any device, and the code to enter there. All of it is the
+/// authorization server's text: show it as untrusted text, and review the link (`request`'s
+/// `url_review`) as any link.
+#[pyclass(frozen, eq, module = "toolnexus", name = "DeviceCode")]
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PyDeviceCode {
+    code: DeviceCode,
+    /// The consent asked of the person, with the link.
+    consent: Request,
+}
+
+#[pymethods]
+impl PyDeviceCode {
+    /// The code to enter at `verification_uri`.
+    #[getter]
+    fn user_code(&self) -> &str {
+        &self.code.user_code
+    }
+
+    /// Where to sign in (`https`, or `http` on loopback).
+    #[getter]
+    fn verification_uri(&self) -> &str {
+        &self.code.verification_uri
+    }
+
+    /// The verification URI with the code in it, when the server gives one.
+    #[getter]
+    fn verification_uri_complete(&self) -> Option<&str> {
+        self.code.verification_uri_complete.as_deref()
+    }
+
+    /// The link to show: `verification_uri_complete` when there is one, else
+    /// `verification_uri`.
+    #[getter]
+    fn link(&self) -> &str {
+        self.code.link()
+    }
+
+    /// When the code expires, in milliseconds since 1970: the flow stops then.
+    #[getter]
+    fn expires_at_ms(&self) -> u64 {
+        self.code.expires_at_ms
+    }
+
+    /// The person's consent, as the contract asks any question: a `Request` of `kind`
+    /// `"authorization"` whose `url` is `link` and whose prompt names the code. Ask it as any
+    /// URL request (its `url_review` included).
+    #[getter]
+    fn request(&self) -> PyRequest {
+        PyRequest::new(self.consent.clone())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("DeviceCode")
+            .field("user_code", &self.code.user_code, py)?
+            .field("link", self.code.link(), py)?
+            .field("expires_at_ms", self.code.expires_at_ms, py)?
+            .finish())
+    }
+}
+
+/// The device grant waits for the person: show `code` on the first poll (`attempt == 1`),
+/// send `request` (a `Fetch`) at `at_ms` or later, and hand its response to
+/// `AuthFlow.on_response`. The flow never sleeps: the host does.
+#[pyclass(frozen, get_all, module = "toolnexus", name = "Poll")]
+pub(crate) struct PyPoll {
+    /// What the person is shown: the same on every poll of one flow.
+    code: Py<PyDeviceCode>,
+    /// When to send the request, in milliseconds since 1970.
+    at_ms: u64,
+    /// Which poll this is, from 1.
+    attempt: u32,
+    /// The token request.
+    request: Py<PyFetch>,
+}
+
+#[pymethods]
+impl PyPoll {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(Repr::new("Poll")
+            .field("at_ms", self.at_ms, py)?
+            .field("attempt", self.attempt, py)?
+            .field("code", &self.code, py)?
+            .field("request", &self.request, py)?
+            .finish())
+    }
+}
+
 /// The flow is over: use `grant` (send `grant.authorization`) and store it.
 #[pyclass(frozen, get_all, module = "toolnexus", name = "Done")]
 pub(crate) struct PyDone {
@@ -652,6 +745,28 @@ fn next_object<'py>(
             )?
             .into_any()
         }
+        Next::Poll(Poll {
+            code,
+            at_ms,
+            attempt,
+            request,
+        }) => {
+            let consent = code
+                .consent_request(id::next_id(), client_name, server)
+                .or_raise(py)?;
+            let code = Py::new(py, PyDeviceCode { code, consent })?;
+            let request = Py::new(py, PyFetch(request))?;
+            Bound::new(
+                py,
+                PyPoll {
+                    code,
+                    at_ms,
+                    attempt,
+                    request,
+                },
+            )?
+            .into_any()
+        }
         Next::Done(grant) => {
             let grant = Py::new(py, PyGrant(grant))?;
             Bound::new(py, PyDone { grant })?.into_any()
@@ -661,7 +776,8 @@ fn next_object<'py>(
 
 /// One authorization of one MCP server, from its challenge to a `Grant`, driven by the
 /// host's HTTP client: begin with `AuthFlow.start` (or `AuthFlow.refresh`), then answer each
-/// `Fetch` with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+/// `Fetch` with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+/// grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
 /// `AuthError` the flow is over; every later call raises `out_of_order`. Safe to share between
 /// threads, as a `Session` is.
 #[pyclass(frozen, module = "toolnexus", name = "AuthFlow")]
@@ -934,8 +1050,8 @@ fn grant_type(
         py,
         name,
         GrantKind::from_name,
-        "a grant (\"authorization_code\", \"client_credentials\", \"jwt_bearer\" or \
-         \"enterprise\")",
+        "a grant (\"authorization_code\", \"client_credentials\", \"jwt_bearer\", \
+         \"enterprise\" or \"device_code\")",
     )?;
     check_options(kind, given).map_err(|problem| {
         let message = problem.message(
@@ -956,6 +1072,7 @@ fn grant_type(
             assertion: assertion.unwrap_or_default().into(),
         },
         GrantKind::Enterprise => GrantType::Enterprise(enterprise),
+        GrantKind::DeviceCode => GrantType::DeviceCode,
     })
 }
 

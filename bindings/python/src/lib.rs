@@ -94,8 +94,8 @@ mod native {
     // Authorization, driven by the host's HTTP client.
     #[pymodule_export]
     use crate::auth::{
-        PyAuthConfig, PyAuthDecision, PyAuthFlow, PyAuthPolicy, PyAuthorize, PyChallenge, PyDone,
-        PyFetch, PyGrant, parse_challenge,
+        PyAuthConfig, PyAuthDecision, PyAuthFlow, PyAuthPolicy, PyAuthorize, PyChallenge,
+        PyDeviceCode, PyDone, PyFetch, PyGrant, PyPoll, parse_challenge,
     };
     #[pymodule_export]
     use crate::task::{PyTask, PyTaskCall, PyTaskDriver, PyTaskEvent};

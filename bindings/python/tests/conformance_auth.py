@@ -29,6 +29,7 @@ class CaseMismatch(AssertionError):
 
 SECRET_MEMBERS = (
     "code",
+    "device_code",
     "code_verifier",
     "client_secret",
     "client_assertion",
@@ -264,7 +265,30 @@ def _describe(next_: Any) -> str:
         return f"a request, {next_.method} {next_.url}"
     if isinstance(next_, toolnexus.Authorize):
         return f"an authorization, {next_.url}"
+    if isinstance(next_, toolnexus.Poll):
+        return f"a poll, {next_.request.method} {next_.request.url}"
     return "its grant"
+
+
+def _fits_poll(poll: toolnexus.Poll, want: Any) -> None:
+    """Checks a poll of the device grant against the step's ``poll``: every member required
+    and compared exactly."""
+    if not isinstance(want, dict):
+        raise CaseMismatch("`poll` is an object")
+    members = ("at", "attempt", "userCode", "verificationUri", "verificationUriComplete", "expiresAt")
+    _only(want, members, "`poll`")
+    code = poll.code
+    got = {
+        "at": poll.at_ms,
+        "attempt": poll.attempt,
+        "userCode": code.user_code,
+        "verificationUri": code.verification_uri,
+        "verificationUriComplete": code.verification_uri_complete,
+        "expiresAt": code.expires_at_ms,
+    }
+    for member in members:
+        if member not in want or want[member] != got[member]:
+            raise CaseMismatch(f"the poll: `{member}` is {got[member]!r}, not {want.get(member, 'missing')!r}")
 
 
 def _begin(script: dict[str, Any], config: toolnexus.AuthConfig, secrets: list[str]) -> Any:
@@ -300,14 +324,19 @@ def _begin(script: dict[str, Any], config: toolnexus.AuthConfig, secrets: list[s
 def _step(flow: Any, next_: Any, step: dict[str, Any], at: int, secrets: list[str], last: bool) -> Any:
     """Runs one step: the next thing the flow does, or its error when the step is the last."""
     if "request" in step:
-        _only(step, ("request", "response", "now"), "a request step")
-        if not isinstance(next_, toolnexus.Fetch):
+        _only(step, ("poll", "request", "response", "now"), "a request step")
+        if isinstance(next_, toolnexus.Fetch) and "poll" not in step:
+            fetch = next_
+        elif isinstance(next_, toolnexus.Poll) and "poll" in step:
+            _fits_poll(next_, step["poll"])
+            fetch = next_.request
+        else:
             raise CaseMismatch(f"the flow gives {_describe(next_)}")
-        _fits_request(next_, step["request"])
-        _hidden_in_repr(next_, secrets)
+        _fits_request(fetch, step["request"])
+        _hidden_in_repr(fetch, secrets)
         status, headers, body = _response(step.get("response"))
         secrets.extend(
-            v for n, v in (_form(next_) or []) if n in SECRET_MEMBERS and len(v) >= MIN_AUTO_SECRET
+            v for n, v in (_form(fetch) or []) if n in SECRET_MEMBERS and len(v) >= MIN_AUTO_SECRET
         )
         _issued(body, secrets)
         try:
@@ -369,7 +398,8 @@ def _auth_flow(_case: dict[str, Any], text: Text, _limits: toolnexus.Limits) -> 
                 }
             }
         )
-    raise CaseMismatch(f"the flow asks for {next_.method} {next_.url} after the last step")
+    fetch = next_.request if isinstance(next_, toolnexus.Poll) else next_
+    raise CaseMismatch(f"the flow asks for {fetch.method} {fetch.url} after the last step")
 
 
 AUTH_RUNNERS: dict[str, Runner] = {"auth_flow": _auth_flow}

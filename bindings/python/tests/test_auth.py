@@ -23,9 +23,11 @@ from toolnexus import (
     AuthFlow,
     Authorize,
     Challenge,
+    DeviceCode,
     Done,
     Fetch,
     Grant,
+    Poll,
     parse_challenge,
 )
 from toolnexus import _native
@@ -400,7 +402,7 @@ def test_auth_errors_have_their_own_kinds_and_pickle() -> None:
     back = pickle.loads(pickle.dumps(error))
     assert type(back) is AuthError and (back.kind, back.pointer) == ("resource_mismatch", "/resource")
     assert "parse_challenge" in toolnexus.__all__
-    for name in ("Challenge", "AuthConfig", "AuthFlow", "Fetch", "Authorize", "Done", "Grant"):
+    for name in ("Challenge", "AuthConfig", "AuthFlow", "Fetch", "Authorize", "Poll", "DeviceCode", "Done", "Grant"):
         assert name in toolnexus.__all__ and getattr(toolnexus, name).__module__ == "toolnexus"
 
 
@@ -458,7 +460,7 @@ def test_entropy_must_be_64_bytes() -> None:
 
 
 def test_flows_and_results_are_not_constructed_directly() -> None:
-    for cls in (AuthFlow, Fetch, Authorize, Done, Grant, Challenge):
+    for cls in (AuthFlow, Fetch, Authorize, Poll, DeviceCode, Done, Grant, Challenge):
         with pytest.raises(TypeError):
             cls()
 
@@ -933,3 +935,90 @@ def test_the_policy_decides_what_a_refusal_asks_for() -> None:
     assert given_up.value.kind == "too_many_authorizations"
     assert policy.authorizations == 2
     assert "AuthPolicy(authorizations=2)" == repr(policy)
+
+
+# --- the device authorization grant (RFC 8628, beyond the MCP specification) ---------------
+
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+DEVICE_SECRET = "dc-SECRET-0123456789"
+OFFERS_DEVICE = as_metadata(
+    device_authorization_endpoint=f"{A}/device/auth",
+    grant_types_supported=["authorization_code", "refresh_token", DEVICE_GRANT],
+)
+
+
+def to_first_poll(answer: dict[str, Any], metadata: bytes = OFFERS_DEVICE) -> tuple[AuthFlow, Poll]:
+    flow, step = start(cfg=config(grant="device_code", client_id="cli"))
+    step = flow.on_response(200, {}, prm(), now_ms=NOW)
+    step = flow.on_response(200, {}, metadata, now_ms=NOW)
+    request = fetch(step, "POST", f"{A}/device/auth")
+    assert form(request.body) == {"scope": "mcp:read", "resource": SERVER, "client_id": "cli"}
+    step = flow.on_response(200, {"content-type": "application/json"}, json.dumps(answer).encode(), now_ms=NOW)
+    assert isinstance(step, Poll), step
+    return flow, step
+
+
+def device_answer(**changes: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "device_code": DEVICE_SECRET,
+        "user_code": "WDJB-MJHT",
+        "verification_uri": f"{A}/device",
+        "verification_uri_complete": f"{A}/device?user_code=WDJB-MJHT",
+        "expires_in": 600,
+        "interval": 3,
+    }
+    answer.update(changes)
+    return answer
+
+
+def test_the_device_grant_shows_a_code_then_polls_until_granted() -> None:
+    flow, poll = to_first_poll(device_answer())
+    assert (poll.attempt, poll.at_ms) == (1, NOW + 3000)
+    code = poll.code
+    assert isinstance(code, DeviceCode)
+    assert (code.user_code, code.verification_uri) == ("WDJB-MJHT", f"{A}/device")
+    assert code.verification_uri_complete == code.link == f"{A}/device?user_code=WDJB-MJHT"
+    assert code.expires_at_ms == NOW + 600_000
+    consent = code.request
+    assert consent.kind == "authorization" and consent.url == code.link
+    assert "\"WDJB-MJHT\"" in consent.prompt
+    request = fetch(poll.request, "POST", f"{A}/token")
+    assert form(request.body) == {
+        "grant_type": DEVICE_GRANT, "device_code": DEVICE_SECRET, "resource": SERVER, "client_id": "cli",
+    }
+    assert DEVICE_SECRET not in repr(poll) and DEVICE_SECRET not in repr(flow)
+    again = flow.on_response(400, {}, b'{"error":"authorization_pending"}', now_ms=NOW + 3000)
+    assert isinstance(again, Poll) and (again.attempt, again.at_ms) == (2, NOW + 6000)
+    slower = flow.on_response(400, {}, b'{"error":"slow_down"}', now_ms=NOW + 6000)
+    assert isinstance(slower, Poll) and (slower.attempt, slower.at_ms) == (3, NOW + 14000)
+    done = flow.on_response(200, {}, json.dumps(TOKEN).encode(), now_ms=NOW + 14000)
+    assert isinstance(done, Done)
+    assert done.grant.obtained_by == "device_code" and done.grant.access_token == "at-SECRET-1"
+
+
+def test_the_device_grant_ends_on_a_denial_or_an_expired_code() -> None:
+    flow, _ = to_first_poll(device_answer())
+    with pytest.raises(AuthError) as caught:
+        flow.on_response(400, {}, b'{"error":"access_denied"}', now_ms=NOW + 3000)
+    assert (caught.value.kind, caught.value.pointer) == ("authorization_denied", "/error")
+    flow, _ = to_first_poll(device_answer())
+    with pytest.raises(AuthError) as caught:
+        flow.on_response(400, {}, b'{"error":"expired_token"}', now_ms=NOW + 3000)
+    assert caught.value.kind == "device_code_expired"
+    flow, _ = to_first_poll(device_answer(expires_in=10))
+    with pytest.raises(AuthError) as caught:
+        flow.on_response(400, {}, b'{"error":"authorization_pending"}', now_ms=NOW + 8000)
+    assert (caught.value.kind, caught.value.pointer) == ("device_code_expired", "")
+    assert DEVICE_SECRET not in caught.value.message
+
+
+def test_the_device_grant_refuses_an_unsafe_link_and_a_server_without_it() -> None:
+    with pytest.raises(AuthError) as caught:
+        to_first_poll(device_answer(verification_uri="http://evil.example/device"))
+    assert (caught.value.kind, caught.value.pointer) == ("insecure_endpoint", "/verification_uri")
+    with pytest.raises(AuthError) as caught:
+        to_first_poll(device_answer(), metadata=as_metadata(grant_types_supported=[DEVICE_GRANT]))
+    assert (caught.value.kind, caught.value.pointer) == (
+        "grant_not_supported", "/device_authorization_endpoint",
+    )
+    assert AuthConfig("toolnexus", REDIRECT, grant="device_code").grant == "device_code"

@@ -11,7 +11,7 @@
 use base64::Engine as _;
 use toolnexus_auth::{
     AuthError, Challenge, ClientKey, Config, DpopUse, Enterprise, Flow, Grant, GrantType,
-    HttpRequest, HttpResponse, Next, parse_challenge,
+    HttpRequest, HttpResponse, Next, Poll, parse_challenge,
 };
 use toolnexus_core::Value;
 use toolnexus_core::json::{self, Limits, Map};
@@ -22,8 +22,9 @@ use super::object;
 pub(crate) type Outcome = Result<String, (String, String)>;
 
 /// Form members whose values act for whoever holds them.
-const SECRET_MEMBERS: [&str; 7] = [
+const SECRET_MEMBERS: [&str; 8] = [
     "code",
+    "device_code",
     "code_verifier",
     "client_secret",
     "client_assertion",
@@ -136,9 +137,18 @@ pub(crate) fn run(input: &[u8]) -> Result<Outcome, String> {
             .ok_or_else(|| format!("step {i} is not an object"))?;
         let at = number(step, "now")?.unwrap_or(now);
         let result = if let Some(expected) = step.get("request") {
-            only(step, &["request", "response", "now"], "a request step")?;
-            let Next::Fetch(request) = &next else {
-                return Err(format!("step {i}: the flow gives {}", describe(&next)));
+            only(
+                step,
+                &["poll", "request", "response", "now"],
+                "a request step",
+            )?;
+            let request = match (&next, step.get("poll")) {
+                (Next::Fetch(request), None) => request,
+                (Next::Poll(poll), Some(want)) => {
+                    fits_poll(poll, want).map_err(|e| format!("step {i}: the poll: {e}"))?;
+                    &poll.request
+                }
+                _ => return Err(format!("step {i}: the flow gives {}", describe(&next))),
             };
             fits_request(request, expected).map_err(|e| format!("step {i}: {e}"))?;
             hidden_in_print(request, &secrets).map_err(|e| format!("step {i}: {e}"))?;
@@ -213,11 +223,56 @@ pub(crate) fn run(input: &[u8]) -> Result<Outcome, String> {
                 &secrets,
             )
         }
-        Next::Fetch(request) => Err(format!(
+        Next::Fetch(request) | Next::Poll(Poll { request, .. }) => Err(format!(
             "the flow asks for {} {} after the last step",
             request.method, request.url
         )),
     }
+}
+
+/// Checks a poll of the device grant against the step's `poll`: `at`, `attempt`, and the code
+/// shown (`userCode`, `verificationUri`, `verificationUriComplete`, `expiresAt`), every member
+/// required and compared exactly.
+fn fits_poll(poll: &Poll, want: &Value) -> Result<(), String> {
+    let want = want.as_object().ok_or("`poll` is an object")?;
+    let members = [
+        "at",
+        "attempt",
+        "userCode",
+        "verificationUri",
+        "verificationUriComplete",
+        "expiresAt",
+    ];
+    only(want, &members, "`poll`")?;
+    let code = &poll.code;
+    let got = object([
+        ("at", Value::from(poll.at_ms)),
+        ("attempt", Value::from(u64::from(poll.attempt))),
+        ("userCode", Value::from(code.user_code.as_str())),
+        (
+            "verificationUri",
+            Value::from(code.verification_uri.as_str()),
+        ),
+        (
+            "verificationUriComplete",
+            code.verification_uri_complete
+                .as_deref()
+                .map_or(Value::Null, Value::from),
+        ),
+        ("expiresAt", Value::from(code.expires_at_ms)),
+    ]);
+    let got = got.as_object().ok_or("the poll is an object")?;
+    for member in members {
+        let (expected, actual) = (want.get(member), got.get(member));
+        if expected != actual {
+            return Err(format!(
+                "`{member}` is {}, not {}",
+                actual.map(Value::to_json).unwrap_or_default(),
+                expected.map_or_else(|| String::from("missing"), Value::to_json)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The outcome, once the error's message is found to hold none of `secrets`.
@@ -244,6 +299,7 @@ fn describe(next: &Next) -> String {
     match next {
         Next::Fetch(r) => format!("a request, {} {}", r.method, r.url),
         Next::Authorize(a) => format!("an authorization, {}", a.url),
+        Next::Poll(p) => format!("a poll, {} {}", p.request.method, p.request.url),
         Next::Done(_) => "its grant".into(),
     }
 }
@@ -373,7 +429,7 @@ fn config(map: &Map, secrets: &mut Vec<String>) -> Result<Result<Config, AuthErr
         }
     };
     config.grant = match string(map, "grant")? {
-        None | Some("authorization_code") | Some("client_credentials") => {
+        None | Some("authorization_code") | Some("client_credentials") | Some("device_code") => {
             only_for(
                 "jwt_bearer or enterprise",
                 assertion.is_some() || id_token.is_some(),
@@ -382,10 +438,10 @@ fn config(map: &Map, secrets: &mut Vec<String>) -> Result<Result<Config, AuthErr
                 "enterprise",
                 idp.0.is_some() || idp.1.is_some() || idp.2.is_some(),
             )?;
-            if string(map, "grant")? == Some("client_credentials") {
-                GrantType::ClientCredentials
-            } else {
-                GrantType::AuthorizationCode
+            match string(map, "grant")? {
+                Some("client_credentials") => GrantType::ClientCredentials,
+                Some("device_code") => GrantType::DeviceCode,
+                _ => GrantType::AuthorizationCode,
             }
         }
         Some("jwt_bearer") => {

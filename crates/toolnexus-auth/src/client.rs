@@ -184,21 +184,33 @@ impl Client {
 }
 
 /// The dynamic client registration request (RFC 7591 §3.1) to `endpoint`: a native public
-/// client named `client_name`, redirected to `redirect_uri`, that may refresh its tokens.
+/// client named `client_name` that may refresh its tokens; for the authorization code grant,
+/// redirected to `redirect_uri`; for the device grant (`device`), without redirect URIs or
+/// response types, as RFC 8628 needs none.
 pub(crate) fn registration_request(
     endpoint: &str,
     client_name: &str,
     redirect_uri: &str,
+    device: bool,
 ) -> HttpRequest {
     let strings = |items: &[&str]| Value::Array(items.iter().map(|s| Value::from(*s)).collect());
     let mut body = Map::new();
     body.insert("client_name", Value::from(client_name));
-    body.insert("redirect_uris", strings(&[redirect_uri]));
-    body.insert(
-        "grant_types",
-        strings(&[GrantType::AuthorizationCode.as_str(), "refresh_token"]),
-    );
-    body.insert("response_types", strings(&["code"]));
+    if device {
+        body.insert("redirect_uris", strings(&[]));
+        body.insert(
+            "grant_types",
+            strings(&[GrantType::DeviceCode.as_str(), "refresh_token"]),
+        );
+        body.insert("response_types", strings(&[]));
+    } else {
+        body.insert("redirect_uris", strings(&[redirect_uri]));
+        body.insert(
+            "grant_types",
+            strings(&[GrantType::AuthorizationCode.as_str(), "refresh_token"]),
+        );
+        body.insert("response_types", strings(&["code"]));
+    }
     body.insert(
         "token_endpoint_auth_method",
         Value::from(AuthMethod::None.as_str()),
@@ -428,12 +440,18 @@ mod tests {
             "https://as.example/register",
             "toolnexus",
             "http://127.0.0.1:1/callback",
+            false,
         );
         assert_eq!(request.url, "https://as.example/register");
         assert_eq!(request.header("content-type"), Some("application/json"));
         assert_eq!(
             String::from_utf8(request.body).unwrap(),
             r#"{"client_name":"toolnexus","redirect_uris":["http://127.0.0.1:1/callback"],"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none","application_type":"native"}"#
+        );
+        let device = registration_request("https://as.example/register", "toolnexus", "", true);
+        assert_eq!(
+            String::from_utf8(device.body).unwrap(),
+            r#"{"client_name":"toolnexus","redirect_uris":[],"grant_types":["urn:ietf:params:oauth:grant-type:device_code","refresh_token"],"response_types":[],"token_endpoint_auth_method":"none","application_type":"native"}"#
         );
     }
 

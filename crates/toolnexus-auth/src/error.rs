@@ -37,7 +37,9 @@ closed_set! {
         IssuerMismatch => "issuer_mismatch",
         /// The authorization server does not advertise PKCE with `S256`.
         PkceNotSupported => "pkce_not_supported",
-        /// The authorization server does not offer the authorization code grant.
+        /// The authorization server does not offer the grant asked for (the authorization code
+        /// grant, a grant for machines, or the device grant without a
+        /// `device_authorization_endpoint`).
         GrantNotSupported => "grant_not_supported",
         /// No client identity applies: nothing pre-registered for this server, no client
         /// metadata document it accepts and no registration endpoint.
@@ -58,9 +60,14 @@ closed_set! {
         IssMismatch => "iss_mismatch",
         /// The redirect has no `iss` though the authorization server says it sends one.
         IssMissing => "iss_missing",
-        /// The authorization server answered the redirect with an `error`.
+        /// The authorization server answered the redirect with an `error`, or, in the device
+        /// grant, the person denied the authorization (`access_denied`).
         AuthorizationDenied => "authorization_denied",
-        /// The token endpoint refused the request.
+        /// The device grant's code expired before the person authorized it: the token
+        /// endpoint answered `expired_token`, or the code's `expires_in` passed.
+        DeviceCodeExpired => "device_code_expired",
+        /// The token endpoint (or, in the device grant, the device authorization endpoint)
+        /// refused the request.
         TokenRefused => "token_refused",
         /// A refresh was asked of a grant that holds no refresh token.
         NoRefreshToken => "no_refresh_token",

@@ -4,6 +4,8 @@
 //! workload identity federation uses it, SEP-1933), and enterprise-managed authorization
 //! (SEP-990: an ID token exchanged at the enterprise's identity provider for an identity
 //! assertion JWT authorization grant, RFC 8693, then that grant presented with RFC 7523).
+//! Beyond the MCP specification, the device authorization grant (RFC 8628) has a person sign
+//! in on another device, with a code, where no browser can come back to the client.
 
 use toolnexus_core::closed_set;
 use toolnexus_core::json::Limits;
@@ -18,6 +20,8 @@ use crate::secret::Secret;
 pub const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 /// `grant_type` of RFC 8693 token exchange.
 pub const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
+/// `grant_type` of the RFC 8628 device authorization grant.
+pub const DEVICE_CODE: &str = "urn:ietf:params:oauth:grant-type:device_code";
 /// The token type of an OpenID Connect ID token (RFC 8693 §3).
 pub const ID_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:id_token";
 /// The token type of an identity assertion JWT authorization grant (ID-JAG, SEP-990).
@@ -43,6 +47,10 @@ pub enum GrantType {
     /// ID-JAG, which the client presents to the authorization server with the JWT bearer
     /// grant, authenticated as the pre-registered client.
     Enterprise(Enterprise),
+    /// The device authorization grant (RFC 8628), beyond the MCP specification: the person
+    /// opens a verification URI on any device and enters the code shown, while the client
+    /// polls the token endpoint. No browser comes back to the client.
+    DeviceCode,
 }
 
 /// Where and how an enterprise's identity provider exchanges a person's ID token for an
@@ -72,17 +80,20 @@ closed_set! {
         JwtBearer => "jwt_bearer",
         /// Enterprise-managed authorization.
         Enterprise => "enterprise",
+        /// The device authorization grant (RFC 8628): a person signs in on another device.
+        DeviceCode => "device_code",
     }
 }
 
 /// The names of the grants, as [`GrantType::name`] gives them, in declaration order.
-pub const GRANT_NAMES: [&str; 4] = {
-    let [code, credentials, bearer, enterprise] = GrantKind::ALL;
+pub const GRANT_NAMES: [&str; 5] = {
+    let [code, credentials, bearer, enterprise, device] = GrantKind::ALL;
     [
         code.as_str(),
         credentials.as_str(),
         bearer.as_str(),
         enterprise.as_str(),
+        device.as_str(),
     ]
 };
 
@@ -94,11 +105,12 @@ impl GrantType {
             GrantType::ClientCredentials => GrantKind::ClientCredentials,
             GrantType::JwtBearer { .. } => GrantKind::JwtBearer,
             GrantType::Enterprise(_) => GrantKind::Enterprise,
+            GrantType::DeviceCode => GrantKind::DeviceCode,
         }
     }
 
-    /// The grant's name: `authorization_code`, `client_credentials`, `jwt_bearer` or
-    /// `enterprise` (one of [`GRANT_NAMES`]), as [`Grant::obtained_by`](crate::Grant::obtained_by)
+    /// The grant's name: `authorization_code`, `client_credentials`, `jwt_bearer`,
+    /// `enterprise` or `device_code` (one of [`GRANT_NAMES`]), as [`Grant::obtained_by`](crate::Grant::obtained_by)
     /// records it.
     pub const fn name(&self) -> &'static str {
         self.kind().as_str()
@@ -106,15 +118,23 @@ impl GrantType {
 
     /// The `grant_type` its token request to the authorization server carries: its
     /// [`name`](GrantType::name) for the authorization code and client credentials grants,
-    /// [`JWT_BEARER`] for the grants that present a JWT.
+    /// [`JWT_BEARER`] for the grants that present a JWT, [`DEVICE_CODE`] for the device grant.
     pub const fn as_str(&self) -> &'static str {
         match self {
             GrantType::AuthorizationCode | GrantType::ClientCredentials => self.name(),
             GrantType::JwtBearer { .. } | GrantType::Enterprise(_) => JWT_BEARER,
+            GrantType::DeviceCode => DEVICE_CODE,
         }
     }
 
-    /// Whether a person takes part (the authorization code grant).
+    /// Whether a person takes part: the authorization code grant, and the device grant, where
+    /// the person signs in on another device.
+    pub const fn has_person(&self) -> bool {
+        matches!(self, GrantType::AuthorizationCode | GrantType::DeviceCode)
+    }
+
+    /// Whether a person signs in through a browser redirected back to the client (the
+    /// authorization code grant).
     pub const fn is_interactive(&self) -> bool {
         matches!(self, GrantType::AuthorizationCode)
     }
@@ -122,7 +142,9 @@ impl GrantType {
     /// The secrets it carries, kept out of every message.
     pub(crate) fn secrets(&self) -> Vec<&str> {
         match self {
-            GrantType::AuthorizationCode | GrantType::ClientCredentials => Vec::new(),
+            GrantType::AuthorizationCode | GrantType::ClientCredentials | GrantType::DeviceCode => {
+                Vec::new()
+            }
             GrantType::JwtBearer { assertion } => vec![assertion.expose()],
             GrantType::Enterprise(enterprise) => {
                 let mut secrets = vec![enterprise.id_token.expose()];
@@ -234,6 +256,7 @@ mod tests {
                 client_secret: None,
                 id_token: "t".into(),
             }),
+            GrantType::DeviceCode,
         ];
         let names: Vec<&str> = grants.iter().map(GrantType::name).collect();
         assert_eq!(names, GRANT_NAMES);
@@ -244,5 +267,9 @@ mod tests {
         assert_eq!(GrantType::default(), GrantType::AuthorizationCode);
         assert!(GrantType::AuthorizationCode.is_interactive());
         assert!(!GrantType::ClientCredentials.is_interactive());
+        assert!(!GrantType::DeviceCode.is_interactive());
+        assert!(GrantType::DeviceCode.has_person());
+        assert!(!GrantType::ClientCredentials.has_person());
+        assert_eq!(GrantType::DeviceCode.as_str(), DEVICE_CODE);
     }
 }

@@ -17,6 +17,8 @@
 //! # fn open_and_wait_for_redirect(_: &str) -> String { unimplemented!() }
 //! # fn random_bytes() -> [u8; 64] { [0; 64] }
 //! # fn now_ms() -> u64 { 0 }
+//! # fn show(_: &str, _: &str) {}
+//! # fn sleep_until(_: u64) {}
 //! # fn main() -> Result<(), toolnexus_auth::AuthError> {
 //! let server = "https://mcp.example.com/mcp";
 //! // The server answered 401 with this header:
@@ -34,6 +36,15 @@
 //!             let query = open_and_wait_for_redirect(&authorization.url);
 //!             flow.on_redirect(&query)?
 //!         }
+//!         Next::Poll(poll) => {
+//!             // The device grant (RFC 8628): show the code once, then poll when it says.
+//!             if poll.attempt == 1 {
+//!                 show(poll.code.link(), &poll.code.user_code);
+//!             }
+//!             sleep_until(poll.at_ms);
+//!             let (status, headers, body) = send(&poll.request);
+//!             flow.on_response(HttpResponse { status, headers: &headers, body: &body }, now_ms())?
+//!         }
 //!         Next::Done(grant) => break grant,
 //!     };
 //! };
@@ -48,6 +59,15 @@
 //! [`ClientKey`]), the JWT bearer grant with a workload's JWT, or enterprise-managed
 //! authorization (an ID token exchanged at the identity provider, then presented). Discovery
 //! and its checks are the same; no [`Next::Authorize`] comes.
+//!
+//! Beyond the MCP specification, which knows only the grants above, [`GrantType::DeviceCode`]
+//! is the OAuth 2.0 device authorization grant (RFC 8628), for a client no browser can come
+//! back to: where the authorization server's metadata has a `device_authorization_endpoint`,
+//! the flow asks it for a code, and each [`Next::Poll`] carries what the person is shown (a
+//! [`DeviceCode`]: the verification URI and the code to enter there) and when to send the
+//! next token request. The flow slows down on `slow_down` and stops on `access_denied`
+//! ([`AuthErrorKind::AuthorizationDenied`]) or when the code expires
+//! ([`AuthErrorKind::DeviceCodeExpired`]); it still never sleeps nor reads a clock.
 //!
 //! When the authorization server lists `ES256` in `dpop_signing_alg_values_supported` (or
 //! [`Config::dpop`] says [`DpopUse::Always`]), the token requests carry a DPoP proof (RFC
@@ -108,10 +128,11 @@ pub use dpop::{
     DPOP_ALG, DpopKey, MAX_JTI_BYTES, MAX_NONCE_BYTES, MIN_JTI_BYTES, ath, check_nonce,
 };
 pub use error::{AuthError, AuthErrorKind};
-pub use flow::{Authorization, Config, DpopUse, Flow, Next, NotReused};
+pub use flow::{Authorization, Config, DeviceCode, DpopUse, Flow, Next, NotReused, Poll};
 pub use grant::Grant;
 pub use grant_type::{
-    Enterprise, GRANT_NAMES, GrantType, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER, TOKEN_EXCHANGE,
+    DEVICE_CODE, Enterprise, GRANT_NAMES, GrantType, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER,
+    TOKEN_EXCHANGE,
 };
 pub use http::{HttpRequest, HttpResponse, Method};
 pub use options::{AuthOption, GrantKind, OptionProblem, check_options};

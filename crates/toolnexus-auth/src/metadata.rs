@@ -125,6 +125,8 @@ pub(crate) struct ServerMetadata {
     pub(crate) dpop_algs: Vec<String>,
     /// `token_endpoint_auth_signing_alg_values_supported`, `None` when absent.
     pub(crate) signing_algs: Option<Vec<String>>,
+    /// `device_authorization_endpoint` (RFC 8628 §4), read for the device grant alone.
+    pub(crate) device_authorization_endpoint: Option<String>,
 }
 
 /// Reads the authorization server metadata fetched from `url`, whose issuer must be
@@ -135,8 +137,9 @@ pub(crate) struct ServerMetadata {
 /// `response_types_supported` without `code` ([`AuthErrorKind::GrantNotSupported`]); for the
 /// authorization code grant, no `S256` in `code_challenge_methods_supported`, or no such
 /// member at all ([`AuthErrorKind::PkceNotSupported`]); an endpoint that is not an `https`
-/// (or loopback `http`) URL; any other member used of the wrong type. The other grants need
-/// no `authorization_endpoint`.
+/// (or loopback `http`) URL; for the device grant, no `device_authorization_endpoint`
+/// ([`AuthErrorKind::GrantNotSupported`]); any other member used of the wrong type. The other
+/// grants need no `authorization_endpoint`.
 pub(crate) fn read_server_metadata(
     body: &[u8],
     limits: &Limits,
@@ -209,6 +212,18 @@ pub(crate) fn read_server_metadata(
         None => None,
         Some(_) => Some(endpoint_at("registration_endpoint")?),
     };
+    let device_authorization_endpoint = match doc.string("device_authorization_endpoint")? {
+        _ if *grant != GrantType::DeviceCode => None,
+        None => {
+            return Err(doc.error_of(
+                AuthErrorKind::GrantNotSupported,
+                "device_authorization_endpoint",
+                "is missing: the authorization server does not offer the device authorization \
+                 grant (RFC 8628)",
+            ));
+        }
+        Some(_) => Some(endpoint_at("device_authorization_endpoint")?),
+    };
     Ok(ServerMetadata {
         issuer: issuer.to_owned(),
         authorization_endpoint,
@@ -226,6 +241,7 @@ pub(crate) fn read_server_metadata(
             .strings("dpop_signing_alg_values_supported")?
             .unwrap_or_default(),
         signing_algs: doc.strings("token_endpoint_auth_signing_alg_values_supported")?,
+        device_authorization_endpoint,
     })
 }
 
@@ -243,6 +259,7 @@ pub(crate) fn fallback_server(origin: &str) -> ServerMetadata {
         client_metadata_supported: false,
         dpop_algs: Vec::new(),
         signing_algs: None,
+        device_authorization_endpoint: None,
     }
 }
 

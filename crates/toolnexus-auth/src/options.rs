@@ -214,7 +214,7 @@ pub fn check_options(grant: GrantKind, given: &[AuthOption]) -> Result<(), Optio
         })
     };
     match grant {
-        GrantKind::AuthorizationCode => Ok(()),
+        GrantKind::AuthorizationCode | GrantKind::DeviceCode => Ok(()),
         GrantKind::ClientCredentials => missing(&[O::ClientId], &[O::ClientSecret, O::ClientKey]),
         GrantKind::JwtBearer => missing(&[O::Assertion], &[]),
         GrantKind::Enterprise => missing(&[O::ClientId, O::IdToken, O::IdpTokenEndpoint], &[]),
@@ -237,7 +237,9 @@ pub fn check_options(grant: GrantKind, given: &[AuthOption]) -> Result<(), Optio
             .or(match grant {
                 GrantKind::JwtBearer => Some(O::Assertion),
                 GrantKind::Enterprise => Some(O::IdToken),
-                GrantKind::AuthorizationCode | GrantKind::ClientCredentials => None,
+                GrantKind::AuthorizationCode
+                | GrantKind::ClientCredentials
+                | GrantKind::DeviceCode => None,
             });
         if let Some(option) = confidential {
             return Err(OptionProblem::Unbound { option });
@@ -266,8 +268,15 @@ mod tests {
     #[test]
     fn every_rule_in_its_order() {
         use GrantKind as G;
-        let cases: [(G, &[AuthOption], &str); 13] = [
+        let cases: [(G, &[AuthOption], &str); 15] = [
             (G::AuthorizationCode, &[], "ok"),
+            (G::DeviceCode, &[O::ClientId], "ok"),
+            (
+                G::DeviceCode,
+                &[O::ClientId, O::ClientSecret],
+                "client_secret is sent only to the authorization server it belongs to: bind it \
+                 with client_issuer, that server's issuer, or the MCP server could name its own",
+            ),
             (G::AuthorizationCode, &[O::ClientId], "ok"),
             (
                 G::AuthorizationCode,

@@ -147,7 +147,7 @@ fn verifier() -> String {
 
 fn check(result: &Result<Next, AuthError>) {
     match result {
-        Ok(Next::Fetch(request)) => {
+        Ok(Next::Fetch(request) | Next::Poll(toolnexus_auth::Poll { request, .. })) => {
             assert!(request.url.starts_with("http"), "{}", request.url);
         }
         Ok(Next::Authorize(authorization)) => {

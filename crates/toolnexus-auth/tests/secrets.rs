@@ -126,7 +126,8 @@ impl Watch {
                         .map(|s| s.expose().to_owned()),
                 );
             }
-            GrantType::AuthorizationCode | GrantType::ClientCredentials => {}
+            GrantType::AuthorizationCode | GrantType::ClientCredentials | GrantType::DeviceCode => {
+            }
         }
     }
 

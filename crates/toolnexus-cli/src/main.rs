@@ -106,8 +106,10 @@ struct AuthArgs {
     /// The same as --store none.
     #[arg(long, hide = true, conflicts_with = "store")]
     no_store: bool,
-    /// --url: how to get the token: a person signing in through a browser (the default), or
-    /// unattended, for machines.
+    /// --url: how to get the token: a person signing in through a browser (the default),
+    /// unattended, for machines, or device-code: a person signing in on any device with a
+    /// code shown here (the OAuth device authorization grant, RFC 8628, beyond the MCP
+    /// specification; the authorization server must offer it).
     #[arg(long, value_enum, value_name = "GRANT", default_value_t = Grant::AuthorizationCode)]
     grant: Grant,
     /// --url: authenticate --client-id with a JWT signed with this P-256 private key (a PEM
@@ -162,6 +164,9 @@ enum Grant {
     /// Enterprise-managed authorization: --id-token-file exchanged at --idp-token-endpoint,
     /// then presented by --client-id.
     Enterprise,
+    /// A person signs in on any device, with the code shown here (RFC 8628, the device
+    /// authorization grant: beyond the MCP specification).
+    DeviceCode,
 }
 
 impl std::fmt::Debug for ServerArgs {
@@ -351,6 +356,7 @@ impl AuthArgs {
         Ok(match self.grant {
             Grant::AuthorizationCode => GrantType::AuthorizationCode,
             Grant::ClientCredentials => GrantType::ClientCredentials,
+            Grant::DeviceCode => GrantType::DeviceCode,
             Grant::JwtBearer => GrantType::JwtBearer {
                 assertion: match &self.assertion_file {
                     Some(path) => read_secret_file(path, "--assertion-file")?.into(),
@@ -379,6 +385,7 @@ impl Grant {
             Grant::ClientCredentials => K::ClientCredentials,
             Grant::JwtBearer => K::JwtBearer,
             Grant::Enterprise => K::Enterprise,
+            Grant::DeviceCode => K::DeviceCode,
         }
     }
 }

@@ -9,7 +9,8 @@
 //! Every other test runs with no session bus.
 //! The grants for machines (`--grant client-credentials`, `--grant jwt-bearer`) get their
 //! token with nobody asked and no listener, and their options are checked before anything
-//! is sent.
+//! is sent. The device grant (`--grant device-code`) shows its link and code, escaped, and
+//! polls until the token comes.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -29,6 +30,8 @@ const ACCESS_TOKEN: &str = "access-token-7f3a";
 const REFRESH_TOKEN: &str = "refresh-token-9c1d";
 const CODE: &str = "authorization-code-2b8e";
 const CLIENT_SECRET: &str = "client-secret-5e0f";
+const DEVICE_CODE: &str = "device-code-4d2a";
+const DEVICE_GRANT: &str = "urn:ietf:params:oauth:grant-type:device_code";
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
@@ -161,8 +164,23 @@ fn serve(stream: TcpStream, origin: &str, log: &Mutex<Vec<Seen>>) {
         headers,
         body: String::from_utf8(body).unwrap(),
     };
-    log.lock().unwrap().push(seen.clone());
-    let (status, extra, body) = answer(&seen, origin);
+    let polls = {
+        let mut log = log.lock().unwrap();
+        log.push(seen.clone());
+        log.iter()
+            .filter(|s| s.body.contains("device_code="))
+            .count()
+    };
+    let (status, extra, body) = if seen.path == "/token" && polls == 1 {
+        // The first poll of the device grant: the person has not finished yet.
+        (
+            400,
+            String::new(),
+            String::from(r#"{"error":"authorization_pending"}"#),
+        )
+    } else {
+        answer(&seen, origin)
+    };
     let mut stream = stream;
     let head = format!(
         "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n",
@@ -221,13 +239,20 @@ fn answer(seen: &Seen, origin: &str) -> (u16, String, String) {
         ("GET", "/.well-known/oauth-authorization-server") => json(
             200,
             format!(
-                r#"{{"issuer":"{origin}","authorization_endpoint":"{origin}/authorize","token_endpoint":"{origin}/token","registration_endpoint":"{origin}/register","response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token","client_credentials","urn:ietf:params:oauth:grant-type:jwt-bearer"],"code_challenge_methods_supported":["S256"],"token_endpoint_auth_methods_supported":["client_secret_post"],"authorization_response_iss_parameter_supported":true}}"#
+                r#"{{"issuer":"{origin}","authorization_endpoint":"{origin}/authorize","token_endpoint":"{origin}/token","registration_endpoint":"{origin}/register","response_types_supported":["code"],"device_authorization_endpoint":"{origin}/device/auth","grant_types_supported":["authorization_code","refresh_token","client_credentials","urn:ietf:params:oauth:grant-type:jwt-bearer","{DEVICE_GRANT}"],"code_challenge_methods_supported":["S256"],"token_endpoint_auth_methods_supported":["client_secret_post"],"authorization_response_iss_parameter_supported":true}}"#
             ),
         ),
         ("POST", "/register") => json(
             201,
             format!(
                 r#"{{"client_id":"registered-client","client_secret":"{CLIENT_SECRET}","token_endpoint_auth_method":"client_secret_post"}}"#
+            ),
+        ),
+        // The user code carries an escape sequence: it must reach the terminal shown, not obeyed.
+        ("POST", "/device/auth") => json(
+            200,
+            format!(
+                r#"{{"device_code":"{DEVICE_CODE}","user_code":"WDJB\u001b[2J-MJHT","verification_uri":"{origin}/device","expires_in":60,"interval":1}}"#
             ),
         ),
         ("GET", "/authorize") => {
@@ -1077,4 +1102,73 @@ fn store_none_keeps_nothing_and_without_a_secret_service_the_file_is_said_once()
     assert_eq!(grant_types(&server).len(), 2);
     assert!(!printed(&out).contains(NO_KEYCHAIN), "{}", printed(&out));
     let _ = fs::remove_dir_all(config.parent().unwrap());
+}
+
+#[test]
+fn the_device_grant_shows_the_code_escaped_and_polls_until_the_token_comes() {
+    let server = Server::start();
+    let config = config_dir("device");
+    let url = server.url();
+    let call = [
+        "call",
+        "t",
+        "--url",
+        &url,
+        "--protocol",
+        "2025-11-25",
+        "--grant",
+        "device-code",
+        "--client-id",
+        "cli",
+        "--no-store",
+    ];
+    // No --answers and no terminal: nothing is asked here, the person signs in elsewhere.
+    let out = toolnexus(&config, &call, "");
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("inside"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "open {}/device on any device and enter the code WDJB\\u{{1b}}[2J-MJHT",
+            server.origin
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\u{1b}'), "an escape reached the terminal");
+    assert_eq!(server.count("GET", "/authorize"), 0);
+    assert_eq!(server.count("POST", "/register"), 0);
+    let device = server
+        .log()
+        .into_iter()
+        .find(|s| s.path == "/device/auth")
+        .unwrap();
+    assert!(device.body.contains("client_id=cli"), "{}", device.body);
+    let polls: Vec<Vec<(String, String)>> = server
+        .log()
+        .into_iter()
+        .filter(|s| s.path == "/token")
+        .map(|s| {
+            s.body
+                .split('&')
+                .filter_map(|pair| pair.split_once('='))
+                .map(|(name, value)| (name.to_owned(), decode(value)))
+                .collect()
+        })
+        .collect();
+    assert_eq!(polls.len(), 2, "one pending, then the token");
+    assert_eq!(polls[0], polls[1], "the same request polled again");
+    assert_eq!(
+        polls[1],
+        [
+            ("grant_type", DEVICE_GRANT),
+            ("device_code", DEVICE_CODE),
+            ("resource", url.as_str()),
+            ("client_id", "cli"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    );
+    for secret in [ACCESS_TOKEN, REFRESH_TOKEN, DEVICE_CODE] {
+        assert!(!text.contains(secret), "{secret:?} was printed:\n{text}");
+    }
 }

@@ -256,6 +256,15 @@ class Mcp(private val url: String, private val version: String, private val conf
                     begun.flow.onResponse(got.status.toUShort(), got.headers, got.body)
                 }
                 is AuthStep.Authorize -> begun.flow.onRedirect(signIn(now.authorization))
+                is AuthStep.Poll -> {
+                    // The device grant: the person signs in elsewhere; the app waits as told.
+                    if (now.attempt == 1u) log("sign in at ${now.code.link} with the code ${now.code.userCode}")
+                    val wait = now.atMs.toLong() - System.currentTimeMillis()
+                    if (wait > 0) Thread.sleep(wait)
+                    val request = now.request
+                    val got = Http.send(request.method(), request.url(), request.headers(), request.body())
+                    begun.flow.onResponse(got.status.toUShort(), got.headers, got.body)
+                }
                 is AuthStep.Done -> return now.grant
             }
         }

@@ -19,7 +19,7 @@ class CaseMismatch(message: String) : Exception(message)
 
 /** Form members whose values act for whoever holds them. */
 private val SECRET_MEMBERS = setOf(
-    "code", "code_verifier", "client_secret", "client_assertion", "assertion", "subject_token", "refresh_token",
+    "code", "device_code", "code_verifier", "client_secret", "client_assertion", "assertion", "subject_token", "refresh_token",
 )
 
 /** Secrets the runner collects shorter than this are not looked for; those the case lists are. */
@@ -255,7 +255,27 @@ private fun shown(error: AuthException, secrets: List<String>): AuthException {
 private fun describe(step: AuthStep): String = when (step) {
     is AuthStep.Fetch -> "a request, ${step.request.method()} ${step.request.url()}"
     is AuthStep.Authorize -> "an authorization, ${step.authorization.url}"
+    is AuthStep.Poll -> "a poll, ${step.request.method()} ${step.request.url()}"
     is AuthStep.Done -> "its grant"
+}
+
+/** Checks a poll of the device grant against the step's `poll`: every member required, compared exactly. */
+private fun fitsPoll(poll: AuthStep.Poll, want: Map<String, Any?>) {
+    val members = listOf("at", "attempt", "userCode", "verificationUri", "verificationUriComplete", "expiresAt")
+    only(want, members.toSet(), "`poll`")
+    val got: Map<String, Any?> = mapOf(
+        "at" to poll.atMs.toString(),
+        "attempt" to poll.attempt.toString(),
+        "userCode" to poll.code.userCode,
+        "verificationUri" to poll.code.verificationUri,
+        "verificationUriComplete" to poll.code.verificationUriComplete,
+        "expiresAt" to poll.code.expiresAtMs.toString(),
+    )
+    for (member in members) {
+        if (!want.containsKey(member)) throw CaseMismatch("the poll: `$member` is missing")
+        val expected = want[member].let { if (it is JsonNumber) it.spelling else it }
+        if (expected != got[member]) throw CaseMismatch("the poll: `$member` is ${got[member]}, not $expected")
+    }
 }
 
 private fun begin(script: Map<String, Any?>, config: AuthConfig, secrets: MutableList<String>): AuthBegun {
@@ -297,8 +317,15 @@ private fun step(flow: AuthFlow, next: AuthStep, step: Map<String, Any?>, at: UL
         }
     }
     if (step.containsKey("request")) {
-        only(step, setOf("request", "response", "now"), "a request step")
-        val fetch = (next as? AuthStep.Fetch ?: throw CaseMismatch("the flow gives ${describe(next)}")).request
+        only(step, setOf("poll", "request", "response", "now"), "a request step")
+        val fetch = when {
+            next is AuthStep.Fetch && !step.containsKey("poll") -> next.request
+            next is AuthStep.Poll && step.containsKey("poll") -> {
+                fitsPoll(next, step["poll"].members("`poll`"))
+                next.request
+            }
+            else -> throw CaseMismatch("the flow gives ${describe(next)}")
+        }
         fitsRequest(fetch, step["request"].members("`request`"))
         hiddenInToString(fetch, secrets)
         val response = response(step["response"])
@@ -348,6 +375,7 @@ private fun authFlow(input: String): String {
             toJson(linkedMapOf("authorize" to linkedMapOf("url" to a.url, "state" to a.state, "redirectUri" to a.redirectUri, "consent" to consent)))
         }
         is AuthStep.Fetch -> throw CaseMismatch("the flow asks for ${last.request.method()} ${last.request.url()} after the last step")
+        is AuthStep.Poll -> throw CaseMismatch("the flow asks for ${last.request.method()} ${last.request.url()} after the last step")
     }
 }
 

@@ -77,9 +77,11 @@ from ._native import (
     AuthPolicy,
     Authorize,
     Challenge,
+    DeviceCode,
     Done,
     Fetch,
     Grant,
+    Poll,
     parse_challenge,
 )
 from ._literals import LineBreaks, SecretKind, Severity, TaskStatus, Verdict, Widget
@@ -156,6 +158,8 @@ __all__ = [
     "AuthDecision",
     "Fetch",
     "Authorize",
+    "Poll",
+    "DeviceCode",
     "Done",
     "Grant",
 ]

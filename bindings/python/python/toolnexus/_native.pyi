@@ -70,9 +70,11 @@ __all__ = [
     "AuthPolicy",
     "Authorize",
     "Challenge",
+    "DeviceCode",
     "Done",
     "Fetch",
     "Grant",
+    "Poll",
     "parse_challenge",
 ]
 
@@ -961,9 +963,11 @@ def parse_challenge(status: int, www_authenticate: str | None) -> Challenge:
 _DpopUse: TypeAlias = Literal["when-offered", "always", "never"]
 """When an ``AuthFlow`` proves its token requests with DPoP (RFC 9449)."""
 _GrantName: TypeAlias = Literal[
-    "authorization_code", "client_credentials", "jwt_bearer", "enterprise"
+    "authorization_code", "client_credentials", "jwt_bearer", "enterprise", "device_code"
 ]
-"""How an ``AuthFlow`` obtains its token: a person signing in, or a grant for machines."""
+"""How an ``AuthFlow`` obtains its token: a person signing in, a grant for machines, or a
+person signing in on another device with a code (``device_code``, RFC 8628: beyond the MCP
+specification)."""
 
 @final
 class AuthConfig:
@@ -1089,13 +1093,45 @@ class Authorize(_Unhashable):
     def request(self) -> Request: ...
 
 @final
+class DeviceCode(_Unhashable):
+    """What a person is shown in the device grant (RFC 8628, beyond the MCP specification):
+    the authorization server's text, to show as untrusted text, its link reviewed."""
+
+    @property
+    def user_code(self) -> str: ...
+    @property
+    def verification_uri(self) -> str: ...
+    @property
+    def verification_uri_complete(self) -> str | None: ...
+    @property
+    def link(self) -> str: ...
+    @property
+    def expires_at_ms(self) -> int: ...
+    @property
+    def request(self) -> Request: ...
+
+@final
+class Poll:
+    """The device grant waits: show ``code`` on the first poll, send ``request`` at ``at_ms``
+    or later; its response goes to ``AuthFlow.on_response``."""
+
+    @property
+    def code(self) -> DeviceCode: ...
+    @property
+    def at_ms(self) -> int: ...
+    @property
+    def attempt(self) -> int: ...
+    @property
+    def request(self) -> Fetch: ...
+
+@final
 class Done:
     """The flow is over: ``grant`` is what it got."""
 
     @property
     def grant(self) -> Grant: ...
 
-_Next: TypeAlias = Fetch | Authorize | Done
+_Next: TypeAlias = Fetch | Authorize | Poll | Done
 """What the host does next."""
 
 _DecisionAction: TypeAlias = Literal["resend", "retry_with_nonce", "refresh", "authorize", "step_up"]

@@ -208,7 +208,7 @@ fuzz_target!(|data: &[u8]| {
         watch.debug("the flow", &flow);
         watch.debug("a step", &next);
         let result = match &next {
-            Next::Fetch(request) => {
+            Next::Fetch(request) | Next::Poll(toolnexus_auth::Poll { request, .. }) => {
                 assert!(acceptable(&request.url), "fetches {:?}", request.url);
                 watch.learn(request);
                 watch.debug("a request", request);

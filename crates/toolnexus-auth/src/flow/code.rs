@@ -9,8 +9,12 @@ use crate::secret::Secret;
 use super::{Authorization, Flow, Next, Stage};
 
 impl Flow {
-    /// The authorization request, with the scopes chosen.
+    /// The authorization request, with the scopes chosen (for the device grant, the device
+    /// authorization request).
     pub(super) fn authorize(&mut self) -> Result<Next, AuthError> {
+        if self.config.grant == GrantType::DeviceCode {
+            return self.device_authorize();
+        }
         let (Some(metadata), Some(client), Some(pkce)) = (&self.metadata, &self.client, &self.pkce)
         else {
             return Err(self.out_of_order("an authorization"));

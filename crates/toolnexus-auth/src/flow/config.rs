@@ -160,7 +160,8 @@ impl Config {
         );
         add(AuthOption::ClientKey, self.client_key.is_some());
         match &self.grant {
-            GrantType::AuthorizationCode | GrantType::ClientCredentials => {}
+            GrantType::AuthorizationCode | GrantType::ClientCredentials | GrantType::DeviceCode => {
+            }
             GrantType::JwtBearer { assertion } => {
                 add(AuthOption::Assertion, !assertion.expose().is_empty())
             }
@@ -241,7 +242,8 @@ impl Config {
             });
         }
         let client = self.client_id.as_deref().unwrap_or_default();
-        if asked != GrantKind::AuthorizationCode && grant.client.client_id != client {
+        let persons = matches!(asked, GrantKind::AuthorizationCode | GrantKind::DeviceCode);
+        if !persons && grant.client.client_id != client {
             return Err(NotReused::OtherClient);
         }
         if self

@@ -4,6 +4,7 @@
 
 use crate::client::{AuthMethod, Client, read_registration, registration_request};
 use crate::error::{AuthError, AuthErrorKind, quote};
+use crate::grant_type::GrantType;
 use crate::http::HttpResponse;
 use crate::metadata::ServerMetadata;
 use crate::refusal::redirected;
@@ -12,9 +13,9 @@ use super::{Flow, Next, Stage};
 
 impl Flow {
     /// With the authorization server known: a client identity for it, then the
-    /// authorization request.
+    /// authorization request (or, for the device grant, the device authorization request).
     pub(super) fn with_server(&mut self, server: ServerMetadata) -> Result<Next, AuthError> {
-        if !self.config.grant.is_interactive() {
+        if !self.config.grant.has_person() {
             return self.unattended(server);
         }
         let issuer = server.issuer.clone();
@@ -46,6 +47,7 @@ impl Flow {
                     &endpoint,
                     &self.config.client_name,
                     &self.config.redirect_uri,
+                    self.config.grant == GrantType::DeviceCode,
                 );
                 self.stage = Stage::Registration { endpoint };
                 Ok(Next::Fetch(request))

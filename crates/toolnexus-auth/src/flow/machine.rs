@@ -81,7 +81,7 @@ impl Flow {
         self.client = Some(client);
         self.scope = scope;
         match &self.config.grant {
-            GrantType::AuthorizationCode => self.authorize(),
+            GrantType::AuthorizationCode | GrantType::DeviceCode => self.authorize(),
             GrantType::ClientCredentials => self.machine_token(None),
             GrantType::JwtBearer { assertion } => {
                 let assertion = assertion.clone();

@@ -10,9 +10,15 @@
 //! `S256`, `state` and `resource`; the redirect checked (`state`, then `iss` per RFC 9207,
 //! then `error`); the token request.
 //!
+//! Beyond the MCP specification, the device authorization grant (RFC 8628) takes the same
+//! discovery and client identity, then asks the `device_authorization_endpoint` for a code,
+//! which the person enters at the verification URI on any device ([`DeviceCode`]), while the
+//! caller polls the token endpoint when each [`Next::Poll`] says.
+//!
 //! This module holds the flow's state and its entry points; each step is a file of its own:
 //! `discovery` (the metadata), `identity` (the client, for a person's grant), `code` (the
-//! authorization request and the redirect), `machine` (the grants for machines), `token` (the
+//! authorization request and the redirect), `device` (the device grant's code and its
+//! polls), `machine` (the grants for machines), `token` (the
 //! token requests and their answers) and `dpop` (when and how they are proved), with `config`
 //! (what the caller configures, checked before anything is sent).
 
@@ -36,6 +42,7 @@ use crate::urls::{
 
 mod code;
 mod config;
+mod device;
 mod discovery;
 mod dpop;
 mod identity;
@@ -43,7 +50,10 @@ mod machine;
 mod token;
 
 pub use config::{Config, NotReused};
+pub use device::{DeviceCode, Poll};
 pub use dpop::DpopUse;
+
+use device::DeviceState;
 
 /// What a person opens to authorize: the authorization request URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +98,10 @@ pub enum Next {
     /// Have a person open [`Authorization::url`] (or `GET` it without following the redirect),
     /// then hand the redirect's query to [`Flow::on_redirect`].
     Authorize(Authorization),
+    /// The device grant (RFC 8628) waits for the person: show [`Poll::code`] on the first
+    /// poll, send [`Poll::request`] at [`Poll::at_ms`] or later, without following
+    /// redirects, and hand the response to [`Flow::on_response`].
+    Poll(Poll),
     /// The flow is done: use and store the grant.
     Done(Grant),
 }
@@ -114,6 +128,8 @@ enum Stage {
     Registration { endpoint: String },
     /// Exchanging the ID token at the identity provider's token endpoint `endpoint`.
     Exchange { endpoint: String },
+    /// Asking the device authorization endpoint `endpoint` for a code.
+    DeviceAuthorization { endpoint: String },
     /// Waiting for the redirect.
     Authorization,
     /// Waiting for the token response.
@@ -131,6 +147,7 @@ impl Stage {
             Stage::ServerMetadata { .. } => "fetching the authorization server metadata",
             Stage::Registration { .. } => "registering the client",
             Stage::Exchange { .. } => "exchanging the ID token at the identity provider",
+            Stage::DeviceAuthorization { .. } => "asking for a device code",
             Stage::Authorization => "waiting for the authorization redirect",
             Stage::Token => "waiting for the token response",
             Stage::Done => "done",
@@ -150,7 +167,8 @@ struct TokenTarget {
 /// One authorization of one MCP server, from its challenge to a [`Grant`].
 ///
 /// The flow does no I/O, reads no clock and draws no randomness: the caller sends each
-/// [`Next::Fetch`], shows each [`Next::Authorize`], and passes the time and the randomness in.
+/// [`Next::Fetch`], shows each [`Next::Authorize`], sends each [`Next::Poll`] when it says, and
+/// passes the time and the randomness in.
 /// After an error the flow is over; every later call is [`AuthErrorKind::OutOfOrder`]. Its
 /// `Debug` form shows no secret.
 #[derive(Debug)]
@@ -202,6 +220,8 @@ pub struct Flow {
     obtained_by: GrantKind,
     /// The latest time the caller gave, in milliseconds since the Unix epoch.
     now_ms: u64,
+    /// The device grant's code and its polls, once the code is issued.
+    device: Option<DeviceState>,
 }
 
 impl Flow {
@@ -343,6 +363,7 @@ impl Flow {
             presented: Vec::new(),
             obtained_by,
             now_ms: 0,
+            device: None,
         };
         let next = flow.guard(Next::Fetch(HttpRequest::get_json(first)))?;
         Ok((flow, next))
@@ -461,6 +482,7 @@ impl Flow {
             presented: Vec::new(),
             obtained_by: grant.obtained_by,
             now_ms,
+            device: None,
         };
         flow.token_form = form;
         let request = flow.token_fetch(None)?;
@@ -471,7 +493,12 @@ impl Flow {
     /// `next`, when it sends no request where the server may not send the client
     /// ([`reachable`]); the flow fails otherwise. Every request leaves the flow through here.
     fn guard(&mut self, next: Next) -> Result<Next, AuthError> {
-        if let Next::Fetch(request) = &next {
+        let request = match &next {
+            Next::Fetch(request) => Some(request),
+            Next::Poll(poll) => Some(&poll.request),
+            Next::Authorize(_) | Next::Done(_) => None,
+        };
+        if let Some(request) = request {
             let checked = parse_web_url(&request.url)
                 .ok_or_else(|| {
                     AuthError::new(
@@ -489,7 +516,7 @@ impl Flow {
         Ok(next)
     }
 
-    /// Reads the response to the last [`Next::Fetch`], received at `now_ms` (milliseconds since
+    /// Reads the response to the last [`Next::Fetch`] (or [`Next::Poll`]), received at `now_ms` (milliseconds since
     /// the Unix epoch), and says what comes next.
     pub fn on_response(
         &mut self,
@@ -518,6 +545,9 @@ impl Flow {
             } => self.on_server_metadata(&response, candidates, at, issuer, legacy),
             Stage::Registration { endpoint } => self.on_registration(&response, &endpoint),
             Stage::Exchange { endpoint } => self.on_exchange(&response, &endpoint),
+            Stage::DeviceAuthorization { endpoint } => {
+                self.on_device_authorization(&response, &endpoint, now_ms)
+            }
             Stage::Token => self.on_token(&response, now_ms),
             Stage::Authorization | Stage::Done | Stage::Failed => {
                 Err(self.out_of_order("an HTTP response"))
@@ -639,6 +669,9 @@ mod tests {
         }
         assert_eq!(DpopUse::from_name("when_offered"), None);
         for stage in [
+            Stage::DeviceAuthorization {
+                endpoint: String::new(),
+            },
             Stage::Authorization,
             Stage::Token,
             Stage::Done,

@@ -104,6 +104,9 @@ impl Flow {
             self.stage = Stage::Token;
             return Ok(Next::Fetch(request));
         }
+        if let Some(next) = self.device_pending(response, now_ms)? {
+            return Ok(next);
+        }
         let (Some(target), Some(client)) = (&self.token, &self.client) else {
             return Err(self.out_of_order("a token response"));
         };
@@ -114,6 +117,7 @@ impl Flow {
         secrets.extend(self.refresh_token.as_ref().map(Secret::expose));
         secrets.extend(self.config.grant.secrets());
         secrets.extend(self.exchanged.as_ref().map(Secret::expose));
+        secrets.extend(self.device.as_ref().map(|d| d.device_code.expose()));
         secrets.extend(self.presented.iter().map(Secret::expose));
         let context = TokenRequestContext {
             token_endpoint: &target.endpoint,
@@ -135,7 +139,7 @@ impl Flow {
 
 /// A token request to `endpoint` of `form`, authenticated as `client` (with `assertion`, for
 /// `private_key_jwt`).
-fn token_request(
+pub(super) fn token_request(
     endpoint: &str,
     mut form: Vec<(&'static str, Secret)>,
     client: &Client,

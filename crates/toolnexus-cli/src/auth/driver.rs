@@ -18,9 +18,11 @@
 use std::time::Duration;
 
 use toolnexus_auth::{
-    Authorization, Config, Decision, Flow, Grant, HttpRequest, HttpResponse, Next, Policy, Refusal,
+    AuthErrorKind, Authorization, Config, Decision, Flow, Grant, HttpRequest, HttpResponse, Next,
+    Policy, Poll, Refusal,
 };
 use toolnexus_core::id::now_ms;
+use toolnexus_core::url_review::{Verdict, review_url};
 
 use super::Options;
 use super::consent::{Consent, ask_consent};
@@ -229,6 +231,8 @@ impl Authorizer {
             self.grant.as_ref(),
             entropy()?,
         )?;
+        // When the device grant stops waiting for the person.
+        let mut deadline = None;
         loop {
             next = match next {
                 Next::Fetch(request) => self.fetch(&mut flow, &request)?,
@@ -242,9 +246,48 @@ impl Authorizer {
                     let query = self.sign_in(&authorization, listener)?;
                     flow.on_redirect_at(&query, now_ms())?
                 }
+                Next::Poll(poll) => self.poll(&mut flow, &poll, &mut deadline)?,
                 Next::Done(grant) => return Ok(grant),
             };
         }
+    }
+
+    /// One poll of the device grant: the code shown on the first (its link reviewed as any
+    /// link is), then, at the time the flow says, its token request sent. The person signs
+    /// in elsewhere: nothing is asked here. A denial is declined; the wait is bounded by the
+    /// code's expiry and by [`SIGN_IN_WAIT`].
+    fn poll(
+        &self,
+        flow: &mut Flow,
+        poll: &Poll,
+        deadline: &mut Option<u64>,
+    ) -> Result<Next, Failure> {
+        if poll.attempt == 1 {
+            show_code(poll)?;
+        }
+        let limit = *deadline.get_or_insert_with(|| {
+            now_ms().saturating_add(u64::try_from(SIGN_IN_WAIT.as_millis()).unwrap_or(u64::MAX))
+        });
+        if poll.at_ms >= limit {
+            return Err(Failure::server(format!(
+                "nobody finished signing in within {} minutes",
+                SIGN_IN_WAIT.as_secs() / 60
+            )));
+        }
+        let wait = poll.at_ms.saturating_sub(now_ms());
+        std::thread::sleep(Duration::from_millis(wait));
+        self.fetch(flow, &poll.request)
+            .map_err(|failure| match failure {
+                Failure::Authorization(error)
+                    if error.kind() == AuthErrorKind::AuthorizationDenied =>
+                {
+                    Failure::Declined(format!(
+                        "the server needs an authorization, and the sign-in was declined: {}",
+                        error.message()
+                    ))
+                }
+                other => other,
+            })
     }
 
     /// Sends one request of `flow` and hands it the response: what it asks for next.
@@ -273,7 +316,7 @@ impl Authorizer {
         loop {
             next = match next {
                 Next::Fetch(request) => self.fetch(&mut flow, &request)?,
-                Next::Authorize(_) => {
+                Next::Authorize(_) | Next::Poll(_) => {
                     return Err(Failure::server("a refresh asked for a sign-in"));
                 }
                 Next::Done(grant) => return Ok(grant),
@@ -341,6 +384,48 @@ impl Authorizer {
     fn config(&self, redirect_uri: &str) -> Config {
         config_of(&self.options, redirect_uri)
     }
+}
+
+/// Shows the person where to sign in and the code to enter, both the authorization server's
+/// text: the link reviewed by the core first (one it rejects is never shown, and its warnings
+/// are), and every line through the printer, which shows any control character as an escape.
+fn show_code(poll: &Poll) -> Result<(), Failure> {
+    let code = &poll.code;
+    let mut links = vec![code.verification_uri.as_str()];
+    links.extend(code.verification_uri_complete.as_deref());
+    let mut reviewed = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
+    for link in links {
+        let review = review_url(link);
+        if review.verdict() == Verdict::Reject {
+            let why: Vec<&str> = review.findings().iter().map(|f| f.message()).collect();
+            return Err(Failure::server(format!(
+                "the authorization server's sign-in link {link:?} is not shown: {}",
+                why.join("; ")
+            )));
+        }
+        for finding in review.findings() {
+            if !warnings.iter().any(|w| w == finding.message()) {
+                warnings.push(finding.message().to_owned());
+            }
+        }
+        reviewed.push(review.url().to_owned());
+    }
+    for warning in &warnings {
+        warning!("the sign-in link: {warning}");
+    }
+    let seconds = code.expires_at_ms.saturating_sub(now_ms()) / 1000;
+    note!(
+        "to authorize, open {} on any device and enter the code {} (within {} minutes)",
+        reviewed.first().map_or("", String::as_str),
+        code.user_code,
+        seconds.div_ceil(60)
+    );
+    if let Some(complete) = reviewed.get(1) {
+        note!("or open {complete}, which carries the code");
+    }
+    note!("waiting for the sign-in at the authorization server");
+    Ok(())
 }
 
 /// The flow's configuration for `options`, redirected to `redirect_uri`.

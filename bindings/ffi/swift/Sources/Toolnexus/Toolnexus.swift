@@ -866,7 +866,8 @@ public func FfiConverterTypeAuthConfig_lower(_ value: AuthConfig) -> UInt64 {
 /**
  * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
  * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
- * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+ * grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
  * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
  * thread.
  */
@@ -916,7 +917,8 @@ public protocol AuthFlowProtocol: AnyObject, Sendable {
 /**
  * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
  * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
- * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+ * grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
  * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
  * thread.
  */
@@ -5498,6 +5500,121 @@ public func FfiConverterTypeContentEntry_lower(_ value: ContentEntry) -> RustBuf
 
 
 /**
+ * What the person is shown in the device grant (RFC 8628, beyond the MCP specification):
+ * where to sign in, on any device, and the code to enter there. All of it is the
+ * authorization server's text: show it as untrusted text, the link reviewed (`reviewUrl`).
+ */
+public struct DeviceCode {
+    /**
+     * The person's consent, as the contract asks any question: a `Request` of
+     * `kind: "authorization"` whose `url` is `link` and whose prompt names the code.
+     */
+    public var request: Request
+    /**
+     * The code to enter at `verification_uri`.
+     */
+    public var userCode: String
+    /**
+     * Where to sign in (`https`, or `http` on loopback).
+     */
+    public var verificationUri: String
+    /**
+     * The verification URI with the code in it, when the server gives one.
+     */
+    public var verificationUriComplete: String?
+    /**
+     * The link to show: `verification_uri_complete` when there is one, else
+     * `verification_uri`.
+     */
+    public var link: String
+    /**
+     * When the code expires, in milliseconds since 1970: the flow stops then.
+     */
+    public var expiresAtMs: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The person's consent, as the contract asks any question: a `Request` of
+         * `kind: "authorization"` whose `url` is `link` and whose prompt names the code.
+         */request: Request, 
+        /**
+         * The code to enter at `verification_uri`.
+         */userCode: String, 
+        /**
+         * Where to sign in (`https`, or `http` on loopback).
+         */verificationUri: String, 
+        /**
+         * The verification URI with the code in it, when the server gives one.
+         */verificationUriComplete: String?, 
+        /**
+         * The link to show: `verification_uri_complete` when there is one, else
+         * `verification_uri`.
+         */link: String, 
+        /**
+         * When the code expires, in milliseconds since 1970: the flow stops then.
+         */expiresAtMs: UInt64) {
+        self.request = request
+        self.userCode = userCode
+        self.verificationUri = verificationUri
+        self.verificationUriComplete = verificationUriComplete
+        self.link = link
+        self.expiresAtMs = expiresAtMs
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension DeviceCode: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDeviceCode: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> DeviceCode {
+        return
+            try DeviceCode(
+                request: FfiConverterTypeRequest.read(from: &buf), 
+                userCode: FfiConverterString.read(from: &buf), 
+                verificationUri: FfiConverterString.read(from: &buf), 
+                verificationUriComplete: FfiConverterOptionString.read(from: &buf), 
+                link: FfiConverterString.read(from: &buf), 
+                expiresAtMs: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: DeviceCode, into buf: inout [UInt8]) {
+        FfiConverterTypeRequest.write(value.request, into: &buf)
+        FfiConverterString.write(value.userCode, into: &buf)
+        FfiConverterString.write(value.verificationUri, into: &buf)
+        FfiConverterOptionString.write(value.verificationUriComplete, into: &buf)
+        FfiConverterString.write(value.link, into: &buf)
+        FfiConverterUInt64.write(value.expiresAtMs, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDeviceCode_lift(_ buf: RustBuffer) throws -> DeviceCode {
+    return try FfiConverterTypeDeviceCode.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDeviceCode_lower(_ value: DeviceCode) -> RustBuffer {
+    return FfiConverterTypeDeviceCode.lower(value)
+}
+
+
+/**
  * MCP `ElicitResult`: `{action, content?, _meta?}`; `content` belongs only to accept.
  */
 public struct ElicitResult: Equatable, Hashable {
@@ -7973,6 +8090,10 @@ public enum AuthErrorKind: Equatable, Hashable {
      */
     case authorizationDenied
     /**
+     * The device grant's code expired before the person signed in.
+     */
+    case deviceCodeExpired
+    /**
      * The token endpoint refused the request.
      */
     case tokenRefused
@@ -8088,25 +8209,27 @@ public struct FfiConverterTypeAuthErrorKind: FfiConverterRustBuffer {
         
         case 21: return .authorizationDenied
         
-        case 22: return .tokenRefused
+        case 22: return .deviceCodeExpired
         
-        case 23: return .noRefreshToken
+        case 23: return .tokenRefused
         
-        case 24: return .tooManyAuthorizations
+        case 24: return .noRefreshToken
         
-        case 25: return .invalidJson
+        case 25: return .tooManyAuthorizations
         
-        case 26: return .tooLarge
+        case 26: return .invalidJson
         
-        case 27: return .tooDeep
+        case 27: return .tooLarge
         
-        case 28: return .invalidGrant
+        case 28: return .tooDeep
         
-        case 29: return .outOfOrder
+        case 29: return .invalidGrant
         
-        case 30: return .invalidDpop
+        case 30: return .outOfOrder
         
-        case 31: return .other
+        case 31: return .invalidDpop
+        
+        case 32: return .other
         
         default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -8200,44 +8323,48 @@ public struct FfiConverterTypeAuthErrorKind: FfiConverterRustBuffer {
             writeInt(&buf, Int32(21))
         
         
-        case .tokenRefused:
+        case .deviceCodeExpired:
             writeInt(&buf, Int32(22))
         
         
-        case .noRefreshToken:
+        case .tokenRefused:
             writeInt(&buf, Int32(23))
         
         
-        case .tooManyAuthorizations:
+        case .noRefreshToken:
             writeInt(&buf, Int32(24))
         
         
-        case .invalidJson:
+        case .tooManyAuthorizations:
             writeInt(&buf, Int32(25))
         
         
-        case .tooLarge:
+        case .invalidJson:
             writeInt(&buf, Int32(26))
         
         
-        case .tooDeep:
+        case .tooLarge:
             writeInt(&buf, Int32(27))
         
         
-        case .invalidGrant:
+        case .tooDeep:
             writeInt(&buf, Int32(28))
         
         
-        case .outOfOrder:
+        case .invalidGrant:
             writeInt(&buf, Int32(29))
         
         
-        case .invalidDpop:
+        case .outOfOrder:
             writeInt(&buf, Int32(30))
         
         
-        case .other:
+        case .invalidDpop:
             writeInt(&buf, Int32(31))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(32))
         
         }
     }
@@ -8284,6 +8411,25 @@ public enum AuthStep {
          */authorization: Authorize
     )
     /**
+     * The device grant waits for the person: show `code` on the first poll (`attempt` 1),
+     * send `request` at `at_ms` or later and hand its response to [`AuthFlow::on_response`].
+     * The flow never sleeps: the app does.
+     */
+    case poll(
+        /**
+         * What the person is shown: the same on every poll of one flow.
+         */code: DeviceCode, 
+        /**
+         * When to send the request, in milliseconds since 1970.
+         */atMs: UInt64, 
+        /**
+         * Which poll this is, from 1.
+         */attempt: UInt32, 
+        /**
+         * The token request.
+         */request: Fetch
+    )
+    /**
      * Done: use the grant, and keep `grant.toJson()` in the secret store.
      */
     case done(
@@ -8318,7 +8464,10 @@ public struct FfiConverterTypeAuthStep: FfiConverterRustBuffer {
         case 2: return .authorize(authorization: try FfiConverterTypeAuthorize.read(from: &buf)
         )
         
-        case 3: return .done(grant: try FfiConverterTypeGrant.read(from: &buf)
+        case 3: return .poll(code: try FfiConverterTypeDeviceCode.read(from: &buf), atMs: try FfiConverterUInt64.read(from: &buf), attempt: try FfiConverterUInt32.read(from: &buf), request: try FfiConverterTypeFetch.read(from: &buf)
+        )
+        
+        case 4: return .done(grant: try FfiConverterTypeGrant.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -8339,8 +8488,16 @@ public struct FfiConverterTypeAuthStep: FfiConverterRustBuffer {
             FfiConverterTypeAuthorize.write(authorization, into: &buf)
             
         
-        case let .done(grant):
+        case let .poll(code,atMs,attempt,request):
             writeInt(&buf, Int32(3))
+            FfiConverterTypeDeviceCode.write(code, into: &buf)
+            FfiConverterUInt64.write(atMs, into: &buf)
+            FfiConverterUInt32.write(attempt, into: &buf)
+            FfiConverterTypeFetch.write(request, into: &buf)
+            
+        
+        case let .done(grant):
+            writeInt(&buf, Int32(4))
             FfiConverterTypeGrant.write(grant, into: &buf)
             
         }
@@ -9209,6 +9366,11 @@ public enum GrantKind: Equatable, Hashable {
      * Enterprise-managed authorization.
      */
     case enterprise
+    /**
+     * The device authorization grant (RFC 8628, beyond the MCP specification): a person
+     * signs in on any device with a code shown by the app.
+     */
+    case deviceCode
 
 
 
@@ -9251,6 +9413,8 @@ public struct FfiConverterTypeGrantKind: FfiConverterRustBuffer {
         
         case 4: return .enterprise
         
+        case 5: return .deviceCode
+        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -9273,6 +9437,10 @@ public struct FfiConverterTypeGrantKind: FfiConverterRustBuffer {
         
         case .enterprise:
             writeInt(&buf, Int32(4))
+        
+        
+        case .deviceCode:
+            writeInt(&buf, Int32(5))
         
         }
     }

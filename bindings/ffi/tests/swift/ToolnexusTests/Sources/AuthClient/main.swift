@@ -307,6 +307,13 @@ final class Mcp {
                 step = try begun.flow.onResponse(status: UInt16(got.status), headers: got.headers, body: got.body)
             case .authorize(let authorization):
                 step = try begun.flow.onRedirect(query: signIn(authorization))
+            case .poll(let code, let atMs, let attempt, let request):
+                // The device grant: the person signs in elsewhere; the app waits as told.
+                if attempt == 1 { log("sign in at \(code.link) with the code \(code.userCode)") }
+                let now = UInt64(Date().timeIntervalSince1970 * 1000)
+                if atMs > now { Thread.sleep(forTimeInterval: Double(atMs - now) / 1000) }
+                let got = try Http.shared.send(request.method(), request.url(), request.headers(), request.body())
+                step = try begun.flow.onResponse(status: UInt16(got.status), headers: got.headers, body: got.body)
             case .done(let grant):
                 return grant
             }

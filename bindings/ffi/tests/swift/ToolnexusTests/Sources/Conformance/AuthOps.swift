@@ -15,7 +15,7 @@ import Toolnexus
 
 /// Form members whose values act for whoever holds them.
 private let secretMembers: Set<String> = [
-    "code", "code_verifier", "client_secret", "client_assertion", "assertion", "subject_token", "refresh_token",
+    "code", "device_code", "code_verifier", "client_secret", "client_assertion", "assertion", "subject_token", "refresh_token",
 ]
 
 /// Secrets the runner collects shorter than this are not looked for; those the case lists are.
@@ -66,7 +66,7 @@ private func dpopUse(_ name: String) throws -> DpopUse {
 }
 
 private func grantKind(_ name: String) throws -> GrantKind {
-    let kinds: [GrantKind] = [.authorizationCode, .clientCredentials, .jwtBearer, .enterprise]
+    let kinds: [GrantKind] = [.authorizationCode, .clientCredentials, .jwtBearer, .enterprise, .deviceCode]
     guard let kind = kinds.first(where: { $0.asStr() == name }) else { throw mismatch("unknown grant \(name)") }
     return kind
 }
@@ -283,6 +283,7 @@ private func describe(_ step: AuthStep) -> String {
     switch step {
     case .fetch(let request): return "a request, \(request.method()) \(request.url())"
     case .authorize(let authorization): return "an authorization, \(authorization.url)"
+    case .poll(_, _, _, let request): return "a poll, \(request.method()) \(request.url())"
     case .done: return "its grant"
     }
 }
@@ -331,8 +332,17 @@ private func step(_ flow: AuthFlow, _ next: AuthStep, _ step: JSON, at: UInt64, 
         }
     }
     if let wanted = step["request"] {
-        try only(step, ["request", "response", "now"], "a request step")
-        guard case .fetch(let fetch) = next else { throw mismatch("the flow gives \(describe(next))") }
+        try only(step, ["poll", "request", "response", "now"], "a request step")
+        let fetch: Fetch
+        switch (next, step["poll"]) {
+        case (.fetch(let request), nil):
+            fetch = request
+        case (.poll(let code, let atMs, let attempt, let request), let want?):
+            try fitsPoll(code: code, atMs: atMs, attempt: attempt, want)
+            fetch = request
+        default:
+            throw mismatch("the flow gives \(describe(next))")
+        }
         try fitsRequest(fetch, wanted)
         try hiddenInDescription(fetch, secrets)
         let (status, headers, body) = try response(step["response"])
@@ -383,8 +393,29 @@ private func authFlow(_ input: String) throws -> String {
         return JSON.fields(("authorize", .fields(
             ("url", .string(a.url)), ("state", .string(a.state)), ("redirectUri", .string(a.redirectUri)), ("consent", consent)
         ))).text
-    case .fetch(let request):
+    case .fetch(let request), .poll(_, _, _, let request):
         throw mismatch("the flow asks for \(request.method()) \(request.url()) after the last step")
+    }
+}
+
+/// Checks a poll of the device grant against the step's `poll`: every member required, compared
+/// exactly.
+private func fitsPoll(code: DeviceCode, atMs: UInt64, attempt: UInt32, _ want: JSON) throws {
+    let members = ["at", "attempt", "userCode", "verificationUri", "verificationUriComplete", "expiresAt"]
+    try only(want, Set(members), "`poll`")
+    let got: [String: JSON] = [
+        "at": .number(String(atMs)),
+        "attempt": .number(String(attempt)),
+        "userCode": .string(code.userCode),
+        "verificationUri": .string(code.verificationUri),
+        "verificationUriComplete": .string(orNull: code.verificationUriComplete),
+        "expiresAt": .number(String(code.expiresAtMs)),
+    ]
+    for member in members {
+        guard let expected = want[member] else { throw mismatch("the poll: `\(member)` is missing") }
+        if expected != got[member] {
+            throw mismatch("the poll: `\(member)` is \(got[member]?.text ?? "nothing"), not \(expected.text)")
+        }
     }
 }
 

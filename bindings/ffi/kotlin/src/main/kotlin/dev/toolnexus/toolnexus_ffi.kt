@@ -3065,7 +3065,8 @@ public object FfiConverterTypeAuthConfig: FfiConverter<AuthConfig, Long> {
 /**
  * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
  * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
- * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+ * grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
  * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
  * thread.
  */
@@ -3117,7 +3118,8 @@ public interface AuthFlowInterface {
 /**
  * One authorization of one MCP server, from its challenge to a [`Grant`], driven by the app's
  * HTTP client: begun with [`start_auth_flow`] (or [`refresh_auth_flow`]), then each `Fetch`
- * answered with `on_response` and each `Authorize` with `on_redirect` until `Done`. After an
+ * answered with `on_response`, each `Authorize` with `on_redirect` and each `Poll` (the device
+ * grant) with `on_response` to its `request`, sent at its `at_ms`, until `Done`. After an
  * error the flow is over; every later call fails with `OutOfOrder`. Safe to call from any
  * thread.
  */
@@ -9433,6 +9435,102 @@ public object FfiConverterTypeContentEntry: FfiConverterRustBuffer<ContentEntry>
 
 
 /**
+ * What the person is shown in the device grant (RFC 8628, beyond the MCP specification):
+ * where to sign in, on any device, and the code to enter there. All of it is the
+ * authorization server's text: show it as untrusted text, the link reviewed (`reviewUrl`).
+ */
+data class DeviceCode (
+    /**
+     * The person's consent, as the contract asks any question: a `Request` of
+     * `kind: "authorization"` whose `url` is `link` and whose prompt names the code.
+     */
+    var `request`: Request
+    , 
+    /**
+     * The code to enter at `verification_uri`.
+     */
+    var `userCode`: kotlin.String
+    , 
+    /**
+     * Where to sign in (`https`, or `http` on loopback).
+     */
+    var `verificationUri`: kotlin.String
+    , 
+    /**
+     * The verification URI with the code in it, when the server gives one.
+     */
+    var `verificationUriComplete`: kotlin.String?
+    , 
+    /**
+     * The link to show: `verification_uri_complete` when there is one, else
+     * `verification_uri`.
+     */
+    var `link`: kotlin.String
+    , 
+    /**
+     * When the code expires, in milliseconds since 1970: the flow stops then.
+     */
+    var `expiresAtMs`: kotlin.ULong
+    
+): Disposable{
+    
+
+    
+
+    
+    @Suppress("UNNECESSARY_SAFE_CALL") // codegen is much simpler if we unconditionally emit safe calls here
+    override fun destroy() {
+        
+    Disposable.destroy(
+        this.`request`,
+        this.`userCode`,
+        this.`verificationUri`,
+        this.`verificationUriComplete`,
+        this.`link`,
+        this.`expiresAtMs`
+    )
+    }
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDeviceCode: FfiConverterRustBuffer<DeviceCode> {
+    override fun read(buf: ByteBuffer): DeviceCode {
+        return DeviceCode(
+            FfiConverterTypeRequest.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: DeviceCode) = (
+            FfiConverterTypeRequest.allocationSize(value.`request`) +
+            FfiConverterString.allocationSize(value.`userCode`) +
+            FfiConverterString.allocationSize(value.`verificationUri`) +
+            FfiConverterOptionalString.allocationSize(value.`verificationUriComplete`) +
+            FfiConverterString.allocationSize(value.`link`) +
+            FfiConverterULong.allocationSize(value.`expiresAtMs`)
+    )
+
+    override fun write(value: DeviceCode, buf: ByteBuffer) {
+            FfiConverterTypeRequest.write(value.`request`, buf)
+            FfiConverterString.write(value.`userCode`, buf)
+            FfiConverterString.write(value.`verificationUri`, buf)
+            FfiConverterOptionalString.write(value.`verificationUriComplete`, buf)
+            FfiConverterString.write(value.`link`, buf)
+            FfiConverterULong.write(value.`expiresAtMs`, buf)
+    }
+}
+
+
+
+/**
  * MCP `ElicitResult`: `{action, content?, _meta?}`; `content` belongs only to accept.
  */
 data class ElicitResult (
@@ -11385,6 +11483,10 @@ enum class AuthErrorKind {
      */
     AUTHORIZATION_DENIED,
     /**
+     * The device grant's code expired before the person signed in.
+     */
+    DEVICE_CODE_EXPIRED,
+    /**
      * The token endpoint refused the request.
      */
     TOKEN_REFUSED,
@@ -11504,6 +11606,35 @@ sealed class AuthStep: Disposable  {
     }
     
     /**
+     * The device grant waits for the person: show `code` on the first poll (`attempt` 1),
+     * send `request` at `at_ms` or later and hand its response to [`AuthFlow::on_response`].
+     * The flow never sleeps: the app does.
+     */
+    data class Poll(
+        /**
+         * What the person is shown: the same on every poll of one flow.
+         */
+        val `code`: dev.toolnexus.DeviceCode, 
+        /**
+         * When to send the request, in milliseconds since 1970.
+         */
+        val `atMs`: kotlin.ULong, 
+        /**
+         * Which poll this is, from 1.
+         */
+        val `attempt`: kotlin.UInt, 
+        /**
+         * The token request.
+         */
+        val `request`: dev.toolnexus.Fetch) : AuthStep()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
      * Done: use the grant, and keep `grant.toJson()` in the secret store.
      */
     data class Done(
@@ -11537,6 +11668,16 @@ sealed class AuthStep: Disposable  {
     )
                 
             }
+            is AuthStep.Poll -> {
+                
+    Disposable.destroy(
+        this.`code`,
+        this.`atMs`,
+        this.`attempt`,
+        this.`request`
+    )
+                
+            }
             is AuthStep.Done -> {
                 
     Disposable.destroy(
@@ -11567,7 +11708,13 @@ public object FfiConverterTypeAuthStep : FfiConverterRustBuffer<AuthStep>{
             2 -> AuthStep.Authorize(
                 FfiConverterTypeAuthorize.read(buf),
                 )
-            3 -> AuthStep.Done(
+            3 -> AuthStep.Poll(
+                FfiConverterTypeDeviceCode.read(buf),
+                FfiConverterULong.read(buf),
+                FfiConverterUInt.read(buf),
+                FfiConverterTypeFetch.read(buf),
+                )
+            4 -> AuthStep.Done(
                 FfiConverterTypeGrant.read(buf),
                 )
             else -> throw RuntimeException("invalid enum value, something is very wrong!!")
@@ -11587,6 +11734,16 @@ public object FfiConverterTypeAuthStep : FfiConverterRustBuffer<AuthStep>{
             (
                 4UL
                 + FfiConverterTypeAuthorize.allocationSize(value.`authorization`)
+            )
+        }
+        is AuthStep.Poll -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeDeviceCode.allocationSize(value.`code`)
+                + FfiConverterULong.allocationSize(value.`atMs`)
+                + FfiConverterUInt.allocationSize(value.`attempt`)
+                + FfiConverterTypeFetch.allocationSize(value.`request`)
             )
         }
         is AuthStep.Done -> {
@@ -11610,8 +11767,16 @@ public object FfiConverterTypeAuthStep : FfiConverterRustBuffer<AuthStep>{
                 FfiConverterTypeAuthorize.write(value.`authorization`, buf)
                 Unit
             }
-            is AuthStep.Done -> {
+            is AuthStep.Poll -> {
                 buf.putInt(3)
+                FfiConverterTypeDeviceCode.write(value.`code`, buf)
+                FfiConverterULong.write(value.`atMs`, buf)
+                FfiConverterUInt.write(value.`attempt`, buf)
+                FfiConverterTypeFetch.write(value.`request`, buf)
+                Unit
+            }
+            is AuthStep.Done -> {
+                buf.putInt(4)
                 FfiConverterTypeGrant.write(value.`grant`, buf)
                 Unit
             }
@@ -12230,7 +12395,12 @@ enum class GrantKind {
     /**
      * Enterprise-managed authorization.
      */
-    ENTERPRISE;
+    ENTERPRISE,
+    /**
+     * The device authorization grant (RFC 8628, beyond the MCP specification): a person
+     * signs in on any device with a code shown by the app.
+     */
+    DEVICE_CODE;
 
     
     /**
