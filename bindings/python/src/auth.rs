@@ -1255,7 +1255,9 @@ impl PyAuthPolicy {
         self.inner.with(py, Policy::refresh_failed);
     }
 
-    /// A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+    /// A flow got a new grant, now held: it may be refreshed once in turn. Not for a grant a
+    /// refresh got: a refreshed token refused before its time leads to a flow, which the cap
+    /// counts, so refreshes never go on for ever.
     fn holds_new_grant(&self, py: Python<'_>) {
         self.inner.with(py, Policy::holds_new_grant);
     }

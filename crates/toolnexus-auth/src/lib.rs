@@ -136,6 +136,6 @@ pub use grant_type::{
 };
 pub use http::{HttpRequest, HttpResponse, Method};
 pub use options::{AuthOption, GrantKind, OptionProblem, check_options};
-pub use policy::{Decision, Policy, Refusal};
+pub use policy::{Decision, Policy, REFRESH_AGAIN_AFTER_MS, Refusal};
 pub use secret::{Held, Secret};
 pub use toolnexus_core::json::Limits;

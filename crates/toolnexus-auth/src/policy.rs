@@ -89,6 +89,10 @@ pub enum Decision {
     GiveUp(AuthError),
 }
 
+/// The least time between two refreshes of the grants a flow began: a refreshed token that
+/// expires sooner is not refreshed again (a flow comes instead).
+pub const REFRESH_AGAIN_AFTER_MS: u64 = 60_000;
+
 /// The decisions of one conversation with one MCP server, and what they have counted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Policy {
@@ -97,6 +101,8 @@ pub struct Policy {
     started: u32,
     /// Whether the grant held was refreshed (or a refresh of it failed) already.
     refreshed: bool,
+    /// When the last refresh was decided, by the caller's clock.
+    refreshed_at_ms: Option<u64>,
     /// The scope the last step-up was for, while no other authorization came since.
     stepped_up_for: Option<String>,
 }
@@ -108,6 +114,7 @@ impl Policy {
             max_authorizations,
             started: 0,
             refreshed: false,
+            refreshed_at_ms: None,
             stepped_up_for: None,
         }
     }
@@ -120,7 +127,10 @@ impl Policy {
     /// In order: a refusal that wants no authorization gives up; a nonce asked for, once per
     /// request (`retried_with_nonce`); a request sent with another header than the one of the
     /// unexpired grant held is sent again with it; a `401` while a grant with a refresh token
-    /// is held is refreshed, once per grant; a step-up to the scope the last step-up was for
+    /// is held is refreshed, once per grant a flow got, and again only once the refreshed
+    /// token has expired, at least [`REFRESH_AGAIN_AFTER_MS`] after the last refresh (a
+    /// refreshed token refused before its time leads to a flow, which the cap counts, so
+    /// refreshes never go on for ever); a step-up to the scope the last step-up was for
     /// gives up (it would not help); past the cap gives up; else a flow, for more scope or not.
     pub fn decide(
         &mut self,
@@ -163,11 +173,16 @@ impl Policy {
             return Decision::Resend;
         }
         let step_up = challenge.is_insufficient_scope();
+        let lived = held.is_some_and(|g| g.is_expired(now_ms))
+            && self
+                .refreshed_at_ms
+                .is_none_or(|at| now_ms >= at.saturating_add(REFRESH_AGAIN_AFTER_MS));
         if challenge.status == 401
-            && !self.refreshed
+            && (!self.refreshed || lived)
             && held.is_some_and(|g| g.refresh_token().is_some())
         {
             self.refreshed = true;
+            self.refreshed_at_ms = Some(now_ms);
             return Decision::Refresh;
         }
         if step_up && self.stepped_up_for.is_some() && self.stepped_up_for == challenge.scope {
@@ -209,7 +224,10 @@ impl Policy {
         self.refreshed = true;
     }
 
-    /// A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+    /// A flow got a new grant, now held: it may be refreshed once in turn. A grant a refresh
+    /// got is not new in this sense (do not call this for it): a server that refuses the
+    /// refreshed token before its time gets a flow, which [`Policy::new`]'s cap counts, so
+    /// refreshes cannot go on for ever.
     pub fn holds_new_grant(&mut self) {
         self.refreshed = false;
     }
@@ -235,6 +253,53 @@ mod tests {
             r#"{{"version":1,"access_token":"at","token_type":"Bearer"{refresh},"issuer":"https://as.example","token_endpoint":"https://as.example/token","client":{{"client_id":"c","auth_method":"none","issuer":"https://as.example"}}}}"#
         );
         Grant::from_json(text.as_bytes(), &Limits::DEFAULT).unwrap()
+    }
+
+    /// A refreshable grant whose token expires at `at_ms`.
+    fn expiring(at_ms: u64) -> Grant {
+        let text = format!(
+            r#"{{"version":1,"access_token":"at-{at_ms}","token_type":"Bearer","refresh_token":"rt","expires_at_ms":{at_ms},"issuer":"https://as.example","token_endpoint":"https://as.example/token","client":{{"client_id":"c","auth_method":"none","issuer":"https://as.example"}}}}"#
+        );
+        Grant::from_json(text.as_bytes(), &Limits::DEFAULT).unwrap()
+    }
+
+    #[test]
+    fn a_refreshed_token_is_refreshed_again_only_once_it_has_lived() {
+        let unauthorized = Refusal::read(401, Some("Bearer"), None);
+        let mut policy = Policy::new(3);
+        let first = expiring(3_600_000);
+        let sent = first.authorization();
+        assert_eq!(
+            policy.decide(&unauthorized, Some(&sent), Some(&first), 0),
+            Decision::Refresh
+        );
+        // The refreshed token, refused before its time: a flow, not another refresh.
+        let refreshed = expiring(3_600_000);
+        let sent = refreshed.authorization();
+        assert!(matches!(
+            policy.decide(&unauthorized, Some(&sent), Some(&refreshed), 1_000),
+            Decision::Authorize(_)
+        ));
+        // A token refreshed, used an hour, then expired: refreshed again.
+        let mut policy = Policy::new(3);
+        assert_eq!(
+            policy.decide(&unauthorized, Some(&sent), Some(&first), 0),
+            Decision::Refresh
+        );
+        let lived = expiring(3_600_000);
+        let sent = lived.authorization();
+        assert_eq!(
+            policy.decide(&unauthorized, Some(&sent), Some(&lived), 3_600_500),
+            Decision::Refresh
+        );
+        // One that expires at once, refused soon after its refresh: a flow.
+        let brief = expiring(3_600_600);
+        let sent = brief.authorization();
+        assert!(matches!(
+            policy.decide(&unauthorized, Some(&sent), Some(&brief), 3_601_000),
+            Decision::Authorize(_)
+        ));
+        assert_eq!(REFRESH_AGAIN_AFTER_MS, 60_000);
     }
 
     #[test]

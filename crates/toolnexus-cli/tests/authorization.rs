@@ -219,6 +219,20 @@ fn answer(seen: &Seen, origin: &str) -> (u16, String, String) {
                 ),
             )
         }
+        // A server that refuses every token, the refreshed ones too.
+        ("POST", "/refusing/mcp") => (
+            401,
+            format!(
+                "WWW-Authenticate: Bearer error=\"invalid_token\", resource_metadata=\"{origin}/.well-known/oauth-protected-resource/refusing/mcp\"\r\n"
+            ),
+            String::from(r#"{"error":"invalid_token"}"#),
+        ),
+        ("GET", "/.well-known/oauth-protected-resource/refusing/mcp") => json(
+            200,
+            format!(
+                r#"{{"resource":"{origin}/refusing/mcp","authorization_servers":["{origin}"]}}"#
+            ),
+        ),
         // A server whose metadata names the whole origin for its own path: a resource that
         // would widen the token's audience to every server there.
         ("POST", "/narrow/mcp") => (
@@ -1171,4 +1185,40 @@ fn the_device_grant_shows_the_code_escaped_and_polls_until_the_token_comes() {
     for secret in [ACCESS_TOKEN, REFRESH_TOKEN, DEVICE_CODE] {
         assert!(!text.contains(secret), "{secret:?} was printed:\n{text}");
     }
+}
+
+#[test]
+fn a_server_that_refuses_every_token_ends_the_command_and_refreshes_do_not_go_on_for_ever() {
+    let server = Server::start();
+    let config = config_dir("refusing");
+    let url = format!("{}/refusing/mcp", server.origin);
+    let mut args = machine_call(&server, &["--store", "none", "--timeout", "20"]);
+    if let Some(at) = args.iter().position(|a| *a == server.url()) {
+        args[at] = url;
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = toolnexus(&config, &args, "");
+    assert_eq!(out.status.code(), Some(3), "{}", printed(&out));
+    assert!(
+        printed(&out).contains("still refuses after 3 authorization(s)"),
+        "{}",
+        printed(&out)
+    );
+    // Three flows, each token refreshed once: a refreshed token refused leads to a flow,
+    // which the cap counts, never to another refresh.
+    let grants = grant_types(&server);
+    assert_eq!(
+        grants,
+        [
+            "client_credentials",
+            "refresh_token",
+            "client_credentials",
+            "refresh_token",
+            "client_credentials",
+            "refresh_token"
+        ],
+        "{}",
+        printed(&out)
+    );
+    let _ = fs::remove_dir_all(config.parent().unwrap());
 }

@@ -167,7 +167,9 @@ impl Authorizer {
                     match self.refresh(&held) {
                         Ok(grant) => {
                             note!("the token was refreshed");
-                            grant
+                            // A refreshed token the server refuses leads to a flow, which the
+                            // cap counts, never to another refresh: not `holds_new_grant`.
+                            return Ok(self.hold(grant));
                         }
                         Err(why) => {
                             warning!(

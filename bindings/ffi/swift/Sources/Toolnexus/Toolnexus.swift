@@ -1143,7 +1143,9 @@ public protocol AuthPolicyProtocol: AnyObject, Sendable {
     func decide(status: UInt16, wwwAuthenticate: String?, dpopNonce: String?, sent: String?, held: Grant?, nowMs: UInt64?, retriedWithNonce: Bool) throws  -> AuthDecision
     
     /**
-     * A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+     * A flow got a new grant, now held: it may be refreshed once in turn. Not for a grant a
+     * refresh got: a refreshed token refused before its time leads to a flow, which the cap
+     * counts, so refreshes never go on for ever.
      */
     func holdsNewGrant() 
     
@@ -1260,7 +1262,9 @@ open func decide(status: UInt16, wwwAuthenticate: String? = nil, dpopNonce: Stri
 }
     
     /**
-     * A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+     * A flow got a new grant, now held: it may be refreshed once in turn. Not for a grant a
+     * refresh got: a refreshed token refused before its time leads to a flow, which the cap
+     * counts, so refreshes never go on for ever.
      */
 open func holdsNewGrant()  {try! rustCall() {
         uniffiCallStatus in
@@ -13256,7 +13260,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolnexus_ffi_checksum_method_authpolicy_decide() != 49415) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_toolnexus_ffi_checksum_method_authpolicy_holds_new_grant() != 31397) {
+    if (uniffi_toolnexus_ffi_checksum_method_authpolicy_holds_new_grant() != 27171) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolnexus_ffi_checksum_method_authpolicy_refresh_failed() != 22521) {

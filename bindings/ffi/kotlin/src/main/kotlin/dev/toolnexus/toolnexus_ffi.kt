@@ -1848,7 +1848,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolnexus_ffi_checksum_method_authpolicy_decide() and 0xFFFF) != 49415) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_toolnexus_ffi_checksum_method_authpolicy_holds_new_grant() and 0xFFFF) != 31397) {
+    if ((lib.uniffi_toolnexus_ffi_checksum_method_authpolicy_holds_new_grant() and 0xFFFF) != 27171) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolnexus_ffi_checksum_method_authpolicy_refresh_failed() and 0xFFFF) != 22521) {
@@ -3506,7 +3506,9 @@ public interface AuthPolicyInterface {
     fun `decide`(`status`: kotlin.UShort, `wwwAuthenticate`: kotlin.String? = null, `dpopNonce`: kotlin.String? = null, `sent`: kotlin.String? = null, `held`: Grant? = null, `nowMs`: kotlin.ULong? = null, `retriedWithNonce`: kotlin.Boolean = false): AuthDecision
     
     /**
-     * A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+     * A flow got a new grant, now held: it may be refreshed once in turn. Not for a grant a
+     * refresh got: a refreshed token refused before its time leads to a flow, which the cap
+     * counts, so refreshes never go on for ever.
      */
     fun `holdsNewGrant`()
     
@@ -3683,7 +3685,9 @@ open class AuthPolicy: Disposable, AutoCloseable, AuthPolicyInterface
 
     
     /**
-     * A new grant is held (a flow or a refresh got it): it may be refreshed once in turn.
+     * A flow got a new grant, now held: it may be refreshed once in turn. Not for a grant a
+     * refresh got: a refreshed token refused before its time leads to a flow, which the cap
+     * counts, so refreshes never go on for ever.
      */override fun `holdsNewGrant`()
         = 
     callWithHandle {
