@@ -1018,7 +1018,10 @@ fn list_pending(json: bool) -> tools::Printed {
     }
     if lines.is_empty() {
         note!("no call waits for answers");
+        return Ok((Output::Nothing, Exit::Done));
     }
+    // The printer ends the text with a line break of its own.
+    lines.pop();
     Ok((Output::Text(lines), Exit::Done))
 }
 
