@@ -347,10 +347,12 @@ class IntrospectingVerifier(TokenVerifier):
         )
 
 
-def resource_server(issuer: str, url: str) -> Any:
+def resource_server(issuer: str, url: str, verifier: TokenVerifier | None = None) -> Any:
+    """The MCP server ``whoami`` at ``url``, its tokens from ``issuer``, checked by ``verifier``
+    (by default, introspection at this module's authorization server)."""
     server = MCPServer(
         "whoami",
-        token_verifier=IntrospectingVerifier(f"{issuer}/introspect"),
+        token_verifier=verifier or IntrospectingVerifier(f"{issuer}/introspect"),
         auth=AuthSettings(
             issuer_url=AnyHttpUrl(issuer),
             resource_server_url=AnyHttpUrl(url),

@@ -29,13 +29,10 @@ import urllib.request
 from typing import Any
 
 import uvicorn
-from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken, TokenVerifier
-from mcp.server.auth.settings import AuthSettings
-from mcp.server.mcpserver import MCPServer
-from pydantic import AnyHttpUrl
 
-from auth_servers import SCOPE, Quiet, bind
+from auth_servers import Quiet, bind
+from auth_servers import resource_server as shared_resource_server
 
 
 class Introspecting(TokenVerifier):
@@ -86,24 +83,7 @@ class Introspecting(TokenVerifier):
 
 
 def resource_server(issuer: str, url: str, client_id: str, client_secret: str) -> Any:
-    server = MCPServer(
-        "whoami",
-        token_verifier=Introspecting(issuer, client_id, client_secret),
-        auth=AuthSettings(
-            issuer_url=AnyHttpUrl(issuer),
-            resource_server_url=AnyHttpUrl(url),
-            required_scopes=[SCOPE],
-            validate_token_resource=True,
-        ),
-    )
-
-    @server.tool()
-    def whoami() -> str:
-        """Who the bearer token was granted to."""
-        token = get_access_token()
-        return (token.subject if token is not None else None) or "nobody"
-
-    return server.streamable_http_app(host="127.0.0.1")
+    return shared_resource_server(issuer, url, Introspecting(issuer, client_id, client_secret))
 
 
 async def serve(issuer: str, port: int) -> None:
