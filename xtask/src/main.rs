@@ -89,8 +89,8 @@ enum Step {
     Fuzz,
     /// the core's and the conformance runner's tests under LeakSanitizer (nightly needed)
     Leaks,
-    /// the crates users install (the core, the conformance runner, the CLI) package, each built
-    /// from its package alone
+    /// the crates users install (the core, the conformance runner, the authorization crate, the
+    /// CLI) package, each built from its package alone
     Package,
     /// the toolnexus CLI: its unit tests, the JSON tools on the shared cases, elicit through a
     /// real pseudo-terminal, call against servers built with the official SDKs, and the
