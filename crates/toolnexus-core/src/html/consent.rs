@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::HtmlOptions;
-use super::out::Out;
+use super::out::{ElementId, Out};
 use crate::error::Error;
 use crate::url_review::{Severity, Verdict, review_url};
 
@@ -24,7 +24,8 @@ pub(super) fn write(
         prefix: options.class_prefix(),
     };
     out.open(options, "consent", message, request_id);
-    let entries: Vec<(Option<String>, &str)> = error.iter().map(|e| (None, e.message())).collect();
+    let entries: Vec<(Option<ElementId>, &str)> =
+        error.iter().map(|e| (None, e.message())).collect();
     out.summary(&entries);
     out.raw("<dl");
     out.class(&["url"]);

@@ -5,8 +5,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::consent;
-use super::out::Out;
-use super::post::{FieldPointers, FieldValues, FormData, field_name, no_form};
+use super::out::{ElementId, IdOf, Out};
+use super::post::{FieldPointers, FieldValues, FormData, no_form};
 use super::{HtmlOptions, RADIO_LIMIT};
 use crate::contract::Request;
 use crate::error::{Error, ErrorKind, Violation};
@@ -169,7 +169,7 @@ fn write_form(
     };
     out.open(options, "elicitation", message, request_id);
     let problems = Problems::of(form, error);
-    let mut entries: Vec<(Option<String>, &str)> = Vec::new();
+    let mut entries: Vec<(Option<ElementId>, &str)> = Vec::new();
     for (index, field) in form.fields().iter().enumerate() {
         let Some(list) = problems.by_field.get(index) else {
             continue;
@@ -196,11 +196,11 @@ fn write_form(
 }
 
 /// The id the summary links to: the control, or a group's first choice.
-fn target_id(out: &Out<'_>, index: usize, field: &FormField) -> String {
+fn target_id(out: &Out<'_>, index: usize, field: &FormField) -> ElementId {
     if is_group(field) {
-        out.id(&format!("f{index}-0"))
+        out.id(IdOf::Choice(index, 0))
     } else {
-        out.id(&format!("f{index}"))
+        out.id(IdOf::Field(index))
     }
 }
 
@@ -271,7 +271,7 @@ fn write_field(
     messages: &[&str],
     options: &HtmlOptions,
 ) {
-    let control = out.id(&format!("f{index}"));
+    let control = out.id(IdOf::Field(index));
     let described = Described::write_later(out, index, field, messages);
     let invalid = !messages.is_empty();
     let group = is_group(field);
@@ -294,7 +294,7 @@ fn write_field(
     out.class(&["label"]);
     if !group {
         out.raw(" for=\"");
-        out.raw(&control);
+        out.element_id(&control);
         out.raw("\"");
     }
     out.raw(">");
@@ -318,24 +318,27 @@ fn write_field(
     };
     match field.widget() {
         Widget::Toggle => {
-            let mut yes_no = Vec::from([("true", "Yes"), ("false", "No")]);
+            let mut yes_no = Vec::from([
+                (Choice::Literal("true"), "Yes"),
+                (Choice::Literal("false"), "No"),
+            ]);
             if !field.required() {
-                yes_no.push(("", "No answer"));
+                yes_no.push((Choice::Literal(""), "No answer"));
             }
             choices(out, index, Group::Radio, &yes_no, &shown);
         }
         Widget::SingleSelect | Widget::MultiSelect if group => {
-            let values: Vec<String> = (0..field.options().len()).map(|i| i.to_string()).collect();
-            let mut options: Vec<(&str, &str)> = values
+            let mut options: Vec<(Choice, &str)> = field
+                .options()
                 .iter()
-                .zip(field.options())
-                .map(|(v, o)| (v.as_str(), o.label()))
+                .enumerate()
+                .map(|(i, o)| (Choice::Index(i), o.label()))
                 .collect();
             let kind = if field.widget() == Widget::MultiSelect {
                 Group::Checkbox
             } else {
                 if !field.required() {
-                    options.push(("", "No answer"));
+                    options.push((Choice::Literal(""), "No answer"));
                 }
                 Group::Radio
             };
@@ -374,9 +377,9 @@ impl Shown<'_> {
 /// The texts that describe a control: its hint, its secret warning, its messages; each with
 /// its id, listed in `aria-describedby`.
 struct Described {
-    hint: Option<String>,
-    warning: Option<String>,
-    error: Option<String>,
+    hint: Option<ElementId>,
+    warning: Option<ElementId>,
+    error: Option<ElementId>,
     messages: Vec<String>,
 }
 
@@ -384,25 +387,27 @@ impl Described {
     fn write_later(out: &Out<'_>, index: usize, field: &FormField, messages: &[&str]) -> Described {
         let has_hint = field.description().is_some() || html_hint(field).is_some();
         Described {
-            hint: has_hint.then(|| out.id(&format!("f{index}-hint"))),
-            warning: field
-                .sensitive()
-                .then(|| out.id(&format!("f{index}-warning"))),
-            error: (!messages.is_empty()).then(|| out.id(&format!("f{index}-error"))),
+            hint: has_hint.then(|| out.id(IdOf::Hint(index))),
+            warning: field.sensitive().then(|| out.id(IdOf::Warning(index))),
+            error: (!messages.is_empty()).then(|| out.id(IdOf::Error(index))),
             messages: messages.iter().map(|m| String::from(*m)).collect(),
         }
     }
 
     /// ` aria-describedby="…"`, when anything describes the control.
     fn attribute(&self, out: &mut Out<'_>) {
-        let ids: Vec<&str> = [&self.hint, &self.warning, &self.error]
+        let ids: Vec<&ElementId> = [&self.hint, &self.warning, &self.error]
             .into_iter()
             .flatten()
-            .map(String::as_str)
             .collect();
         if !ids.is_empty() {
             out.raw(" aria-describedby=\"");
-            out.raw(&ids.join(" "));
+            for (i, id) in ids.into_iter().enumerate() {
+                if i > 0 {
+                    out.raw(" ");
+                }
+                out.element_id(id);
+            }
             out.raw("\"");
         }
     }
@@ -413,7 +418,7 @@ impl Described {
             out.raw("<div");
             out.class(&["hint"]);
             out.raw(" id=\"");
-            out.raw(id);
+            out.element_id(id);
             out.raw("\">");
             if let Some(description) = field.description() {
                 out.raw("<p dir=\"auto\">");
@@ -434,7 +439,7 @@ impl Described {
             out.raw("<p");
             out.class(&["warning"]);
             out.raw(" id=\"");
-            out.raw(id);
+            out.element_id(id);
             out.raw("\">");
             let what = field.secret_kind().map_or("a secret", |k| k.describe());
             out.text(&format!(
@@ -447,7 +452,7 @@ impl Described {
             out.raw("<p");
             out.class(&["error"]);
             out.raw(" id=\"");
-            out.raw(id);
+            out.element_id(id);
             out.raw("\">");
             for (i, message) in self.messages.iter().enumerate() {
                 if i > 0 {
@@ -497,15 +502,41 @@ enum Group {
 /// with the field, and with nothing chosen an optional group starts at its "No answer" (the
 /// choice of value `""`); checkboxes are never `required`, since HTML would then ask for
 /// every box.
+/// The value a choice posts: one of this module's own, or an option's index.
+#[derive(Debug, Clone, Copy)]
+enum Choice {
+    /// `true`, `false` or `""` (no answer).
+    Literal(&'static str),
+    /// The option at this index.
+    Index(usize),
+}
+
+impl Choice {
+    /// As the post carries it.
+    fn posted(self) -> String {
+        match self {
+            Choice::Literal(text) => String::from(text),
+            Choice::Index(i) => i.to_string(),
+        }
+    }
+
+    /// As markup: the value attribute's text.
+    fn write(self, out: &mut Out<'_>) {
+        match self {
+            Choice::Literal(text) => out.raw(text),
+            Choice::Index(i) => out.number(i),
+        }
+    }
+}
+
 fn choices(
     out: &mut Out<'_>,
     index: usize,
     group: Group,
-    choices: &[(&str, &str)],
+    choices: &[(Choice, &str)],
     shown: &Shown<'_>,
 ) {
-    let name = field_name(index);
-    let nothing_chosen = !choices.iter().any(|(value, _)| shown.has(value));
+    let nothing_chosen = !choices.iter().any(|(value, _)| shown.has(&value.posted()));
     let kind = match group {
         Group::Radio => "radio",
         Group::Checkbox => "checkbox",
@@ -514,19 +545,20 @@ fn choices(
     out.class(&["choices"]);
     out.raw(">\n");
     for (i, (value, label)) in choices.iter().enumerate() {
-        let id = out.id(&format!("f{index}-{i}"));
+        let id = out.id(IdOf::Choice(index, i));
+        let posted = value.posted();
         out.raw("<div");
         out.class(&["choice"]);
         out.raw("><input type=\"");
         out.raw(kind);
         out.raw("\" id=\"");
-        out.raw(&id);
+        out.element_id(&id);
         out.raw("\" name=\"");
-        out.raw(&name);
+        out.field_name(index);
         out.raw("\" value=\"");
-        out.raw(value);
+        value.write(out);
         out.raw("\"");
-        if shown.has(value) || (group == Group::Radio && value.is_empty() && nothing_chosen) {
+        if shown.has(&posted) || (group == Group::Radio && posted.is_empty() && nothing_chosen) {
             out.raw(" checked");
         }
         if group == Group::Radio && shown.required {
@@ -536,7 +568,7 @@ fn choices(
             out.raw(" aria-invalid=\"true\"");
         }
         out.raw("><label for=\"");
-        out.raw(&id);
+        out.element_id(&id);
         out.raw("\">");
         out.isolated(label);
         out.raw("</label></div>\n");
@@ -546,16 +578,16 @@ fn choices(
 
 fn select(
     out: &mut Out<'_>,
-    control: &str,
+    control: &ElementId,
     index: usize,
     field: &FormField,
     shown: &Shown<'_>,
     described: &Described,
 ) {
     out.raw("<select id=\"");
-    out.raw(control);
+    out.element_id(control);
     out.raw("\" name=\"");
-    out.raw(&field_name(index));
+    out.field_name(index);
     out.raw("\"");
     shown.state(out, described);
     out.raw(">\n<option value=\"\">");
@@ -568,7 +600,7 @@ fn select(
     for (i, option) in field.options().iter().enumerate() {
         let value = i.to_string();
         out.raw("<option value=\"");
-        out.raw(&value);
+        out.number(i);
         out.raw("\" dir=\"auto\"");
         if shown.has(&value) {
             out.raw(" selected");
@@ -582,7 +614,7 @@ fn select(
 
 fn input(
     out: &mut Out<'_>,
-    control: &str,
+    control: &ElementId,
     index: usize,
     field: &FormField,
     shown: &Shown<'_>,
@@ -601,9 +633,9 @@ fn input(
     out.raw("<input type=\"");
     out.raw(kind);
     out.raw("\" id=\"");
-    out.raw(control);
+    out.element_id(control);
     out.raw("\" name=\"");
-    out.raw(&field_name(index));
+    out.field_name(index);
     out.raw("\"");
     match field.widget() {
         Widget::Number | Widget::Integer if !field.sensitive() => {
@@ -630,10 +662,14 @@ fn input(
         Widget::DateTime if !field.sensitive() => out.raw(" step=\"1\""),
         _ => {
             if let Some(n) = c.min_length() {
-                out.raw(&format!(" minlength=\"{n}\""));
+                out.raw(" minlength=\"");
+                out.number(n);
+                out.raw("\"");
             }
             if let Some(n) = c.max_length() {
-                out.raw(&format!(" maxlength=\"{n}\""));
+                out.raw(" maxlength=\"");
+                out.number(n);
+                out.raw("\"");
             }
         }
     }
