@@ -12,9 +12,9 @@ use toolnexus_core::{
 };
 
 use crate::input::Source;
+use crate::json_tools::Printed;
 use crate::printer::Output;
 use crate::report::{Exit, Failure};
-use crate::tools::Printed;
 
 /// What `toolnexus html` is asked to write.
 #[derive(Debug, Default)]

@@ -7,17 +7,19 @@ pub mod ask;
 #[doc(hidden)]
 pub mod auth;
 #[doc(hidden)]
-pub mod auth_command;
-#[doc(hidden)]
 pub mod call;
+#[doc(hidden)]
+pub mod commands;
 #[doc(hidden)]
 pub mod elicit;
 #[doc(hidden)]
-pub mod flow;
+pub mod form_steps;
 #[doc(hidden)]
 pub mod html;
 #[doc(hidden)]
 pub mod input;
+#[doc(hidden)]
+pub mod json_tools;
 #[doc(hidden)]
 pub mod line;
 #[doc(hidden)]
@@ -32,7 +34,5 @@ pub mod sample;
 pub mod style;
 #[doc(hidden)]
 pub mod terminal;
-#[doc(hidden)]
-pub mod tools;
 #[doc(hidden)]
 pub mod wrap;

@@ -16,7 +16,7 @@ use toolnexus_cli::printer::{self, Output};
 use toolnexus_cli::report::{self, Exit, Failure};
 use toolnexus_cli::terminal::Terminal;
 use toolnexus_cli::{
-    auth, auth_command, call, elicit, html, note, pending, sample, tools, warning,
+    auth, call, commands, elicit, html, json_tools, note, pending, sample, warning,
 };
 
 const EXIT_CODES: &str = "\
@@ -110,8 +110,8 @@ struct AuthArgs {
     /// unattended, for machines, or device-code: a person signing in on any device with a
     /// code shown here (the OAuth device authorization grant, RFC 8628, beyond the MCP
     /// specification; the authorization server must offer it).
-    #[arg(long, value_enum, value_name = "GRANT", default_value_t = Grant::AuthorizationCode)]
-    grant: Grant,
+    #[arg(long, value_enum, value_name = "GRANT", default_value_t = GrantChoice::AuthorizationCode)]
+    grant: GrantChoice,
     /// --url: authenticate --client-id with a JWT signed with this P-256 private key (a PEM
     /// file, PKCS#8 or SEC1) instead of a secret: private_key_jwt.
     #[arg(long, value_name = "FILE")]
@@ -154,7 +154,7 @@ enum StoreChoice {
 
 /// How `--url` gets its token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Grant {
+enum GrantChoice {
     /// A person signs in through a browser (the authorization code grant, with PKCE).
     AuthorizationCode,
     /// The client's own credentials: --client-id with a secret or --client-key.
@@ -354,16 +354,16 @@ impl AuthArgs {
     fn grant_type(&self) -> Result<toolnexus_auth::GrantType, Failure> {
         use toolnexus_auth::{Enterprise, GrantType};
         Ok(match self.grant {
-            Grant::AuthorizationCode => GrantType::AuthorizationCode,
-            Grant::ClientCredentials => GrantType::ClientCredentials,
-            Grant::DeviceCode => GrantType::DeviceCode,
-            Grant::JwtBearer => GrantType::JwtBearer {
+            GrantChoice::AuthorizationCode => GrantType::AuthorizationCode,
+            GrantChoice::ClientCredentials => GrantType::ClientCredentials,
+            GrantChoice::DeviceCode => GrantType::DeviceCode,
+            GrantChoice::JwtBearer => GrantType::JwtBearer {
                 assertion: match &self.assertion_file {
                     Some(path) => read_secret_file(path, "--assertion-file")?.into(),
                     None => Secret::from(String::new()),
                 },
             },
-            Grant::Enterprise => GrantType::Enterprise(Enterprise {
+            GrantChoice::Enterprise => GrantType::Enterprise(Enterprise {
                 token_endpoint: self.idp_token_endpoint.clone().unwrap_or_default(),
                 client_id: self.idp_client_id.clone(),
                 client_secret: self.idp_client_secret.clone(),
@@ -376,16 +376,16 @@ impl AuthArgs {
     }
 }
 
-impl Grant {
+impl GrantChoice {
     /// The grant of the flow this names.
     fn kind(self) -> toolnexus_auth::GrantKind {
         use toolnexus_auth::GrantKind as K;
         match self {
-            Grant::AuthorizationCode => K::AuthorizationCode,
-            Grant::ClientCredentials => K::ClientCredentials,
-            Grant::JwtBearer => K::JwtBearer,
-            Grant::Enterprise => K::Enterprise,
-            Grant::DeviceCode => K::DeviceCode,
+            GrantChoice::AuthorizationCode => K::AuthorizationCode,
+            GrantChoice::ClientCredentials => K::ClientCredentials,
+            GrantChoice::JwtBearer => K::JwtBearer,
+            GrantChoice::Enterprise => K::Enterprise,
+            GrantChoice::DeviceCode => K::DeviceCode,
         }
     }
 }
@@ -697,7 +697,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> tools::Printed {
+fn run(command: Command) -> json_tools::Printed {
     let limits = Limits::DEFAULT;
     let source = |file: Option<String>| Source::parse(file.as_deref().unwrap_or("-"));
     match command {
@@ -743,27 +743,27 @@ fn run(command: Command) -> tools::Printed {
         Command::Auth { action } => {
             let store = auth::Store::locate().map_err(Failure::usage)?;
             match action {
-                AuthAction::List => auth_command::list(&store),
-                AuthAction::Logout { url } => auth_command::logout(&store, url.as_deref()),
+                AuthAction::List => commands::auth::list(&store),
+                AuthAction::Logout { url } => commands::auth::logout(&store, url.as_deref()),
             }
         }
-        Command::Map { file, id } => tools::map(&source(file), id.as_deref(), &limits),
-        Command::Answer { file } => tools::answer(&source(file), &limits),
+        Command::Map { file, id } => json_tools::map(&source(file), id.as_deref(), &limits),
+        Command::Answer { file } => json_tools::answer(&source(file), &limits),
         Command::CheckSchema { schema } => {
-            tools::check_schema_tool(&Source::parse(&schema), &limits)
+            json_tools::check_schema_tool(&Source::parse(&schema), &limits)
         }
         Command::Validate {
             schema,
             content,
             allow_unknown,
-        } => tools::validate(
+        } => json_tools::validate(
             &Source::parse(&schema),
             &Source::parse(&content),
             allow_unknown,
             &limits,
         ),
-        Command::Fields { schema } => tools::fields(&Source::parse(&schema), &limits),
-        Command::ReviewUrl { url } => tools::review(&url),
+        Command::Fields { schema } => json_tools::fields(&Source::parse(&schema), &limits),
+        Command::ReviewUrl { url } => json_tools::review(&url),
         Command::Html {
             file,
             fragment,
@@ -785,7 +785,7 @@ fn run(command: Command) -> tools::Printed {
             };
             html::html(&Source::parse(&file), &page, &limits)
         }
-        Command::Conformance { dir } => tools::conformance(dir),
+        Command::Conformance { dir } => json_tools::conformance(dir),
     }
 }
 
@@ -862,7 +862,7 @@ fn call(
     asker: Box<dyn Asker>,
     calling: Calling,
     server: &ServerArgs,
-) -> tools::Printed {
+) -> json_tools::Printed {
     // Where a deferred call is kept, found before the server is started.
     let folder = if calling.defer {
         let store = auth::Store::locate().map_err(Failure::usage)?;
@@ -954,7 +954,7 @@ fn call(
     let exit = if asker.unasked() {
         Exit::Unasked
     } else {
-        tools::verdict(!is_error && answered_all)
+        json_tools::verdict(!is_error && answered_all)
     };
     Ok((
         Output::Json(toolnexus_core::Value::Object(result).to_json()),
@@ -963,7 +963,7 @@ fn call(
 }
 
 /// `toolnexus pending`: the calls kept, as lines or as JSON.
-fn list_pending(json: bool) -> tools::Printed {
+fn list_pending(json: bool) -> json_tools::Printed {
     let store = auth::Store::locate().map_err(Failure::usage)?;
     let folder = pending::Folder::in_config(store.dir());
     let found = folder
@@ -1027,7 +1027,7 @@ fn list_pending(json: bool) -> tools::Printed {
 
 /// `toolnexus resume ID`: the call kept, taken (it is gone from now on) and finished as
 /// `call` would.
-fn resume(id: &str, answers: Option<String>, limits: &Limits) -> tools::Printed {
+fn resume(id: &str, answers: Option<String>, limits: &Limits) -> json_tools::Printed {
     use toolnexus_core::{Error, ErrorKind};
     let store = auth::Store::locate().map_err(Failure::usage)?;
     let folder = pending::Folder::in_config(store.dir());
@@ -1073,7 +1073,7 @@ fn list_tools(
     json: bool,
     answers: Option<String>,
     limits: &Limits,
-) -> tools::Printed {
+) -> json_tools::Printed {
     // Listing asks nothing: a question that comes anyway is cancelled, and said. Consent to
     // an authorization the server asks for is the one question asked.
     let mut nobody = Nobody::default();
@@ -1093,7 +1093,7 @@ fn list_tools(
         return Ok((Output::Json(list.to_json()), Exit::Done));
     }
     Ok((
-        Output::Text(tools::describe_tools(who.as_deref(), &listing.tools)),
+        Output::Text(json_tools::describe_tools(who.as_deref(), &listing.tools)),
         Exit::Done,
     ))
 }
@@ -1103,7 +1103,7 @@ fn elicit(
     answers: Option<String>,
     server: Option<&str>,
     limits: &Limits,
-) -> tools::Printed {
+) -> json_tools::Printed {
     if file.as_deref() == Some("-") && answers.as_deref() == Some("-") {
         return Err(Failure::usage(
             "the elicitation and --answers cannot both be standard input",
@@ -1242,7 +1242,7 @@ mod tests {
             waiting: super::pending::Waiting::Task(String::from("{}")),
         };
         let again = super::ServerArgs::again(&kept).unwrap();
-        assert_eq!(again.auth.grant, super::Grant::ClientCredentials);
+        assert_eq!(again.auth.grant, super::GrantChoice::ClientCredentials);
         assert_eq!(again.auth.client_id.as_deref(), Some("c"));
         assert_eq!(
             again.auth.client_issuer.as_deref(),

@@ -13,7 +13,7 @@ use toolnexus_core::url_review::{Severity, Verdict};
 use toolnexus_core::{Error, UrlReview, Value};
 
 use crate::ask::{Ask, Asker, Reply};
-use crate::flow::{Choice, FormFlow, Outcome, Step, show};
+use crate::form_steps::{Choice, FormFlow, Outcome, Step, show};
 use crate::line::{Answer, LinePrompt};
 use crate::printer::{self, block, is_plain, one_line};
 use crate::style::Style;

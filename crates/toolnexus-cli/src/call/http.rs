@@ -15,7 +15,7 @@
 //!   nothing it sends there is lost. It is reopened, with `Last-Event-ID`, when it drops.
 //! - Every stream's messages go into one inbox, in the order they arrive.
 //! - With an [`Authorizer`], a request the server refuses for want of authorization (`401`, or
-//!   `403` with `insufficient_scope`) is handed to the inbox as a [`Challenge`]; once
+//!   `403` with `insufficient_scope`) is handed to the inbox as a [`RefusedRequest`]; once
 //!   [`Transport::authorize`] has the token, the request is sent again, and every request from
 //!   then on carries `Authorization` (unless a `--header` gives its own, which turns the
 //!   authorizer off).
@@ -47,7 +47,7 @@ use toolnexus_core::wire::client::{INITIALIZED_METHOD, Outgoing, PROTOCOL_VERSIO
 use toolnexus_core::wire::rpc::{ErrorCode, ErrorResponse, RpcId};
 
 use super::sse::{Cursor, read_events};
-use super::transport::{Challenge, Event, Inbox, Received, Transport, wait};
+use super::transport::{Event, Inbox, Received, RefusedRequest, Transport, wait};
 use crate::auth::Authorizer;
 use crate::report::Failure;
 use crate::{note, warning};
@@ -409,7 +409,7 @@ impl Transport for HttpServer {
         Ok(())
     }
 
-    fn authorize(&mut self, challenge: Challenge) -> Result<(), Failure> {
+    fn authorize(&mut self, challenge: RefusedRequest) -> Result<(), Failure> {
         let Some(authorizer) = &mut self.authorizer else {
             return Err(Failure::server(format!(
                 "the server answered HTTP {}: it needs an authorization",
@@ -586,7 +586,7 @@ impl Endpoint {
 
     /// Sends the request `id` and delivers what answers it: one JSON body, or the messages of
     /// its event stream, resumed when it breaks. A refusal for want of authorization goes to
-    /// the inbox as a [`Challenge`] with what was `sent`, when this endpoint authorizes.
+    /// the inbox as a [`RefusedRequest`] with what was `sent`, when this endpoint authorizes.
     fn exchange(
         &self,
         request: ureq::RequestBuilder<ureq::typestate::WithBody>,
@@ -642,7 +642,7 @@ impl Endpoint {
             && let Some(www_authenticate) = challenged(&response)
         {
             let _ = read_body(response);
-            let challenge = Challenge {
+            let challenge = RefusedRequest {
                 status,
                 www_authenticate,
                 message: sent.message,

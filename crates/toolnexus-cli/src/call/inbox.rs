@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use toolnexus_core::wire::client::Outgoing;
 
-use super::transport::{Challenge, Event, Received, Transport};
+use super::transport::{Event, Received, RefusedRequest, Transport};
 use crate::note;
 use crate::report::Failure;
 
@@ -16,7 +16,7 @@ pub struct Inbox {
     transport: Box<dyn Transport>,
     backlog: VecDeque<Event>,
     /// Authorizations asked for while a person answered, to get at the next wait.
-    challenges: VecDeque<Challenge>,
+    challenges: VecDeque<RefusedRequest>,
     /// The time spent getting authorizations: neither the server's time nor a wait's.
     paused: Duration,
     /// The server's time left: it runs only while the client waits for the server.
@@ -107,7 +107,7 @@ impl Inbox {
     }
 
     /// Gets the authorization `challenge` asks for: the time it took.
-    fn authorize(&mut self, challenge: Challenge) -> Result<Duration, Failure> {
+    fn authorize(&mut self, challenge: RefusedRequest) -> Result<Duration, Failure> {
         let started = Instant::now();
         self.transport.authorize(challenge)?;
         let spent = started.elapsed();

@@ -55,7 +55,7 @@ impl Event {
 /// A request the server refused for want of authorization (HTTP `401`, or `403` with
 /// `insufficient_scope`): what it said, and the request, to be sent again once authorized.
 #[derive(Clone)]
-pub struct Challenge {
+pub struct RefusedRequest {
     /// The HTTP status: `401` or `403`.
     pub status: u16,
     /// The `WWW-Authenticate` header, its values joined with `, ` when there were several.
@@ -66,9 +66,9 @@ pub struct Challenge {
     pub authorization: Option<String>,
 }
 
-impl std::fmt::Debug for Challenge {
+impl std::fmt::Debug for RefusedRequest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Challenge")
+        f.debug_struct("RefusedRequest")
             .field("status", &self.status)
             .field("www_authenticate", &self.www_authenticate)
             .field("method", &self.message.method())
@@ -84,7 +84,7 @@ pub enum Received {
     Event(Event),
     /// The server needs an authorization before it answers a request (see
     /// [`Transport::authorize`]).
-    Unauthorized(Box<Challenge>),
+    Unauthorized(Box<RefusedRequest>),
     /// Nothing within the time given.
     Timeout,
     /// The server is gone: the process ended or closed its output, or a request failed. Says
@@ -134,7 +134,7 @@ pub trait Transport {
     /// Gets the authorization `challenge` asks for and sends its request again with it; what
     /// answers that request arrives as usual. Only a transport that reports
     /// [`Received::Unauthorized`] can.
-    fn authorize(&mut self, challenge: Challenge) -> Result<(), Failure> {
+    fn authorize(&mut self, challenge: RefusedRequest) -> Result<(), Failure> {
         Err(Failure::server(format!(
             "the server answered HTTP {} to {}: it needs an authorization this client was not \
              set to get",

@@ -9,10 +9,10 @@ use toolnexus_core::rfc3339::format_unix_ms;
 use crate::auth::Store;
 use crate::auth::driver::grant_option;
 use crate::auth::store::Place;
+use crate::json_tools::Printed;
 use crate::note;
 use crate::printer::{Output, one_line};
 use crate::report::{Exit, Failure};
-use crate::tools::Printed;
 
 /// `auth list`: one block per authorization kept, oldest first.
 pub fn list(store: &Store) -> Printed {
