@@ -772,32 +772,20 @@ impl<'a> Conversation<'a> {
 /// The bounds of a round's snapshot read back.
 const ROUND_LIMITS: toolnexus_core::Limits = toolnexus_core::Limits::DEFAULT;
 
-/// What a round nobody can answer now waits for: its questions, and the round written down.
+/// What a round nobody can answer now waits for: its questions, and the round written down,
+/// kept until the core would no longer restore it.
 fn deferral_of_round(round: &InputRound) -> Result<Deferral, Failure> {
-    let snapshot = round.snapshot(None)?;
-    let snapshot = String::from_utf8(snapshot)
+    let snapshot = String::from_utf8(round.snapshot(None)?)
         .map_err(|_| Failure::server("the round's snapshot is not text"))?;
-    // Until the snapshot restores: its own expiry, else a day after the round began.
-    let document = toolnexus_core::json::parse_str(&snapshot, &ROUND_LIMITS)?;
-    let at = |name: &str| document.get(name).and_then(Value::as_u64);
-    let expires_at_ms = at("expiresAtMs").unwrap_or_else(|| {
-        at("beganAtMs")
-            .unwrap_or_else(now_ms)
-            .saturating_add(toolnexus_core::wire::mrtr::ROUND_LIFETIME_MS)
-    });
+    let pending = round.pending();
     Ok(Deferral {
-        requests: round
-            .pending()
-            .into_iter()
+        requests: pending
+            .iter()
             .map(|(_, request)| request_value(request))
             .collect::<Result<_, _>>()?,
-        keys: round
-            .pending()
-            .into_iter()
-            .map(|(key, _)| String::from(key))
-            .collect(),
+        keys: pending.iter().map(|(key, _)| String::from(*key)).collect(),
         waiting: crate::pending::Waiting::Round(snapshot),
-        expires_at_ms,
+        expires_at_ms: round.restorable_until_ms(),
     })
 }
 

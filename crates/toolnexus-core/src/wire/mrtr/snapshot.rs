@@ -86,6 +86,16 @@ impl InputRound {
         id_of(&self.document())
     }
 
+    /// Until when (that millisecond included) [`InputRound::restore`] takes the snapshot
+    /// [`InputRound::snapshot`] writes now, in milliseconds since the Unix epoch: the earliest expiry of a pending request
+    /// (the snapshot's `expiresAtMs`), else [`ROUND_LIFETIME_MS`] after the round began. A
+    /// host that keeps the snapshot keeps it until then.
+    pub fn restorable_until_ms(&self) -> u64 {
+        self.session
+            .earliest_expiry()
+            .unwrap_or_else(|| self.began_at_ms.saturating_add(ROUND_LIFETIME_MS))
+    }
+
     /// The JSON document of the round's snapshot, unsealed.
     fn document(&self) -> String {
         // Written straight into one string: nothing of the round is copied on the way.

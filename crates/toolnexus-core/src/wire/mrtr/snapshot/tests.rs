@@ -175,6 +175,26 @@ fn a_round_of_a_result_alone_restores_without_a_request() {
 }
 
 #[test]
+fn a_round_says_until_when_its_snapshot_restores() {
+    // No expiry of its own: a day after the round began, and not a moment longer.
+    let (round, _) = start(SessionOptions::DEFAULT);
+    let until = round.restorable_until_ms();
+    assert_eq!(until, 1_000 + ROUND_LIFETIME_MS);
+    let snapshot = round.snapshot(None).unwrap();
+    assert!(InputRound::restore(&snapshot, &[], &limits(), until).is_ok());
+    let late = InputRound::restore(&snapshot, &[], &limits(), until + 1).unwrap_err();
+    assert_eq!(late.kind(), ErrorKind::Expired);
+    // With a time to live: the earliest expiry of a pending request.
+    let (round, _) = start(SessionOptions::DEFAULT.with_ttl_ms(Some(500)));
+    let until = round.restorable_until_ms();
+    assert_eq!(until, 1_500);
+    let snapshot = round.snapshot(None).unwrap();
+    assert!(InputRound::restore(&snapshot, &[], &limits(), until).is_ok());
+    let late = InputRound::restore(&snapshot, &[], &limits(), until + 1).unwrap_err();
+    assert_eq!(late.kind(), ErrorKind::Expired);
+}
+
+#[test]
 fn a_restore_after_the_earliest_expiry_is_refused() {
     let (round, _) = start(SessionOptions::DEFAULT.with_ttl_ms(Some(500)));
     let snapshot = round.snapshot(Some(KEY)).unwrap();
