@@ -17,7 +17,7 @@ import readline from 'node:readline';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { HERE, PYTHON } from './host.mjs';
+import { HERE, PYTHON, stopper } from './host.mjs';
 
 /** The CLI built from this checkout (`cargo build -p toolnexus-cli`). */
 const TOOLNEXUS = process.env.TOOLNEXUS ?? path.join(HERE, '..', '..', 'target', 'debug', 'toolnexus');
@@ -57,13 +57,7 @@ async function startServers() {
       timer = setTimeout(() => resolve(null), START_TIMEOUT_MS);
     }),
   ]).finally(() => clearTimeout(timer));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    process.kill(child.pid, 'SIGTERM');
-    const killer = setTimeout(() => child.exitCode === null && process.kill(child.pid, 'SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const stop = stopper(child, exited);
   if (started === null) {
     await stop();
     throw new Error(`auth_servers.py did not say where it serves within ${START_TIMEOUT_MS} ms`);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import crypto from 'node:crypto';
 
-import { HERE, PYTHON } from './host.mjs';
+import { HERE, PYTHON, stopper } from './host.mjs';
 
 /** Debian's Redis; the step that runs the tests installs it. */
 export const REDIS_SERVER = process.env.TOOLNEXUS_REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -87,13 +87,7 @@ async function startProcess(who, command, args, ready, options = {}) {
     process.kill(child.pid, 'SIGKILL');
     throw new Error(`${who} was not ready within ${START_TIMEOUT_MS} ms\n${lines.join('\n')}`);
   }
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    process.kill(child.pid, 'SIGTERM');
-    const killer = setTimeout(() => child.exitCode === null && child.signalCode === null && process.kill(child.pid, 'SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const stop = stopper(child, exited);
   return { child, pid: child.pid, found: result, lines, exited, stop };
 }
 

@@ -16,7 +16,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, test } from 'node:test';
 
-import { HERE, PYTHON, launchBrowser, newPage } from './host.mjs';
+import { HERE, PYTHON, launchBrowser, newPage, stopper } from './host.mjs';
 
 /** The CLI built from this checkout (`cargo build -p toolnexus-cli`). */
 const TOOLNEXUS = process.env.TOOLNEXUS ?? path.join(HERE, '..', '..', 'target', 'debug', 'toolnexus');
@@ -39,13 +39,7 @@ async function startJsonServer(command, args, env = {}) {
       if (line.startsWith('{')) resolve(JSON.parse(line));
     });
   });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    process.kill(child.pid, 'SIGTERM');
-    const killer = setTimeout(() => child.exitCode === null && process.kill(child.pid, 'SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const stop = stopper(child, exited);
   let timer;
   const started = await Promise.race([
     ready,

@@ -28,6 +28,23 @@ export const ERA_2026 = '2026-07-28';
  * Starts `app.py --port 0` on 127.0.0.1 and waits for the line that says where it listens.
  * Resolves to `{ url, stop }`; `stop()` ends the host by its pid.
  */
+/**
+ * A function that stops `child` by its process id: SIGTERM, then SIGKILL if it has not exited
+ * (`exited`, its `exit` event) within 10 s. Nothing when it has exited already.
+ */
+export function stopper(child, exited) {
+  return async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    process.kill(child.pid, 'SIGTERM');
+    const killer = setTimeout(
+      () => child.exitCode === null && child.signalCode === null && process.kill(child.pid, 'SIGKILL'),
+      10_000,
+    );
+    await exited;
+    clearTimeout(killer);
+  };
+}
+
 export async function startHost() {
   const child = spawn(PYTHON, [path.join(HERE, 'app.py'), '--port', '0'], {
     cwd: HERE,
@@ -56,13 +73,7 @@ export async function startHost() {
     child.kill('SIGKILL');
     throw new Error(`the host did not say where it listens within ${START_TIMEOUT_MS} ms`);
   }
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    process.kill(child.pid, 'SIGTERM');
-    const killer = setTimeout(() => child.exitCode === null && process.kill(child.pid, 'SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const stop = stopper(child, exited);
   return { url: started, stop };
 }
 
