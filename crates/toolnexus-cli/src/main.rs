@@ -524,6 +524,7 @@ enum Command {
     #[command(after_help = EXIT_CODES)]
     Resume {
         /// The id `call --defer` printed.
+        #[arg(allow_hyphen_values = true)]
         id: String,
         /// Answer from a JSON array of answers instead of asking (see `elicit --help`).
         #[arg(long, value_name = "FILE|-")]

@@ -315,12 +315,12 @@ fn unknown(id: &str) -> Refusal {
     ))
 }
 
-/// A fresh id: 16 random bytes in unpadded base64url.
+/// A fresh id: 16 random bytes in lower-case hex, so that it never begins with `-` (a command
+/// line would take it for an option) and needs no quoting in a shell.
 pub fn new_id() -> Result<String, String> {
-    use base64::Engine as _;
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| format!("no random bytes for an id: {e}"))?;
-    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Refuses an id that is not one `new_id` makes (it names a file: no path in it).
@@ -605,7 +605,8 @@ mod tests {
             );
         }
         let id = new_id().unwrap();
-        assert_eq!(id.len(), 22);
+        assert_eq!(id.len(), 32);
+        assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
         assert!(check_id(&id).is_ok());
     }
 

@@ -402,7 +402,7 @@ fn an_expired_a_changed_and_an_unknown_id_are_refused() {
     assert!(!path.exists());
 
     // Unknown, or not an id at all.
-    for id in [id.as_str(), "../key", "key"] {
+    for id in [id.as_str(), "../key", "key", "-x-looks-like-an-option"] {
         let out = toolnexus(&config, &["resume", id], "");
         assert_eq!(code(&out), 2, "{id}: {}", stderr(&out));
     }
