@@ -7,7 +7,7 @@ use crate::schema::PropertyKind;
 /// Which elicitation shape a property has, decided by its `type` (and, for strings, by
 /// `enum` or `oneOf`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Shape {
+pub(in crate::schema) enum Shape {
     Text,
     Number,
     Integer,
@@ -20,7 +20,7 @@ pub(super) enum Shape {
 
 impl Shape {
     /// Where the validation keywords of a property of this shape are checked.
-    pub(super) fn context(self) -> Context {
+    pub(in crate::schema) fn context(self) -> Context {
         match self {
             Shape::Text => Context {
                 what: "a free-text string property",
@@ -66,7 +66,7 @@ impl Shape {
 /// A property's shape as read: the kind of value it asks for, as written, and the well-formed
 /// copy of that kind a `default` is judged against (without the bounds that contradict each
 /// other, options listed once), if there is one to judge against.
-pub(super) struct Shaped {
-    pub(super) kind: PropertyKind,
-    pub(super) judge: Option<PropertyKind>,
+pub(in crate::schema) struct Shaped {
+    pub(in crate::schema) kind: PropertyKind,
+    pub(in crate::schema) judge: Option<PropertyKind>,
 }

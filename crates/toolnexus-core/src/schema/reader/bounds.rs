@@ -10,7 +10,7 @@ use crate::json::decimal;
 use crate::json::{Map, Number, Value};
 
 /// The member `key` as a length or count: a non-negative integer (`3`, `3.0`, `0.3e1`).
-pub(super) fn count<'a>(
+pub(in crate::schema) fn count<'a>(
     map: &'a Map,
     at: &str,
     key: &str,
@@ -40,7 +40,7 @@ pub(super) fn count<'a>(
 }
 
 /// The member `key` as a JSON number.
-pub(super) fn number<'a>(
+pub(in crate::schema) fn number<'a>(
     map: &'a Map,
     at: &str,
     key: &str,
@@ -57,7 +57,7 @@ pub(super) fn number<'a>(
 
 /// Whether the lower bound is at most the upper one (or either is absent); reports it at the
 /// lower bound when not.
-pub(super) fn in_order(
+pub(in crate::schema) fn in_order(
     (lo, lo_key): (Option<&Number>, &str),
     (hi, hi_key): (Option<&Number>, &str),
     at: &str,
@@ -80,6 +80,6 @@ pub(super) fn in_order(
 
 /// A length or count checked by [`count`] as the model holds it; one above `u64::MAX` reads
 /// as `u64::MAX`, which no length or count can reach, so the constraint means the same.
-pub(super) fn as_count(n: &Number) -> u64 {
+pub(in crate::schema) fn as_count(n: &Number) -> u64 {
     decimal::saturating_u64(n.as_str()).unwrap_or(u64::MAX)
 }

@@ -14,15 +14,15 @@ use crate::schema::EnumOption;
 /// The options of a list as read: each as written, in order, and the distinct ones (the
 /// first of each value), which are what validation allows.
 #[derive(Default)]
-pub(super) struct OptionList {
-    pub(super) written: Vec<EnumOption>,
-    pub(super) distinct: Vec<EnumOption>,
+pub(in crate::schema) struct OptionList {
+    pub(in crate::schema) written: Vec<EnumOption>,
+    pub(in crate::schema) distinct: Vec<EnumOption>,
 }
 
 impl OptionList {
     /// Titles the options by position from `titles` (the legacy `enumNames`); a missing title
     /// leaves an option untitled.
-    pub(super) fn titled_by(&mut self, titles: &[Option<String>]) {
+    pub(in crate::schema) fn titled_by(&mut self, titles: &[Option<String>]) {
         for (option, title) in self.written.iter_mut().zip(titles) {
             option.title.clone_from(title);
         }
@@ -37,7 +37,11 @@ impl OptionList {
 }
 
 /// Checks an `enum` list at `at`; its options, if it is an array.
-pub(super) fn check_enum(list: &Value, at: &str, out: &mut Problems) -> Option<OptionList> {
+pub(in crate::schema) fn check_enum(
+    list: &Value,
+    at: &str,
+    out: &mut Problems,
+) -> Option<OptionList> {
     let list = option_list(list, at, "enum", &PLAIN, out)?;
     let mut values = Distinct::default();
     for (i, value) in list.iter().enumerate() {
@@ -56,7 +60,7 @@ pub(super) fn check_enum(list: &Value, at: &str, out: &mut Problems) -> Option<O
 
 /// Checks `enumNames`; its titles by position (`None` for an item that is not a string), if
 /// it is an array.
-pub(super) fn check_enum_names(
+pub(in crate::schema) fn check_enum_names(
     map: &Map,
     at: &str,
     values: Option<usize>,
@@ -104,7 +108,7 @@ pub(super) fn check_enum_names(
 
 /// Checks a `[{const, title}]` list (`oneOf` or `anyOf`) at `at`; its well-formed options, if
 /// it is an array.
-pub(super) fn check_titled(
+pub(in crate::schema) fn check_titled(
     list: &Value,
     at: &str,
     keyword: &str,

@@ -14,7 +14,11 @@ use super::shape::Shaped;
 use crate::json::{Map, Number, decimal};
 use crate::schema::{EnumShape, MultiSelectSchema, PropertyKind, SingleSelectSchema};
 
-pub(super) fn check_single_select(map: &Map, at: &str, out: &mut Problems) -> Option<Shaped> {
+pub(in crate::schema) fn check_single_select(
+    map: &Map,
+    at: &str,
+    out: &mut Problems,
+) -> Option<Shaped> {
     let (shape, options) = if let Some(list) = member(map, "enum") {
         let mut options = check_enum(list, &child(at, "enum"), out);
         let titles = check_enum_names(map, at, list.as_array().map(Vec::len), out);
@@ -48,7 +52,11 @@ pub(super) fn check_single_select(map: &Map, at: &str, out: &mut Problems) -> Op
     })
 }
 
-pub(super) fn check_multi_select(map: &Map, at: &str, out: &mut Problems) -> Option<Shaped> {
+pub(in crate::schema) fn check_multi_select(
+    map: &Map,
+    at: &str,
+    out: &mut Problems,
+) -> Option<Shaped> {
     let min = count(map, at, "minItems", "options", out);
     let max = count(map, at, "maxItems", "options", out);
     // The options are needed to judge `minItems`, but their problems come after it.

@@ -16,7 +16,7 @@ use crate::json::{Map, Value};
 use crate::schema::RequestedSchema;
 
 /// Checks the root and each property; the schema as far as it could be read.
-pub(super) fn check_root(root: &Map, out: &mut Problems) -> RequestedSchema {
+pub(in crate::schema) fn check_root(root: &Map, out: &mut Problems) -> RequestedSchema {
     let schema_uri = match member(root, "$schema") {
         None => None,
         Some(Value::String(uri)) => Some(String::from(uri.as_str())),

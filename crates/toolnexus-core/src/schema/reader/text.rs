@@ -9,7 +9,7 @@ use super::shape::Shaped;
 use crate::json::{Map, Value};
 use crate::schema::{PropertyKind, StringFormat, StringSchema};
 
-pub(super) fn check_text(map: &Map, at: &str, out: &mut Problems) -> Shaped {
+pub(in crate::schema) fn check_text(map: &Map, at: &str, out: &mut Problems) -> Shaped {
     let min = count(map, at, "minLength", "characters", out);
     let max = count(map, at, "maxLength", "characters", out);
     let ordered = in_order(

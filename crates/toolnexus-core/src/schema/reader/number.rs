@@ -12,7 +12,12 @@ use crate::json::decimal;
 use crate::json::{Map, Number};
 use crate::schema::{NumberSchema, PropertyKind};
 
-pub(super) fn check_number(map: &Map, at: &str, integer: bool, out: &mut Problems) -> Shaped {
+pub(in crate::schema) fn check_number(
+    map: &Map,
+    at: &str,
+    integer: bool,
+    out: &mut Problems,
+) -> Shaped {
     let min = number(map, at, "minimum", out);
     let max = number(map, at, "maximum", out);
     let mut consistent = in_order(

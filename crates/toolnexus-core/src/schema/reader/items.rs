@@ -13,7 +13,7 @@ use crate::schema::EnumShape;
 
 /// Checks the `items` of a multi-select; how its options are spelled and the options, if they
 /// could be read at all.
-pub(super) fn check_items(
+pub(in crate::schema) fn check_items(
     map: &Map,
     at: &str,
     out: &mut Problems,

@@ -9,7 +9,7 @@ use crate::json::Map;
 
 /// The JSON types an instance can have, for deciding where a validation keyword takes effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Instance {
+pub(in crate::schema) enum Instance {
     String,
     Number,
     Boolean,
@@ -19,8 +19,8 @@ pub(super) enum Instance {
 
 /// A JSON Schema validation keyword: where it takes effect and what to write instead.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct ValidationKeyword {
-    pub(super) name: &'static str,
+pub(in crate::schema) struct ValidationKeyword {
+    pub(in crate::schema) name: &'static str,
     /// The JSON type the keyword constrains; `None` for every type.
     applies_to: Option<Instance>,
     /// How to do without it.
@@ -95,7 +95,7 @@ const DEPENDENT: &str =
 /// that builds the form from the elicitation shapes would accept what the server's own
 /// validation then refuses. `then` and `else` are listed although they do nothing without
 /// `if`: a server that writes them expects a conditional.
-pub(super) const VALIDATION_KEYWORDS: &[ValidationKeyword] = &[
+pub(in crate::schema) const VALIDATION_KEYWORDS: &[ValidationKeyword] = &[
     keyword("$ref", ANY, REFERENCES),
     keyword("$dynamicRef", ANY, REFERENCES),
     keyword("$recursiveRef", ANY, REFERENCES),
@@ -146,20 +146,20 @@ pub(super) const VALIDATION_KEYWORDS: &[ValidationKeyword] = &[
 
 /// A place in the schema where validation keywords are checked: what it is (for messages),
 /// the JSON type its instances have, and the validation keywords its shape has.
-pub(super) struct Context {
-    pub(super) what: &'static str,
+pub(in crate::schema) struct Context {
+    pub(in crate::schema) what: &'static str,
     /// `None` when the shape is unknown: then only keywords for every type are checked.
-    pub(super) instance: Option<Instance>,
-    pub(super) own: &'static [&'static str],
+    pub(in crate::schema) instance: Option<Instance>,
+    pub(in crate::schema) own: &'static [&'static str],
 }
 
-pub(super) const ROOT: Context = Context {
+pub(in crate::schema) const ROOT: Context = Context {
     what: "the root of an elicitation schema",
     instance: Some(Instance::Object),
     own: &["type", "properties", "required", "additionalProperties"],
 };
 
-pub(super) const ITEMS: Context = Context {
+pub(in crate::schema) const ITEMS: Context = Context {
     what: "the `items` of a multi-select",
     instance: Some(Instance::String),
     own: &["type", "enum", "anyOf"],
@@ -167,7 +167,12 @@ pub(super) const ITEMS: Context = Context {
 
 /// Reports every validation keyword of `map` that `context` does not have and that would take
 /// effect there, in the order written.
-pub(super) fn check_keywords(map: &Map, at: &str, context: &Context, out: &mut Problems) {
+pub(in crate::schema) fn check_keywords(
+    map: &Map,
+    at: &str,
+    context: &Context,
+    out: &mut Problems,
+) {
     for (key, value) in map.iter() {
         if value.is_null() || context.own.contains(&key) {
             continue;

@@ -8,13 +8,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 use proptest::prelude::*;
 
-use super::keywords::{ITEMS, ROOT, VALIDATION_KEYWORDS};
-use super::problems::{Problems, quote};
-use super::property::{check_shape, read_shape};
-use super::shape::Shape;
-use super::{SchemaProblemKind, check_schema};
+use crate::error::quote;
 use crate::json::{Map, Number, Value};
 use crate::schema::PropertyKind;
+use crate::schema::reader::keywords::{ITEMS, ROOT, VALIDATION_KEYWORDS};
+use crate::schema::reader::problems::Problems;
+use crate::schema::reader::property::{check_shape, read_shape};
+use crate::schema::reader::shape::Shape;
+use crate::schema::{SchemaProblemKind, check_schema};
 
 use SchemaProblemKind::*;
 

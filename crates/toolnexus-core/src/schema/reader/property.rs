@@ -17,7 +17,11 @@ use crate::json::{Map, Value};
 use crate::schema::{BooleanSchema, Property, PropertyKind};
 
 /// Checks the property `name`; the property as read, if it has a shape.
-pub(super) fn check_property(name: &str, value: &Value, out: &mut Problems) -> Option<Property> {
+pub(in crate::schema) fn check_property(
+    name: &str,
+    value: &Value,
+    out: &mut Problems,
+) -> Option<Property> {
     let at = child("/properties", name);
     let Value::Object(map) = value else {
         out.wrong_type(
@@ -54,7 +58,12 @@ fn annotation(map: &Map, at: &str, key: &str, out: &mut Problems) -> Option<Stri
 }
 
 /// Checks the keywords of the property's shape; the shape as read, if it has one.
-pub(super) fn check_shape(shape: Shape, map: &Map, at: &str, out: &mut Problems) -> Option<Shaped> {
+pub(in crate::schema) fn check_shape(
+    shape: Shape,
+    map: &Map,
+    at: &str,
+    out: &mut Problems,
+) -> Option<Shaped> {
     match shape {
         Shape::Text => Some(check_text(map, at, out)),
         Shape::Number => Some(check_number(map, at, false, out)),
@@ -77,7 +86,7 @@ const SHAPES: &str = "an elicitation property is a string, number, integer, bool
                       array of enumerated strings";
 
 /// The shape the property's `type` (and `enum`/`oneOf`) gives it; reports why there is none.
-pub(super) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
+pub(in crate::schema) fn read_shape(map: &Map, at: &str, out: &mut Problems) -> Shape {
     let type_at = child(at, "type");
     let ty = match member(map, "type") {
         None => {

@@ -13,7 +13,7 @@ use crate::schema::{Property, PropertyKind};
 
 /// Checks the `default` against the property's shape, then against the well-formed copy of
 /// the property; a default of the right type goes into the property as read.
-pub(super) fn check_default(
+pub(in crate::schema) fn check_default(
     map: &Map,
     at: &str,
     shape: Shape,
