@@ -18,8 +18,7 @@ use toolnexus_core::{
 
 use crate::ask::{Ask, Asker, Reply};
 use crate::input::Elicitation;
-use crate::json_tools::verdict;
-use crate::report::{Exit, Failure};
+use crate::report::{Exit, Failure, verdict};
 use crate::{note, warning};
 
 /// What the command prints on standard output, and how it ends.
