@@ -49,12 +49,7 @@ pub fn run(
         Elicitation::Params(params) => {
             let mut session = Session::new(options);
             let request = session.begin(&params, &id::next_id(), now)?;
-            let ask = Ask {
-                request: &request,
-                who,
-                key: None,
-                position: (1, 1),
-            };
+            let ask = Ask::new(&request, who);
             let form = session.form(request.id()).cloned();
             let (result, exhausted) =
                 answer_one(&ask, form.as_ref(), asker, |a| session.resolve(a, now_ms()))?;
@@ -71,12 +66,7 @@ pub fn run(
             };
             match incoming {
                 Incoming::Elicit { request, .. } => {
-                    let ask = Ask {
-                        request: &request,
-                        who,
-                        key: None,
-                        position: (1, 1),
-                    };
+                    let ask = Ask::new(&request, who);
                     let form = bridge.session().form(request.id()).cloned();
                     let (reply, exhausted) =
                         answer_one(&ask, form.as_ref(), asker, |a| bridge.respond(a, now_ms()))?;
@@ -122,12 +112,7 @@ pub fn run(
             let mut exhausted = false;
             let count = requests.len();
             for (n, (key, request)) in requests.iter().enumerate() {
-                let ask = Ask {
-                    request,
-                    who,
-                    key: Some(key),
-                    position: (n + 1, count),
-                };
+                let ask = Ask::new(request, who).keyed(key).at(n + 1, count);
                 let form = round.session().form(request.id()).cloned();
                 let (_, ran_out) =
                     answer_one(&ask, form.as_ref(), asker, |a| round.resolve(a, now_ms()))?;
