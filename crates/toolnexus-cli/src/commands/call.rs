@@ -8,7 +8,7 @@ use super::shared::server_args::{ServerArgs, modes_name};
 use super::shared::{asker, connect};
 use crate::ask::{Asker, Shared};
 use crate::auth;
-use crate::call::{Called, Conversation, MAX_ROUNDS};
+use crate::call::{Called, Conversation, Deferral, MAX_ROUNDS};
 use crate::note;
 use crate::pending;
 use crate::printer::Output;
@@ -118,29 +118,7 @@ pub(crate) fn run(
             let Some(folder) = folder else {
                 return Err(Failure::server("a call was deferred without --defer"));
             };
-            let kept = pending::Pending {
-                id: pending::new_id().map_err(Failure::server)?,
-                server: match (&server.url, &server.command) {
-                    (Some(url), _) => pending::Server::Url {
-                        url: url.clone(),
-                        headers: server.headers.clone(),
-                    },
-                    (None, command) => pending::Server::Command(command.clone()),
-                },
-                tool: String::from(tool),
-                arguments,
-                protocol: version,
-                who,
-                elicit: String::from(modes_name(server.elicit)),
-                auth: server.auth.words(),
-                timeout: server.timeout,
-                max_rounds: calling.max_rounds,
-                asked_at_ms: toolnexus_core::id::now_ms(),
-                expires_at_ms: deferral.expires_at_ms,
-                requests: deferral.requests,
-                keys: deferral.keys,
-                waiting: deferral.waiting,
-            };
+            let kept = written_down(tool, arguments, server, &calling, deferral, (version, who))?;
             return keep(&folder, &kept);
         }
     };
@@ -151,6 +129,41 @@ pub(crate) fn run(
         verdict(!is_error && answered_all)
     };
     Ok((Output::Json(Value::Object(result).to_json()), exit))
+}
+
+/// The call `deferral` defers, written down to be resumed: how to reach the server again
+/// (`said`: the version it speaks and the name it gave), the call, and what waits.
+fn written_down(
+    tool: &str,
+    arguments: Map,
+    server: &ServerArgs,
+    calling: &Calling,
+    deferral: Deferral,
+    (version, who): (String, Option<String>),
+) -> Result<pending::Pending, Failure> {
+    Ok(pending::Pending {
+        id: pending::new_id().map_err(Failure::server)?,
+        server: match (&server.url, &server.command) {
+            (Some(url), _) => pending::Server::Url {
+                url: url.clone(),
+                headers: server.headers.clone(),
+            },
+            (None, command) => pending::Server::Command(command.clone()),
+        },
+        tool: String::from(tool),
+        arguments,
+        protocol: version,
+        who,
+        elicit: String::from(modes_name(server.elicit)),
+        auth: server.auth.words(),
+        timeout: server.timeout,
+        max_rounds: calling.max_rounds,
+        asked_at_ms: toolnexus_core::id::now_ms(),
+        expires_at_ms: deferral.expires_at_ms,
+        requests: deferral.requests,
+        keys: deferral.keys,
+        waiting: deferral.waiting,
+    })
 }
 
 /// Connects and calls, or goes on with what the call resumed waits for: a round sent again,
