@@ -23,6 +23,34 @@ pub struct Ask<'a> {
     pub position: (usize, usize),
 }
 
+impl<'a> Ask<'a> {
+    /// `request`, asked by `who` when known: the one request of its elicitation, with no key.
+    pub fn new(request: &'a Request, who: Option<&'a str>) -> Ask<'a> {
+        Ask {
+            request,
+            who,
+            key: None,
+            position: (1, 1),
+        }
+    }
+
+    /// The same ask, of the input request whose key is `key` (2026-07-28).
+    pub fn keyed(self, key: &'a str) -> Ask<'a> {
+        Ask {
+            key: Some(key),
+            ..self
+        }
+    }
+
+    /// The same ask, as request `n` (from 1) of `count` asked together.
+    pub fn at(self, n: usize, count: usize) -> Ask<'a> {
+        Ask {
+            position: (n, count),
+            ..self
+        }
+    }
+}
+
 /// An answer in the contract's shape, before it is given the request's id.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {

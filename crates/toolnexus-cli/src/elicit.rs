@@ -9,17 +9,17 @@
 use toolnexus_core::form::Form;
 use toolnexus_core::id::now_ms;
 use toolnexus_core::url_review::Verdict;
-use toolnexus_core::wire::mrtr::InputRound;
+use toolnexus_core::wire::mrtr::{InputRequired, InputRound};
 use toolnexus_core::wire::reverse::Incoming;
+use toolnexus_core::wire::rpc::{ErrorResponse, Message};
 use toolnexus_core::{
-    Answer, Error, ErrorKind, Reason, Request, ReverseBridge, Session, SessionOptions, UrlReview,
-    Value, id, review_url,
+    Answer, ElicitRequestParams, Error, ErrorKind, Reason, Request, ReverseBridge, Session,
+    SessionOptions, UrlReview, Value, id, review_url,
 };
 
 use crate::ask::{Ask, Asker, Reply};
 use crate::input::Elicitation;
-use crate::json_tools::verdict;
-use crate::report::{Exit, Failure};
+use crate::report::{Exit, Failure, verdict};
 use crate::{note, warning};
 
 /// What the command prints on standard output, and how it ends.
@@ -47,100 +47,114 @@ pub fn run(
     let options = session_options();
     let now = now_ms();
     match elicitation {
-        Elicitation::Params(params) => {
-            let mut session = Session::new(options);
-            let request = session.begin(&params, &id::next_id(), now)?;
-            let ask = Ask {
-                request: &request,
-                who,
-                key: None,
-                position: (1, 1),
-            };
-            let form = session.form(request.id()).cloned();
-            let (result, exhausted) =
-                answer_one(&ask, form.as_ref(), asker, |a| session.resolve(a, now_ms()))?;
+        Elicitation::Params(params) => answer_params(&params, options, now, asker, who),
+        Elicitation::Rpc(message) => answer_rpc(message, options, now, asker, who),
+        Elicitation::InputRequired(input) => answer_input_required(input, options, now, asker, who),
+    }
+}
+
+/// Bare `ElicitRequestParams`, answered through a [`Session`]: the `ElicitResult`.
+fn answer_params(
+    params: &ElicitRequestParams,
+    options: SessionOptions,
+    now: u64,
+    asker: &mut dyn Asker,
+    who: Option<&str>,
+) -> Result<Finished, Failure> {
+    let mut session = Session::new(options);
+    let request = session.begin(params, &id::next_id(), now)?;
+    let ask = Ask::new(&request, who);
+    let form = session.form(request.id()).cloned();
+    let (result, exhausted) =
+        answer_one(&ask, form.as_ref(), asker, |a| session.resolve(a, now_ms()))?;
+    Ok(Finished {
+        reply: result.to_json(),
+        exit: verdict(!exhausted),
+    })
+}
+
+/// A JSON-RPC message, answered through a [`ReverseBridge`]: the response to an
+/// `elicitation/create` request, or the error response to a request that cannot be shown.
+fn answer_rpc(
+    message: Result<Message, ErrorResponse>,
+    options: SessionOptions,
+    now: u64,
+    asker: &mut dyn Asker,
+    who: Option<&str>,
+) -> Result<Finished, Failure> {
+    let mut bridge = ReverseBridge::new(options);
+    let incoming = match message {
+        Ok(message) => bridge.handle(message, now),
+        Err(reply) => Incoming::Reply(reply.to_json()),
+    };
+    match incoming {
+        Incoming::Elicit { request, .. } => {
+            let ask = Ask::new(&request, who);
+            let form = bridge.session().form(request.id()).cloned();
+            let (reply, exhausted) =
+                answer_one(&ask, form.as_ref(), asker, |a| bridge.respond(a, now_ms()))?;
             Ok(Finished {
-                reply: result.to_json(),
+                reply: reply.unwrap_or_default(),
                 exit: verdict(!exhausted),
             })
         }
-        Elicitation::Rpc(message) => {
-            let mut bridge = ReverseBridge::new(options);
-            let incoming = match message {
-                Ok(message) => bridge.handle(message, now),
-                Err(reply) => Incoming::Reply(reply.to_json()),
-            };
-            match incoming {
-                Incoming::Elicit { request, .. } => {
-                    let ask = Ask {
-                        request: &request,
-                        who,
-                        key: None,
-                        position: (1, 1),
-                    };
-                    let form = bridge.session().form(request.id()).cloned();
-                    let (reply, exhausted) =
-                        answer_one(&ask, form.as_ref(), asker, |a| bridge.respond(a, now_ms()))?;
-                    Ok(Finished {
-                        reply: reply.unwrap_or_default(),
-                        exit: verdict(!exhausted),
-                    })
-                }
-                // The request cannot be shown: its error response is the reply.
-                Incoming::Reply(response) => {
-                    warning!(
-                        "the request cannot be shown; the reply is the error the \
-                         server gets"
-                    );
-                    Ok(Finished {
-                        reply: response,
-                        exit: Exit::Refused,
-                    })
-                }
-                Incoming::Completed { .. }
-                | Incoming::Withdrawn { .. }
-                | Incoming::Ignored { .. } => Err(Failure::refused(Error::new(
-                    ErrorKind::InvalidValue,
-                    "/method",
-                    "this message asks nothing: give an elicitation/create request",
-                ))),
-            }
-        }
-        Elicitation::InputRequired(input) => {
-            let (mut round, requests) = InputRound::for_result(input, options, now)?;
-            let unhandled: Vec<(String, String)> = round
-                .unhandled()
-                .iter()
-                .map(|r| (String::from(r.key()), String::from(r.method())))
-                .collect();
-            for (key, method) in &unhandled {
-                note!(
-                    "input request {key:?} asks for {method}, which is not an \
-                     elicitation: toolnexus elicit answers elicitation/create only, so the reply \
-                     leaves it out"
-                );
-            }
-            let mut exhausted = false;
-            let count = requests.len();
-            for (n, (key, request)) in requests.iter().enumerate() {
-                let ask = Ask {
-                    request,
-                    who,
-                    key: Some(key),
-                    position: (n + 1, count),
-                };
-                let form = round.session().form(request.id()).cloned();
-                let (_, ran_out) =
-                    answer_one(&ask, form.as_ref(), asker, |a| round.resolve(a, now_ms()))?;
-                exhausted |= ran_out;
-            }
-            let responses = round.input_responses(!unhandled.is_empty())?;
+        // The request cannot be shown: its error response is the reply.
+        Incoming::Reply(response) => {
+            warning!(
+                "the request cannot be shown; the reply is the error the \
+                 server gets"
+            );
             Ok(Finished {
-                reply: Value::Object(responses).to_json(),
-                exit: verdict(!exhausted && unhandled.is_empty()),
+                reply: response,
+                exit: Exit::Refused,
             })
         }
+        Incoming::Completed { .. } | Incoming::Withdrawn { .. } | Incoming::Ignored { .. } => {
+            Err(Failure::refused(Error::new(
+                ErrorKind::InvalidValue,
+                "/method",
+                "this message asks nothing: give an elicitation/create request",
+            )))
+        }
     }
+}
+
+/// A 2026-07-28 `input_required` result, each of its elicitations answered in turn through
+/// an [`InputRound`]: `{"inputResponses", "requestState"}`. An input request of another
+/// method is said and left out.
+fn answer_input_required(
+    input: InputRequired,
+    options: SessionOptions,
+    now: u64,
+    asker: &mut dyn Asker,
+    who: Option<&str>,
+) -> Result<Finished, Failure> {
+    let (mut round, requests) = InputRound::for_result(input, options, now)?;
+    let unhandled: Vec<(String, String)> = round
+        .unhandled()
+        .iter()
+        .map(|r| (String::from(r.key()), String::from(r.method())))
+        .collect();
+    for (key, method) in &unhandled {
+        note!(
+            "input request {key:?} asks for {method}, which is not an \
+             elicitation: toolnexus elicit answers elicitation/create only, so the reply \
+             leaves it out"
+        );
+    }
+    let mut exhausted = false;
+    let count = requests.len();
+    for (n, (key, request)) in requests.iter().enumerate() {
+        let ask = Ask::new(request, who).keyed(key).at(n + 1, count);
+        let form = round.session().form(request.id()).cloned();
+        let (_, ran_out) = answer_one(&ask, form.as_ref(), asker, |a| round.resolve(a, now_ms()))?;
+        exhausted |= ran_out;
+    }
+    let responses = round.input_responses(!unhandled.is_empty())?;
+    Ok(Finished {
+        reply: Value::Object(responses).to_json(),
+        exit: verdict(!exhausted && unhandled.is_empty()),
+    })
 }
 
 /// Asks `asker` until the core takes an answer: its result, and whether the answers ran out

@@ -1,6 +1,7 @@
-//! The parts of the `toolnexus` command, as a library: the binary (`src/main.rs`) is its
-//! command line, and the fuzz targets (`fuzz/`) drive its MCP client with what a server might
-//! send. Nothing here is a stable API.
+//! The parts of the `toolnexus` command, as a library: the binary (`src/main.rs`) parses its
+//! command line (`cli`) and runs the command (`commands/`, one file each), and the fuzz
+//! targets (`fuzz/`) drive its MCP client with what a server might send. Nothing here is a
+//! stable API.
 
 #[doc(hidden)]
 pub mod ask;
@@ -9,17 +10,15 @@ pub mod auth;
 #[doc(hidden)]
 pub mod call;
 #[doc(hidden)]
+pub mod cli;
+#[doc(hidden)]
 pub mod commands;
 #[doc(hidden)]
 pub mod elicit;
 #[doc(hidden)]
 pub mod form_steps;
 #[doc(hidden)]
-pub mod html;
-#[doc(hidden)]
 pub mod input;
-#[doc(hidden)]
-pub mod json_tools;
 #[doc(hidden)]
 pub mod line;
 #[doc(hidden)]

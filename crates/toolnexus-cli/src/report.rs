@@ -7,7 +7,20 @@ use std::process::ExitCode;
 use toolnexus_auth::AuthError;
 use toolnexus_core::Error;
 
-use crate::printer;
+use crate::printer::{self, Output};
+
+/// What a command prints and how it ends.
+pub type Printed = Result<(Output, Exit), Failure>;
+
+/// A command that printed `json` and is done.
+pub fn done(json: String) -> Printed {
+    Ok((Output::Json(json), Exit::Done))
+}
+
+/// [`Exit::Done`] when the verdict is positive, else [`Exit::Refused`].
+pub fn verdict(positive: bool) -> Exit {
+    if positive { Exit::Done } else { Exit::Refused }
+}
 
 /// The exit codes, as `--help` and the README list them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

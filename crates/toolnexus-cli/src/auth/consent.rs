@@ -30,12 +30,7 @@ pub fn ask_consent(
     authorization: &Authorization,
 ) -> Result<Consent, Error> {
     let request = authorization.consent_request(id::next_id(), client_name, server)?;
-    let ask = Ask {
-        request: &request,
-        who: Some(server),
-        key: None,
-        position: (1, 1),
-    };
+    let ask = Ask::new(&request, Some(server));
     let (answer, ran_out) = answer_with(
         &request,
         |review, refused| {

@@ -104,12 +104,7 @@ impl Conversation<'_> {
         // Both the watch while a person answers and the answer itself read the server's
         // cancellations into the bridge, one after the other.
         let watch = RefCell::new(Watch { inbox, bridge });
-        let ask = Ask {
-            request,
-            who: who.as_deref(),
-            key: None,
-            position: (1, 1),
-        };
+        let ask = Ask::new(request, who.as_deref());
         let (reply, ran_out) = answer_with(
             request,
             |review, refused| {
@@ -203,12 +198,7 @@ fn ask_on_a_thread(
     let (form, review, refused) = (form.cloned(), review.cloned(), refused.cloned());
     thread::spawn(move || {
         let reply = Terminal::open().and_then(|mut terminal| {
-            let ask = Ask {
-                request: &request,
-                who: who.as_deref(),
-                key: None,
-                position: (1, 1),
-            };
+            let ask = Ask::new(&request, who.as_deref());
             ask_once(
                 &mut terminal,
                 &ask,

@@ -670,12 +670,9 @@ impl<'a> Conversation<'a> {
         resolve: impl FnMut(&toolnexus_core::Answer) -> Result<R, Error>,
     ) -> Result<Asked, Failure> {
         let who = self.who();
-        let ask = Ask {
-            request,
-            who: who.as_deref(),
-            key: Some(key),
-            position,
-        };
+        let ask = Ask::new(request, who.as_deref())
+            .keyed(key)
+            .at(position.0, position.1);
         if self.defer {
             return Ok(match answer_or_keep(&ask, form, self.asker, resolve)? {
                 Some(_) => Asked::Answered,
@@ -710,12 +707,7 @@ impl<'a> Conversation<'a> {
             let who = self.who();
             let count = requests.len();
             for (n, request) in requests.iter().enumerate() {
-                let ask = Ask {
-                    request,
-                    who: who.as_deref(),
-                    key: None,
-                    position: (n + 1, count),
-                };
+                let ask = Ask::new(request, who.as_deref()).at(n + 1, count);
                 let (_, ran_out) =
                     answer_one(&ask, None, self.asker, |a| self.bridge.respond(a, now_ms()))?;
                 self.answered_all &= !ran_out;

@@ -9,13 +9,42 @@ use toolnexus_core::rfc3339::format_unix_ms;
 use crate::auth::Store;
 use crate::auth::driver::grant_option;
 use crate::auth::store::Place;
-use crate::json_tools::Printed;
 use crate::note;
 use crate::printer::{Output, one_line};
-use crate::report::{Exit, Failure};
+use crate::report::{Exit, Failure, Printed};
+
+/// `toolnexus auth list|logout [URL]`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+/// What `toolnexus auth` does.
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// List the authorizations kept: server, where (keychain or file), authorization server,
+    /// scope and expiry (never a token).
+    List,
+    /// Forget the authorizations kept for the server at URL, or every one, from the keychain
+    /// and the file.
+    Logout {
+        /// The server's URL, as --url gave it.
+        url: Option<String>,
+    },
+}
+
+/// Lists or forgets, in the store of the configuration folder.
+pub fn exec(args: Args) -> Printed {
+    let store = Store::locate().map_err(Failure::usage)?;
+    match args.action {
+        Action::List => list(&store),
+        Action::Logout { url } => logout(&store, url.as_deref()),
+    }
+}
 
 /// `auth list`: one block per authorization kept, oldest first.
-pub fn list(store: &Store) -> Printed {
+fn list(store: &Store) -> Printed {
     let kept = store.index().map_err(Failure::usage)?;
     if kept.is_empty() {
         note!("no authorization is kept (in {})", store.path().display());
@@ -66,7 +95,7 @@ pub fn list(store: &Store) -> Printed {
 /// `auth logout [URL]`: forgets what is kept for the server at `server`, or everything, in
 /// the file and in the keychain. One the keychain could not forget stays kept, and is an
 /// error.
-pub fn logout(store: &Store, server: Option<&str>) -> Printed {
+fn logout(store: &Store, server: Option<&str>) -> Printed {
     let forgotten = store.forget(server).map_err(Failure::usage)?;
     let whose = server.map_or_else(String::new, |s| format!(" for {s}"));
     match forgotten.count {

@@ -12,32 +12,46 @@ use toolnexus_core::{
 };
 
 use crate::input::Source;
-use crate::json_tools::Printed;
 use crate::printer::Output;
-use crate::report::{Exit, Failure};
+use crate::report::{Exit, Failure, Printed};
 
-/// What `toolnexus html` is asked to write.
-#[derive(Debug, Default)]
-pub struct Page {
-    /// The fragment alone, not a whole document.
-    pub fragment: bool,
-    /// Who asks, shown above the message: a name the person trusts, never the server's words.
-    pub asker: Option<String>,
-    /// What every class and element id starts with (the core's default: `tn-`).
-    pub class_prefix: Option<String>,
-    /// The person's offset from UTC, for `date-time` fields (the core's default: `Z`).
-    pub utc_offset: Option<String>,
-    /// Where the form posts (by default, the page's own address).
-    pub action: Option<String>,
-    /// The request id given to `ElicitRequestParams` (by default, a fresh one).
-    pub id: Option<String>,
-    /// Write the page to this file instead of standard output.
-    pub output: Option<String>,
+/// `toolnexus html FILE [--fragment] [--asker NAME] [--class-prefix PREFIX] [--utc-offset
+/// OFFSET] [--action URL] [--id ID] [-o FILE]`: what the page is made of, and where it goes.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The request or params: a file, or - for standard input.
+    file: String,
+    /// Write the <form> fragment alone, not a whole document.
+    #[arg(long)]
+    fragment: bool,
+    /// Who asks, shown above the message: a name you trust, never the server's words.
+    #[arg(long, value_name = "NAME")]
+    asker: Option<String>,
+    /// What every class and element id starts with (default tn-).
+    #[arg(long, value_name = "PREFIX")]
+    class_prefix: Option<String>,
+    /// The person's offset from UTC for date-time fields: Z, +HH:MM or -HH:MM (default Z).
+    #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
+    utc_offset: Option<String>,
+    /// Where the form posts (default: the page's own address).
+    #[arg(long, value_name = "URL")]
+    action: Option<String>,
+    /// The request's id when the input is ElicitRequestParams (default: a fresh one).
+    #[arg(long)]
+    id: Option<String>,
+    /// Write the page to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<String>,
+}
+
+/// Writes the page of the request.
+pub fn exec(args: Args) -> Printed {
+    html(&Source::parse(&args.file), &args, &Limits::DEFAULT)
 }
 
 /// Reads the request in `source` and writes its page: to standard output (what is returned),
 /// or to `page.output`, with nothing printed.
-pub fn html(source: &Source, page: &Page, limits: &Limits) -> Printed {
+fn html(source: &Source, page: &Args, limits: &Limits) -> Printed {
     let (request, from_params) = read_request(source, page.id.as_deref(), limits)?;
     let options = options(page)?;
     let fragment = request_html(&request, &options, None, None)
@@ -99,7 +113,7 @@ fn in_params(error: Error) -> Error {
 
 /// The core's options from the command line; the core refuses a prefix or an offset it cannot
 /// use, with its kind and pointer.
-fn options(page: &Page) -> Result<HtmlOptions, Failure> {
+fn options(page: &Args) -> Result<HtmlOptions, Failure> {
     let mut options = HtmlOptions::new();
     if let Some(asker) = &page.asker {
         options = options.with_asker(asker.as_str());
