@@ -156,7 +156,7 @@ impl Command {
 mod tests {
     use clap::Parser;
 
-    use super::{Cli, Command};
+    use crate::cli::{Cli, Command};
     use crate::commands::shared::auth_args::{GrantChoice, StoreChoice};
     use crate::commands::shared::server_args::ServerArgs;
     use crate::pending;
