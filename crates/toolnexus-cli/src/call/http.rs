@@ -390,6 +390,10 @@ impl Transport for HttpServer {
         true
     }
 
+    fn answers_every_request(&self) -> bool {
+        true
+    }
+
     fn keep_session(&mut self) -> Option<String> {
         self.endpoint
             .shared

@@ -158,6 +158,11 @@ impl Inbox {
         self.transport.mirrors_headers()
     }
 
+    /// Whether every request gets its own answer (see [`Transport::answers_every_request`]).
+    pub fn answers_every_request(&self) -> bool {
+        self.transport.answers_every_request()
+    }
+
     /// Whether the server can be reached again from another process (see
     /// [`Transport::reachable_again`]).
     pub fn reachable_again(&self) -> bool {

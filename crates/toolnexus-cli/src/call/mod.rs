@@ -44,7 +44,9 @@ use transport::{Event, Transport};
 /// take before the client gives up, unless `--max-rounds` says otherwise.
 pub const MAX_ROUNDS: usize = 16;
 
-/// How long the `server/discover` probe waits before taking silence for the handshake era.
+/// How long the `server/discover` probe waits before taking silence for the handshake era, on
+/// a transport where a server may leave a request unanswered (stdio). Over HTTP every request
+/// is answered, so the probe waits the server's time like any request.
 const PROBE_WAIT: Duration = Duration::from_secs(5);
 
 /// The tools a server lists, as it wrote them, and those left out.
@@ -299,14 +301,20 @@ impl<'a> Conversation<'a> {
     }
 
     /// Sends `server/discover` and reads its answer: anything but a response to it is put
-    /// back for later; no answer in time is the handshake era.
+    /// back for later; over stdio, no answer in time is the handshake era.
     fn probe(&mut self) -> Result<Probe, Failure> {
         let probe = self.client.discover();
         self.inbox.send(&probe)?;
         let Some(id) = probe.id() else {
             return Ok(Probe::Handshake);
         };
-        let wait = std::time::Instant::now() + PROBE_WAIT;
+        let patient = self.inbox.answers_every_request();
+        let wait = std::time::Instant::now()
+            + if patient {
+                self.inbox.timeout()
+            } else {
+                PROBE_WAIT
+            };
         // Time spent getting an authorization the server asks for is not the probe's.
         let paused = self.inbox.paused();
         // A handshake-era server may log or ask before it is initialized: what it says is put
@@ -316,6 +324,7 @@ impl<'a> Conversation<'a> {
             let wait = wait + self.inbox.paused().saturating_sub(paused);
             let left = wait.saturating_duration_since(std::time::Instant::now());
             match self.inbox.next_within(left) {
+                Ok(None) if patient => break Err(probe_timeout(self.inbox.timeout())),
                 Ok(None) => break Ok(Probe::Handshake),
                 Ok(Some(Event::Response {
                     id: Some(theirs),
@@ -803,6 +812,14 @@ fn tool_name(tool: &Value) -> String {
 
 fn is_header_mismatch(reply: &Reply) -> bool {
     matches!(reply, Reply::Error(error) if error.code() == HEADER_MISMATCH)
+}
+
+/// The failure of a probe over HTTP that the server left unanswered for all its time.
+fn probe_timeout(timeout: Duration) -> Failure {
+    Failure::server(format!(
+        "timeout: the server did not answer server/discover within {} s of its own time",
+        timeout.as_secs()
+    ))
 }
 
 /// Says a response to no request of ours was ignored.

@@ -25,6 +25,8 @@ pub struct Scripted {
     /// When set, a scripted response waits until a request awaits one (see
     /// [`Scripted::paced`]); the count of requests sent and not answered yet.
     paced: Option<usize>,
+    /// Whether the first wait is silent (see [`Scripted::silent_first`]).
+    silent_first: bool,
 }
 
 impl Scripted {
@@ -42,6 +44,7 @@ impl Scripted {
             sent: Rc::clone(&sent),
             mirrors: false,
             paced: None,
+            silent_first: false,
         };
         (scripted, sent)
     }
@@ -68,6 +71,17 @@ impl Scripted {
     }
 }
 
+impl Scripted {
+    /// The same server saying nothing for the whole of the client's first wait, as a slow or
+    /// a deaf one does; then the script.
+    pub fn silent_first(self) -> Scripted {
+        Scripted {
+            silent_first: true,
+            ..self
+        }
+    }
+}
+
 /// Whether a scripted message is a response (no `method` at its top).
 fn is_response(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(bytes).replace("$ID", "0");
@@ -89,6 +103,10 @@ impl Transport for Scripted {
     }
 
     fn receive(&mut self, wait: Duration) -> Received {
+        if std::mem::take(&mut self.silent_first) {
+            std::thread::sleep(wait);
+            return Received::Timeout;
+        }
         if let (Some(waiting), Some(next)) = (&mut self.paced, self.messages.front())
             && is_response(next)
         {
@@ -119,6 +137,10 @@ impl Transport for Scripted {
     }
 
     fn reachable_again(&self) -> bool {
+        self.mirrors
+    }
+
+    fn answers_every_request(&self) -> bool {
         self.mirrors
     }
 }

@@ -419,6 +419,56 @@ fn nobody_to_ask_cancels_the_question_and_says_so() {
 
 const TOOLS: &str = r#"{"jsonrpc":"2.0","id":$ID,"result":{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}},{"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}}]}}"#;
 
+/// `connect(None)` then `call_tool("t", {})` against `script`, whose server is silent for the
+/// probe's whole wait, over HTTP or stdio, with 300 ms of server time.
+fn after_a_silent_probe(script: &[&str], http: bool) -> (Result<Map, Failure>, Vec<String>) {
+    let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
+    let transport = transport.silent_first();
+    let transport = if http {
+        transport.over_http()
+    } else {
+        transport
+    };
+    let mut asker = answers("[]");
+    let mut conversation =
+        Conversation::new(Box::new(transport), &mut asker, Duration::from_millis(300));
+    let outcome = conversation
+        .connect(None)
+        .and_then(|()| conversation.call_tool("t", Map::new()).and_then(finished));
+    conversation.close();
+    drop(conversation);
+    let texts = sent
+        .borrow()
+        .iter()
+        .map(|m| String::from(m.text()))
+        .collect();
+    (outcome, texts)
+}
+
+#[test]
+fn silence_to_the_probe_is_the_handshake_era_over_stdio_and_a_timeout_over_http() {
+    // Over stdio a handshake-era server may ignore a method it does not know.
+    let (outcome, sent) = after_a_silent_probe(&[INITIALIZED, DONE], false);
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        methods(&sent),
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/call"
+        ]
+    );
+    // Over HTTP every request is answered: silence is a slow server, not an older one.
+    let (outcome, sent) = after_a_silent_probe(&[INITIALIZED, DONE], true);
+    let failure = failed(outcome);
+    assert!(
+        failure.contains("did not answer server/discover"),
+        "{failure}"
+    );
+    assert_eq!(methods(&sent), ["server/discover"]);
+}
+
 #[test]
 fn over_http_a_modern_call_reads_its_tool_s_annotations_first() {
     let (outcome, sent, log) = run(&[TOOLS, DONE], Some("2026-07-28"), &mut answers("[]"), true);

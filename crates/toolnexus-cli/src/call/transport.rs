@@ -116,6 +116,12 @@ pub trait Transport {
         false
     }
 
+    /// Whether every request gets its own answer (streamable HTTP: each POST has a response),
+    /// so that silence means a slow server, never one that ignores a method it does not know.
+    fn answers_every_request(&self) -> bool {
+        false
+    }
+
     /// Leaves the session open when the transport closes, and gives its id: the session a
     /// handshake-era task's question came on, to be answered from another process. `None`
     /// when there is no such session.
