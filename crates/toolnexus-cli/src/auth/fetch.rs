@@ -19,6 +19,11 @@ pub struct Fetched {
     pub body: Vec<u8>,
 }
 
+/// How long a connection may have been idle and still carry the next request, for every HTTP
+/// client of the CLI: servers close idle connections after a few seconds (Node.js and uvicorn
+/// after 5), and a request sent on one they are closing is lost to a reset.
+pub(crate) const IDLE_REUSE: Duration = Duration::from_secs(3);
+
 /// Sends the flow's requests.
 #[derive(Debug, Clone)]
 pub struct Fetcher {
@@ -35,6 +40,9 @@ impl Fetcher {
             .max_redirects(0)
             .max_redirects_will_error(false)
             .timeout_global(Some(patience))
+            // As the MCP transport does: a POST sent on a connection the server is closing
+            // for idleness is lost to a reset, and a token request may not be sent twice.
+            .max_idle_age(IDLE_REUSE)
             .build()
             .into();
         Fetcher {

@@ -49,6 +49,7 @@ use toolnexus_core::wire::rpc::{ErrorCode, ErrorResponse, RpcId};
 use super::sse::{Cursor, read_events};
 use super::transport::{Event, Inbox, Received, RefusedRequest, Transport, wait};
 use crate::auth::Authorizer;
+use crate::auth::fetch::IDLE_REUSE;
 use crate::report::Failure;
 use crate::{note, warning};
 
@@ -62,9 +63,6 @@ const MAX_EMPTY_RECONNECTIONS: usize = 3;
 /// in all, whatever it brings each time: a server that ends every stream at once cannot keep
 /// the client reconnecting.
 pub const MAX_RESUMPTIONS: usize = 32;
-
-/// How long a connection may have been idle and still carry the next request.
-const IDLE_REUSE: Duration = Duration::from_secs(3);
 
 /// How many same-origin redirects in a row are followed.
 pub const MAX_REDIRECTS: usize = 5;
