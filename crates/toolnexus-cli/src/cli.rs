@@ -120,6 +120,8 @@ pub enum Command {
     /// to a Request with --id or a fresh id) and writes the page the core makes of it: a whole
     /// HTML document with the core's style sheet, or with --fragment the <form> alone, for a
     /// host to put in its own page. Every server string is escaped; the page runs no script.
+    // The help names the HTML element as people write it, not as rustdoc would have it.
+    #[allow(rustdoc::invalid_html_tags)]
     #[command(after_help = EXIT_CODES)]
     Html(html::Args),
     /// Review a URL-mode link before a person opens it.

@@ -4,7 +4,7 @@
 //! The protocol is the core's (`wire::client` writes the messages with their headers, reads
 //! the replies and tells the eras apart; `wire::reverse` and `wire::mrtr` carry the
 //! elicitations); this module owns the I/O: the transport, the one inbox with its timeout
-//! ([`inbox`]), the server's own requests ([`answer`]), and the person (or the answers).
+//! ([`inbox`]), the server's own requests (`answer`), and the person (or the answers).
 
 mod answer;
 pub mod http;

@@ -22,6 +22,7 @@ pub struct Args {
     /// The request or params: a file, or - for standard input.
     file: String,
     /// Write the <form> fragment alone, not a whole document.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long)]
     fragment: bool,
     /// Who asks, shown above the message: a name you trust, never the server's words.
