@@ -5,6 +5,7 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+pub mod format;
 mod ops;
 
 use base64::Engine as _;
@@ -233,22 +234,7 @@ pub struct LoadedFile {
 
 /// Reads every `<area>/*.json` under `dir`, sorted by path.
 pub fn load_suite(dir: &Path) -> Result<Vec<LoadedFile>, String> {
-    let mut paths = Vec::new();
-    let areas = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for area in areas {
-        let area = area.map_err(|e| e.to_string())?.path();
-        if !area.is_dir() {
-            continue;
-        }
-        for file in fs::read_dir(&area).map_err(|e| format!("{}: {e}", area.display()))? {
-            let file = file.map_err(|e| e.to_string())?.path();
-            if file.extension().is_some_and(|e| e == "json") {
-                paths.push(file);
-            }
-        }
-    }
-    paths.sort();
-    paths
+    format::files(dir)?
         .into_iter()
         .map(|path| {
             let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
