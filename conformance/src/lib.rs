@@ -5,10 +5,12 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+pub mod format;
 mod ops;
 
 use base64::Engine as _;
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use toolnexus_core::{
     Answer, ElicitRequestParams, ElicitResult, Error, Limits, Request, Value,
     answer_to_elicit_result, elicitation_to_request, id, json,
@@ -44,9 +46,14 @@ pub struct Case {
     pub description: String,
     /// The operation to run.
     pub op: Op,
-    /// The input as JSON text (which may be invalid on purpose).
+    /// The input as a JSON value, given to the operation as its compact text (see
+    /// [`Case::input_bytes`]). Its text here is as the case file spells it.
+    #[serde(default, deserialize_with = "present")]
+    pub input: Option<Box<RawValue>>,
+    /// The input as text given as it is: whitespace, escapes, duplicate keys, text that is not
+    /// JSON.
     #[serde(default)]
-    pub input: Option<String>,
+    pub input_text: Option<String>,
     /// The input as base64 bytes, for inputs that are not UTF-8.
     #[serde(default)]
     pub input_base64: Option<String>,
@@ -231,24 +238,53 @@ pub struct LoadedFile {
     pub file: CaseFile,
 }
 
-/// Reads every `<area>/*.json` under `dir`, sorted by path.
-pub fn load_suite(dir: &Path) -> Result<Vec<LoadedFile>, String> {
-    let mut paths = Vec::new();
-    let areas = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for area in areas {
-        let area = area.map_err(|e| e.to_string())?.path();
-        if !area.is_dir() {
-            continue;
-        }
-        for file in fs::read_dir(&area).map_err(|e| format!("{}: {e}", area.display()))? {
-            let file = file.map_err(|e| e.to_string())?.path();
-            if file.extension().is_some_and(|e| e == "json") {
-                paths.push(file);
+/// Deserializes a member that is present as `Some`, even when it is `null`: an `input` of
+/// `null` is the JSON text `null`, not an absent input.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
+    Box::<RawValue>::deserialize(d).map(Some)
+}
+
+/// `text`, one JSON value as a case file spells it, written as compact JSON with the byte
+/// rules: whitespace between tokens dropped, members in order and numbers as spelt (both copied
+/// as they are), each string's escapes decoded and written again the way serde_json writes
+/// them. Its own code, not the core's writer, so that a fault of the core's writer cannot make
+/// the input it is tested on.
+pub fn compact(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '"' {
+            let end = string_end(rest).ok_or("an unterminated string")?;
+            let decoded: String = serde_json::from_str(&rest[..end]).map_err(|e| e.to_string())?;
+            out.push_str(&serde_json::to_string(&decoded).map_err(|e| e.to_string())?);
+            rest = &rest[end..];
+        } else {
+            if !matches!(c, ' ' | '\t' | '\n' | '\r') {
+                out.push(c);
             }
+            rest = &rest[c.len_utf8()..];
         }
     }
-    paths.sort();
-    paths
+    Ok(out)
+}
+
+/// The length of the JSON string token `text` begins with, its quotes included.
+fn string_end(text: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (at, c) in text.char_indices().skip(1) {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return Some(at + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Reads every `<area>/*.json` under `dir`, sorted by path.
+pub fn load_suite(dir: &Path) -> Result<Vec<LoadedFile>, String> {
+    format::files(dir)?
         .into_iter()
         .map(|path| {
             let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -264,10 +300,18 @@ pub fn load_suite(dir: &Path) -> Result<Vec<LoadedFile>, String> {
 }
 
 impl Case {
-    /// The input bytes, from whichever of `input`, `inputBase64` or `inputParts` is given.
+    /// The input bytes, from whichever of `input`, `inputText`, `inputBase64` or `inputParts`
+    /// is given: `input` written as compact JSON with the byte rules (members in order, numbers
+    /// as spelt, serde_json's escapes), `inputText` as it is.
     pub fn input_bytes(&self) -> Result<Vec<u8>, String> {
-        match (&self.input, &self.input_base64, &self.input_parts) {
-            (Some(text), None, None) => Ok(text.as_bytes().to_vec()),
+        let text = match (&self.input, &self.input_text) {
+            (Some(value), None) => Some(compact(value.get()).map_err(|e| format!("input: {e}"))?),
+            (None, Some(text)) => Some(text.clone()),
+            (None, None) => None,
+            (Some(_), Some(_)) => return Err("give only one of input and inputText".into()),
+        };
+        match (text, &self.input_base64, &self.input_parts) {
+            (Some(text), None, None) => Ok(text.into_bytes()),
             (None, Some(b64), None) => base64::engine::general_purpose::STANDARD
                 .decode(b64)
                 .map_err(|e| format!("inputBase64: {e}")),
@@ -286,7 +330,7 @@ impl Case {
                 Ok(out)
             }
             (None, None, None) => Ok(Vec::new()),
-            _ => Err("give only one of input, inputBase64 and inputParts".into()),
+            _ => Err("give only one of input (or inputText), inputBase64 and inputParts".into()),
         }
     }
 
@@ -503,4 +547,26 @@ pub fn as_json_schema(schema: &serde_json::Value, allow_unknown: bool) -> serde_
         }
     }
     schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact;
+
+    #[test]
+    fn compact_keeps_order_and_spelling_and_writes_serde_json_s_escapes() {
+        let spelt = "{ \"b\": [1.0, -0, 1E2, 123456789012345678901234567890],\n \"a\": \"\\u00e9\\/ \\u001F\\n\\\" \" }";
+        assert_eq!(
+            compact(spelt).unwrap(),
+            "{\"b\":[1.0,-0,1E2,123456789012345678901234567890],\"a\":\"é/ \\u001f\\n\\\" \"}"
+        );
+        assert_eq!(
+            compact("\"https://example.com/\"").unwrap(),
+            "\"https://example.com/\""
+        );
+        assert!(
+            compact("\"\\ud800\"").is_err(),
+            "a lone surrogate is no string"
+        );
+    }
 }

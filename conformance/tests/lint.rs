@@ -1,6 +1,6 @@
-//! Tidy checks on the case files: the schema, unique ids and descriptions, explained flags,
-//! and coverage of every operation and every error kind; and the table of error kinds in
-//! `conformance/README.md`, held to `ErrorKind::ALL`.
+//! Tidy checks on the case files: the schema, the layout `cargo xtask cases` writes, unique ids
+//! and descriptions, explained flags, and coverage of every operation and every error kind;
+//! and the table of error kinds in `conformance/README.md`, held to `ErrorKind::ALL`.
 
 // A failed check is meant to stop the test: its helpers, not only its `#[test]`s, may panic.
 #![allow(
@@ -15,13 +15,33 @@ use std::fs;
 use std::path::Path;
 
 use toolnexus_auth::AuthErrorKind;
-use toolnexus_conformance::{LoadedFile, Op, load_suite, suite_dir};
-use toolnexus_core::ErrorKind;
+use toolnexus_conformance::{LoadedFile, Op, format, load_suite, suite_dir};
+use toolnexus_core::{ErrorKind, json as tn_json};
 
 fn suite() -> Vec<LoadedFile> {
     match load_suite(&suite_dir()) {
         Ok(files) => files,
         Err(e) => panic!("cannot load the suite: {e}"),
+    }
+}
+
+/// `value`, read by the core, as the validator takes it. A number a double cannot hold (an
+/// `input` may give `1e400`, which the schema leaves free) becomes the string of its spelling.
+fn to_serde(value: &tn_json::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    match value {
+        tn_json::Value::Null => J::Null,
+        tn_json::Value::Bool(b) => J::Bool(*b),
+        tn_json::Value::Number(n) => {
+            serde_json::from_str(n.as_str()).unwrap_or_else(|_| J::String(n.as_str().into()))
+        }
+        tn_json::Value::String(s) => J::String(s.as_str().into()),
+        tn_json::Value::Array(items) => J::Array(items.iter().map(to_serde).collect()),
+        tn_json::Value::Object(map) => J::Object(
+            map.iter()
+                .map(|(k, v)| (k.to_owned(), to_serde(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -34,8 +54,8 @@ fn every_file_follows_the_case_schema() {
     let mut problems = Vec::new();
     for loaded in suite() {
         let path = suite_dir().join(&loaded.path);
-        let doc: serde_json::Value =
-            serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        let doc = to_serde(&tn_json::parse_str(&text, &format::wide_limits()).unwrap());
         for err in validator.iter_errors(&doc) {
             problems.push(format!(
                 "{}: {} at {}",
@@ -51,6 +71,30 @@ fn every_file_follows_the_case_schema() {
         );
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_file_is_laid_out_as_the_formatter_writes_it() {
+    let mut problems = Vec::new();
+    for loaded in suite() {
+        let text = fs::read_to_string(suite_dir().join(&loaded.path)).unwrap();
+        let name = format!("conformance/v1/{}", loaded.path);
+        problems.extend(format::problem(&name, &text));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_file_not_laid_out_is_reported_with_its_name_and_the_fix() {
+    let name = "conformance/v1/json/crowded.json";
+    let crowded = "{\"$schema\":\"../../case.schema.json\",\"cases\":[]}\n";
+    let problem = format::problem(name, crowded).expect("a crowded file is reported");
+    assert!(problem.starts_with(name), "{problem}");
+    assert!(problem.contains("run `cargo xtask cases`"), "{problem}");
+    let laid_out = format::format(crowded).unwrap();
+    assert_eq!(format::problem(name, &laid_out), None, "{laid_out}");
+    // A final newline is part of the layout.
+    assert!(format::problem(name, laid_out.trim_end()).is_some());
 }
 
 #[test]

@@ -27,7 +27,7 @@ fn case(id: u64) -> Case {
 /// The script of a `snapshot` case.
 fn script(case: &Case) -> serde_json::Value {
     assert_eq!(case.op, Op::Snapshot, "#{}", case.id);
-    serde_json::from_str(case.input.as_deref().unwrap()).unwrap()
+    serde_json::from_slice(&case.input_bytes().unwrap()).unwrap()
 }
 
 /// The text the `restore` step `n` (counting restore steps from 0) of a script gives.

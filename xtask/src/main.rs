@@ -3,6 +3,7 @@
 //! `cargo xtask test` runs every suite (Rust, Python, Kotlin, Swift); `cargo xtask test STEP…` runs some of them;
 //! `cargo xtask bench python` measures the Python binding against the `mcp` package;
 //! `cargo xtask bindgen [--check]` writes (or checks) the committed Kotlin and Swift bindings;
+//! `cargo xtask cases [--check]` lays out (or checks) the conformance case files;
 //! `cargo xtask demo` maps the sample elicitations and checks untrusted input. Each step says
 //! what it ran and the run ends with a summary; any failed step fails the command.
 
@@ -51,6 +52,13 @@ enum Command {
     /// Write the committed Kotlin and Swift bindings (bindings/ffi/kotlin, bindings/ffi/swift)
     Bindgen {
         /// Only name the stale ones, and fail if there are any
+        #[arg(long)]
+        check: bool,
+    },
+    /// Lay out the conformance case files (conformance/v1) as the lint holds them: two-space
+    /// indents, a value on one line when it fits in 100 columns
+    Cases {
+        /// Only name the files not laid out, and fail if there are any
         #[arg(long)]
         check: bool,
     },
@@ -171,6 +179,7 @@ fn main() -> ExitCode {
         Command::Test { steps } => test(&steps),
         Command::Bench { targets } => exit(bench::bench(&root(), &targets)),
         Command::Bindgen { check } => exit(ffi::bindgen(&root(), check)),
+        Command::Cases { check } => exit(cases(check)),
         Command::Demo => exit(demo()),
         Command::Nostd => exit(nostd()),
         Command::Fuzz { target, time } => exit(fuzz::fuzz(&root(), target, time)),
@@ -228,6 +237,30 @@ fn test(only: &[Step]) -> ExitCode {
     let failed = results.iter().filter(|(_, ok, _)| !ok).count();
     println!("xtask: {} passed, {failed} failed", results.len() - failed);
     exit(failed == 0)
+}
+
+/// Lays out every case file, or with `check` names those not laid out; `false` when one is not
+/// (with `check`) or a file cannot be read.
+fn cases(check: bool) -> bool {
+    match toolnexus_conformance::format::format_suite(&toolnexus_conformance::suite_dir(), check) {
+        Ok(reported) if check => {
+            for problem in &reported {
+                eprintln!("{problem}");
+            }
+            reported.is_empty()
+        }
+        Ok(rewritten) => {
+            for path in &rewritten {
+                println!("laid out {path}");
+            }
+            println!("cases: {} file(s) rewritten", rewritten.len());
+            true
+        }
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            false
+        }
+    }
 }
 
 /// Runs the `DEMOS` in order; `false` at the first that fails.

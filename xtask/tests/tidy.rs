@@ -1,6 +1,6 @@
 //! Tidy checks: the map stays true by itself. Each check finds what it checks in the tree (the
-//! workspace's members, the top-level folders, the steps of `cargo xtask test`, the benchmarks
-//! of `cargo xtask bench`) rather than keeping a list, and fails when one of them is not named
+//! workspace's members, the top-level folders, the commands of `cargo xtask`, the steps of
+//! `cargo xtask test`, the benchmarks of `cargo xtask bench`) rather than keeping a list, and fails when one of them is not named
 //! where the docs say it is. Each check is a function over texts, and a test shows it failing
 //! on a text that leaves one out.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -66,6 +66,40 @@ fn variants(source: &str, name: &str) -> Vec<String> {
         .filter_map(|line| line.strip_suffix(','))
         .filter(|word| word.chars().all(char::is_alphanumeric))
         .map(str::to_lowercase)
+        .collect()
+}
+
+/// The commands of `cargo xtask`: the variants of the enum `Command` in the Rust source
+/// `source`, as clap names them (lower case), whether they take arguments or not.
+fn commands(source: &str) -> Vec<String> {
+    let start = source.find("enum Command {").expect("no enum Command");
+    let body = &source[start..];
+    let end = body.find("\n}").expect("its end");
+    body[..end]
+        .lines()
+        .skip(1)
+        .filter(|line| line.starts_with("    ") && !line.starts_with("     "))
+        .map(str::trim)
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_uppercase()))
+        .filter_map(|line| line.split([' ', ',', '{']).next())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The commands of `commands` that neither of `docs` shows run (`cargo xtask NAME`).
+fn unshown_commands(docs: &[&str], commands: &[String]) -> Vec<String> {
+    commands
+        .iter()
+        .filter(|name| {
+            let run = format!("cargo xtask {name}");
+            !docs.iter().any(|doc| {
+                doc.match_indices(&run).any(|(at, _)| {
+                    let after = doc[at + run.len()..].chars().next();
+                    !after.is_some_and(|c| c.is_alphanumeric() || c == '-')
+                })
+            })
+        })
+        .cloned()
         .collect()
 }
 
@@ -146,6 +180,18 @@ fn every_member_and_top_folder_is_in_architecture_s_drawing() {
     assert!(
         missing.is_empty(),
         "ARCHITECTURE's drawing (\"The shape of it\") does not show {missing:?}"
+    );
+}
+
+#[test]
+fn every_command_is_shown_in_contributing_or_the_readme() {
+    let commands = commands(&read("xtask/src/main.rs"));
+    assert!(commands.len() >= 6, "found the commands {commands:?}");
+    let (contributing, readme) = (read("CONTRIBUTING.md"), read("README.md"));
+    let missing = unshown_commands(&[&contributing, &readme], &commands);
+    assert!(
+        missing.is_empty(),
+        "neither CONTRIBUTING nor README shows `cargo xtask` {missing:?} run"
     );
 }
 
@@ -284,6 +330,20 @@ fn a_step_or_a_benchmark_added_to_the_code_alone_is_found() {
     let readme = "The steps of `cargo xtask test`, in order: `fmt`, `nostd`.";
     assert_ne!(listed_steps(readme), steps);
     assert_eq!(unnamed("`fmt` and `nostd`", &steps), ["new"]);
+}
+
+#[test]
+fn a_command_added_to_the_code_alone_is_found() {
+    let source = "enum Command {\n    /// Run\n    Test {\n        /// Steps\n        \
+                  #[arg(long)]\n        steps: Vec<Step>,\n    },\n    Demo,\n    Cases {\n        \
+                  check: bool,\n    },\n}\n";
+    let commands = commands(source);
+    assert_eq!(commands, ["test", "demo", "cases"]);
+    let docs = [
+        "cargo xtask test fmt",
+        "cargo xtask demo-all, `cargo xtask cases`",
+    ];
+    assert_eq!(unshown_commands(&docs, &commands), ["demo"]);
 }
 
 #[test]

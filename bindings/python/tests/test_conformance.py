@@ -1,7 +1,8 @@
 """The shared conformance suite (``conformance/v1/``), run through the public Python API.
 
 Each case's input goes in as JSON text, as ``str`` and again as ``bytes`` (bytes that are not
-UTF-8 only as bytes); the output must be the exact text the case gives, errors must have its
+UTF-8 only as bytes): ``input``, a JSON value, written compact with the byte rules;
+``inputText`` as it is; the output must be the exact text the case gives, errors must have its
 kind and pointer. Every operation of the suite has a runner: an operation without one, or a runner
 for an operation the suite does not hold, fails, so nothing is skipped unnoticed.
 """
@@ -18,7 +19,7 @@ import pytest
 
 import toolnexus
 from conformance_auth import AUTH_RUNNERS, CaseMismatch
-from conformance_common import Runner, Text
+from conformance_common import Runner, Text, compact, read_spelt
 from conformance_content import CONTENT_RUNNERS
 from conformance_html import HTML_RUNNERS
 from conformance_wire import WIRE_RUNNERS
@@ -75,14 +76,19 @@ class Loaded:
 
 
 def load_suite() -> list[Loaded]:
-    """Every case of every ``<area>/*.json`` file, sorted by path."""
+    """Every case of every ``<area>/*.json`` file, sorted by path. A case's ``input`` is read
+    with :func:`read_spelt`, so that its text can be written back byte for byte; the rest as
+    ``json.loads`` reads it."""
     files = sorted(SUITE.glob("*/*.json"))
     assert files, f"no case files under {SUITE}"
-    return [
-        Loaded(str(path.relative_to(SUITE)), case)
-        for path in files
-        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]
-    ]
+    loaded: list[Loaded] = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for case, spelt in zip(json.loads(text)["cases"], read_spelt(text)["cases"]):
+            if "input" in case:
+                case["input"] = spelt["input"]
+            loaded.append(Loaded(str(path.relative_to(SUITE)), case))
+    return loaded
 
 
 def inputs(case: dict[str, Any]) -> list[Text]:
@@ -95,8 +101,12 @@ def inputs(case: dict[str, Any]) -> list[Text]:
             return [raw]
     if "inputParts" in case:
         text = "".join(map(part_text, case["inputParts"]))
+    elif "inputText" in case:
+        text = case["inputText"]
+    elif "input" in case:
+        text = compact(case["input"])
     else:
-        text = case.get("input", "")
+        text = ""
     return [text, text.encode("utf-8")]
 
 

@@ -105,7 +105,12 @@ fun inputs(case: Case): List<Input> {
         } else {
             piece.repeat(times)
         }
-    } ?: (case["input"] as String? ?: "")
+    } ?: when {
+        // `inputText` is given as it is; `input`, a JSON value, as its compact text.
+        "inputText" in case -> case["inputText"] as String
+        "input" in case -> toJson(case["input"])
+        else -> ""
+    }
     return listOf(Input.Text(text), Input.Bytes(text.toByteArray(Charsets.UTF_8)))
 }
 

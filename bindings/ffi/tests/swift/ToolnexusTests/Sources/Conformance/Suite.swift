@@ -42,7 +42,8 @@ struct Case {
     }
 
     /// The case's input: as a String and again as UTF-8 bytes, or only as bytes when they are
-    /// not UTF-8.
+    /// not UTF-8. `input` is a JSON value, given as its compact text (members in order, numbers
+    /// as spelt, serde_json's escapes); `inputText` is given as it is.
     func inputs() throws -> [Input] {
         if let encoded = source["inputBase64"]?.stringValue {
             guard let raw = Data(base64Encoded: encoded) else { throw BrokenCase("inputBase64 is not base64") }
@@ -60,8 +61,14 @@ struct Case {
                 }
                 return String(repeating: piece, count: Int(times))
             }.joined()
+        } else if let given = source["inputText"] {
+            // `inputText` is given as it is; `input`, a JSON value, as its compact text.
+            guard let given = given.stringValue else { throw BrokenCase("inputText is not a string") }
+            text = given
+        } else if let value = source["input"] {
+            text = value.text
         } else {
-            text = source["input"]?.stringValue ?? ""
+            text = ""
         }
         return [.text(text), .bytes(Data(text.utf8))]
     }
