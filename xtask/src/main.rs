@@ -355,6 +355,9 @@ fn package() -> bool {
         }
     }
     let mut command = cargo();
+    // A package's manifest carries no profile: built with the workspace's debug setting
+    // (Cargo.toml), its dependencies are those the other steps built, not built again.
+    command.env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
     command.arg("package");
     for name in PACKAGES {
         command.args(["-p", name]);
