@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{self, Command};
 
-use super::{cargo, run};
+use super::{TESTED, cargo, run};
 
 /// A language UniFFI generates bindings in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,9 +69,16 @@ pub(crate) fn library_in(dir: &Path) -> PathBuf {
 
 /// Builds the library and the pinned `uniffi-bindgen`.
 pub(crate) fn build() -> bool {
-    // Two builds: in one, `uniffi`'s `cli` feature would reach the library too.
+    // Two builds: in one, `uniffi`'s `cli` feature would reach the library too. The bindgen is
+    // built with the features the `test` step resolves (the workspace's, dev-dependencies
+    // included), so that it reuses what that step built instead of building its own copies of
+    // `uniffi_bindgen` and its dependencies.
     run(cargo().args(["build", "--quiet", "-p", "toolnexus-ffi"]))
-        && run(cargo().args(["build", "--quiet", "-p", "toolnexus-uniffi-bindgen"]))
+        && run(cargo().args(["build", "--quiet"]).args(TESTED).args([
+            "--tests",
+            "--bin",
+            "uniffi-bindgen",
+        ]))
 }
 
 /// Generates the `language` (`kotlin`, `swift`) sources from the built library into a fresh

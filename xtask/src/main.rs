@@ -131,13 +131,7 @@ impl Step {
                 "warnings",
             ])),
             // The CLI's tests run in their own step.
-            Step::Test => run(cargo().args([
-                "test",
-                "--workspace",
-                "--all-features",
-                "--exclude",
-                "toolnexus-cli",
-            ])),
+            Step::Test => run(cargo().arg("test").args(TESTED)),
             // Once as a no_std user sees it, once with every feature.
             Step::Doc => ["", "--all-features"].iter().all(|features| {
                 run(cargo()
@@ -157,6 +151,15 @@ impl Step {
         }
     }
 }
+
+/// What the `test` step builds and tests: the workspace with every feature, but the CLI, whose
+/// tests run in their own step.
+const TESTED: [&str; 4] = [
+    "--workspace",
+    "--all-features",
+    "--exclude",
+    "toolnexus-cli",
+];
 
 /// The examples `cargo xtask demo` runs, in order: the mappings, then the checks a host runs
 /// on untrusted input.
