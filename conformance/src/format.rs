@@ -100,8 +100,7 @@ pub fn format_suite(dir: &Path, check: bool) -> Result<Vec<String>, String> {
 /// Writes `value`, which starts `column` columns into its line and is followed there by
 /// `after` columns (a comma), its lines inside indented by `indent` + 2.
 fn write(out: &mut String, value: &Value, indent: usize, column: usize, after: usize) {
-    let flat = one_line(value);
-    let fits = column + flat.chars().count() + after <= WIDTH;
+    let fits = width_within(value, WIDTH.saturating_sub(column + after)).is_some();
     match value {
         Value::Object(map) if !fits && !map.is_empty() => {
             out.push_str("{\n");
@@ -129,8 +128,44 @@ fn write(out: &mut String, value: &Value, indent: usize, column: usize, after: u
             pad(out, indent);
             out.push(']');
         }
-        _ => out.push_str(&flat),
+        _ => out.push_str(&one_line(value)),
     }
+}
+
+/// The columns `value` takes on one line (as [`one_line`] writes it), or `None` as soon as it
+/// is found to take more than `room`: a value too wide is not measured to its end, so that each
+/// level of a deep document costs at most a line's worth of measuring.
+fn width_within(value: &Value, room: usize) -> Option<usize> {
+    let mut used = 0;
+    // Takes `columns` more; the room left, or `None` when there is none.
+    let mut take = |columns: usize| {
+        used += columns;
+        room.checked_sub(used)
+    };
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            take(4)?; // `{ ` and ` }`
+            for (i, (key, member)) in map.iter().enumerate() {
+                let key = Value::String(key.into()).to_json().chars().count();
+                let left = take(if i > 0 { 2 } else { 0 } + key + 2)?;
+                take(width_within(member, left)?)?;
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            take(2)?; // `[` and `]`
+            for (i, item) in items.iter().enumerate() {
+                let left = take(if i > 0 { 2 } else { 0 })?;
+                take(width_within(item, left)?)?;
+            }
+        }
+        Value::Object(_) | Value::Array(_) => {
+            take(2)?;
+        }
+        scalar => {
+            take(scalar.to_json().chars().count())?;
+        }
+    }
+    Some(used)
 }
 
 /// `value` on one line: `{ "a": 1 }`, `[1, 2]`, `{}`, `[]`.
