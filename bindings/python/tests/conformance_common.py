@@ -54,6 +54,18 @@ def read_spelt(text: str) -> Any:
     )
 
 
+def plain(value: Any) -> Any:
+    """``value`` (as :func:`read_spelt` reads it) as ``json.loads`` would have read it: each
+    :class:`Spelt` number an ``int`` or a ``float``."""
+    if isinstance(value, Spelt):
+        return json.loads(value.text)
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain(member) for key, member in value.items()}
+    return value
+
+
 def compact(value: Any) -> str:
     """``value`` (as :func:`read_spelt` reads it) as compact JSON text with the suite's byte
     rules: members in order, numbers as spelt, strings with serde_json's escapes (``json.dumps``

@@ -19,7 +19,7 @@ import pytest
 
 import toolnexus
 from conformance_auth import AUTH_RUNNERS, CaseMismatch
-from conformance_common import Runner, Text, compact, read_spelt
+from conformance_common import Runner, Text, compact, plain, read_spelt
 from conformance_content import CONTENT_RUNNERS
 from conformance_html import HTML_RUNNERS
 from conformance_wire import WIRE_RUNNERS
@@ -76,16 +76,16 @@ class Loaded:
 
 
 def load_suite() -> list[Loaded]:
-    """Every case of every ``<area>/*.json`` file, sorted by path. A case's ``input`` is read
-    with :func:`read_spelt`, so that its text can be written back byte for byte; the rest as
-    ``json.loads`` reads it."""
+    """Every case of every ``<area>/*.json`` file, sorted by path. Each file is read once with
+    :func:`read_spelt`: a case's ``input`` keeps its spellings, so that its text can be written
+    back byte for byte; the rest is made :func:`plain`."""
     files = sorted(SUITE.glob("*/*.json"))
     assert files, f"no case files under {SUITE}"
     loaded: list[Loaded] = []
     for path in files:
-        text = path.read_text(encoding="utf-8")
-        for case, spelt in zip(json.loads(text)["cases"], read_spelt(text)["cases"]):
-            if "input" in case:
+        for spelt in read_spelt(path.read_text(encoding="utf-8"))["cases"]:
+            case = plain(spelt)
+            if "input" in spelt:
                 case["input"] = spelt["input"]
             loaded.append(Loaded(str(path.relative_to(SUITE)), case))
     return loaded
