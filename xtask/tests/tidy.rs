@@ -1,12 +1,16 @@
 //! Tidy checks: the map stays true by itself. Each check finds what it checks in the tree (the
 //! workspace's members, the top-level folders, the commands of `cargo xtask`, the steps of
-//! `cargo xtask test`, the benchmarks of `cargo xtask bench`) rather than keeping a list, and fails when one of them is not named
-//! where the docs say it is. Each check is a function over texts, and a test shows it failing
+//! `cargo xtask test`, the benchmarks of `cargo xtask bench`, the operations of the bindings)
+//! rather than keeping a list, and fails when one of them is not named where the docs say it
+//! is. Each check is a function over texts, and a test shows it failing
 //! on a text that leaves one out.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+#[path = "tidy/binding_operations.rs"]
+mod binding_operations;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -51,7 +55,7 @@ fn members(manifest: &str) -> Vec<String> {
 }
 
 /// The variants of the enum `name` in the Rust source `source`, as clap names them on the
-/// command line (lower case).
+/// command line (lower case), whether they hold fields or not.
 fn variants(source: &str, name: &str) -> Vec<String> {
     let start = source
         .find(&format!("enum {name} {{"))
@@ -61,27 +65,10 @@ fn variants(source: &str, name: &str) -> Vec<String> {
     body[..end]
         .lines()
         .skip(1)
-        .map(str::trim)
-        .filter(|line| !line.starts_with("//") && !line.starts_with("#["))
-        .filter_map(|line| line.strip_suffix(','))
-        .filter(|word| word.chars().all(char::is_alphanumeric))
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// The commands of `cargo xtask`: the variants of the enum `Command` in the Rust source
-/// `source`, as clap names them (lower case), whether they take arguments or not.
-fn commands(source: &str) -> Vec<String> {
-    let start = source.find("enum Command {").expect("no enum Command");
-    let body = &source[start..];
-    let end = body.find("\n}").expect("its end");
-    body[..end]
-        .lines()
-        .skip(1)
         .filter(|line| line.starts_with("    ") && !line.starts_with("     "))
         .map(str::trim)
         .filter(|line| line.starts_with(|c: char| c.is_ascii_uppercase()))
-        .filter_map(|line| line.split([' ', ',', '{']).next())
+        .filter_map(|line| line.split([' ', ',', '{', '(']).next())
         .map(str::to_lowercase)
         .collect()
 }
@@ -185,7 +172,7 @@ fn every_member_and_top_folder_is_in_architecture_s_drawing() {
 
 #[test]
 fn every_command_is_shown_in_contributing_or_the_readme() {
-    let commands = commands(&read("xtask/src/main.rs"));
+    let commands = variants(&read("xtask/src/main.rs"), "Command");
     assert!(commands.len() >= 6, "found the commands {commands:?}");
     let (contributing, readme) = (read("CONTRIBUTING.md"), read("README.md"));
     let missing = unshown_commands(&[&contributing, &readme], &commands);
@@ -337,7 +324,7 @@ fn a_command_added_to_the_code_alone_is_found() {
     let source = "enum Command {\n    /// Run\n    Test {\n        /// Steps\n        \
                   #[arg(long)]\n        steps: Vec<Step>,\n    },\n    Demo,\n    Cases {\n        \
                   check: bool,\n    },\n}\n";
-    let commands = commands(source);
+    let commands = variants(source, "Command");
     assert_eq!(commands, ["test", "demo", "cases"]);
     let docs = [
         "cargo xtask test fmt",

@@ -3,22 +3,16 @@
 //! operations are found in the bindings' own files, not kept in a list: Python's from the
 //! package's `__all__` and its stubs, Kotlin's and Swift's from the FFI crate's exports, each
 //! confirmed in that language's generated source.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
+
+use heck::ToLowerCamelCase as _;
+
+use super::{read, root};
 
 const HEADING: &str = "## Every operation, per language";
 const LANGUAGES: [&str; 3] = ["Python", "Kotlin", "Swift"];
-
-fn read(path: &str) -> String {
-    let root: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap();
-    fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 /// The quoted names of the first `__all__ = [...]` list in a Python module.
 fn all_list(module: &str) -> Vec<String> {
@@ -99,23 +93,6 @@ fn python_operations(init: &str, stubs: &str, submodules: &[(&str, &str)]) -> BT
     found
 }
 
-/// `snake_case` as UniFFI writes a function's name in Kotlin and Swift.
-fn camel(name: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The item declared on the first line after `at` that is not an attribute or a doc comment.
 fn declared_after<'s>(lines: &[&'s str], at: usize) -> Option<&'s str> {
     lines
@@ -138,7 +115,9 @@ fn ffi_operations(sources: &[String]) -> BTreeSet<String> {
             };
             if line.starts_with("#[uniffi::export") {
                 if let Some(rest) = item.strip_prefix("pub fn ") {
-                    found.insert(camel(rest.split(['(', '<']).next().unwrap_or(rest)));
+                    // UniFFI names a function in Kotlin and Swift with heck, as here.
+                    let name = rest.split(['(', '<']).next().unwrap_or(rest);
+                    found.insert(name.to_lower_camel_case());
                 }
             } else if line.starts_with("#[derive(")
                 && line.contains("uniffi::Object")
@@ -203,9 +182,7 @@ fn exposed() -> [BTreeSet<String>; 3] {
         ],
     );
     let mut sources = Vec::new();
-    for entry in
-        fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../bindings/ffi/src")).unwrap()
-    {
+    for entry in fs::read_dir(root().join("bindings/ffi/src")).unwrap() {
         sources.push(fs::read_to_string(entry.unwrap().path()).unwrap());
     }
     let ffi = ffi_operations(&sources);
