@@ -60,8 +60,23 @@ fn converse(
     asker: &mut dyn Asker,
     prefer_task: bool,
 ) -> (Result<Map, Failure>, Vec<String>) {
-    let mut conversation = Conversation::new(Box::new(transport), asker, Duration::from_secs(5));
-    conversation.prefer_task(prefer_task);
+    let five = Duration::from_secs(5);
+    converse_with(transport, sent, pin, asker, five, |c| {
+        c.prefer_task(prefer_task);
+    })
+}
+
+/// [`converse`] with `timeout` as the server's time, the conversation set up by `set_up`.
+fn converse_with(
+    transport: Scripted,
+    sent: &Sent,
+    pin: Option<&str>,
+    asker: &mut dyn Asker,
+    timeout: Duration,
+    set_up: impl FnOnce(&mut Conversation<'_>),
+) -> (Result<Map, Failure>, Vec<String>) {
+    let mut conversation = Conversation::new(Box::new(transport), asker, timeout);
+    set_up(&mut conversation);
     let outcome = conversation
         .connect(pin)
         .and_then(|()| conversation.call_tool("t", Map::new()).and_then(finished));
@@ -268,20 +283,17 @@ fn many(n: usize) -> String {
 fn run_rounds(script: &[String], max_rounds: usize) -> (Result<Map, Failure>, Vec<String>) {
     let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
     let mut asker = answers(&many(script.len()));
-    let mut conversation =
-        Conversation::new(Box::new(transport), &mut asker, Duration::from_secs(5));
-    conversation.max_rounds(max_rounds);
-    let outcome = conversation
-        .connect(Some("2026-07-28"))
-        .and_then(|()| conversation.call_tool("t", Map::new()).and_then(finished));
-    conversation.close();
-    drop(conversation);
-    let texts = sent
-        .borrow()
-        .iter()
-        .map(|m| String::from(m.text()))
-        .collect();
-    (outcome, texts)
+    let five = Duration::from_secs(5);
+    converse_with(
+        transport,
+        &sent,
+        Some("2026-07-28"),
+        &mut asker,
+        five,
+        |c| {
+            c.max_rounds(max_rounds);
+        },
+    )
 }
 
 #[test]
@@ -430,19 +442,8 @@ fn after_a_silent_probe(script: &[&str], http: bool) -> (Result<Map, Failure>, V
         transport
     };
     let mut asker = answers("[]");
-    let mut conversation =
-        Conversation::new(Box::new(transport), &mut asker, Duration::from_millis(300));
-    let outcome = conversation
-        .connect(None)
-        .and_then(|()| conversation.call_tool("t", Map::new()).and_then(finished));
-    conversation.close();
-    drop(conversation);
-    let texts = sent
-        .borrow()
-        .iter()
-        .map(|m| String::from(m.text()))
-        .collect();
-    (outcome, texts)
+    let timeout = Duration::from_millis(300);
+    converse_with(transport, &sent, None, &mut asker, timeout, |_| {})
 }
 
 #[test]
@@ -723,18 +724,7 @@ fn a_task_may_come_after_an_input_required_round() {
 fn run_paced_within(script: &[&str], timeout: Duration) -> (Result<Map, Failure>, Vec<String>) {
     let (transport, sent) = Scripted::new(script.iter().map(|s| s.as_bytes().to_vec()));
     let mut asker = answers("[]");
-    let mut conversation = Conversation::new(Box::new(transport.paced()), &mut asker, timeout);
-    let outcome = conversation
-        .connect(None)
-        .and_then(|()| conversation.call_tool("t", Map::new()).and_then(finished));
-    conversation.close();
-    drop(conversation);
-    let texts = sent
-        .borrow()
-        .iter()
-        .map(|m| String::from(m.text()))
-        .collect();
-    (outcome, texts)
+    converse_with(transport.paced(), &sent, None, &mut asker, timeout, |_| {})
 }
 
 #[test]
