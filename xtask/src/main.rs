@@ -358,9 +358,11 @@ fn package() -> bool {
         }
     }
     let mut command = cargo();
-    // A package's manifest carries no profile: built with the workspace's debug setting
-    // (Cargo.toml), its dependencies are those the other steps built, not built again.
-    command.env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+    // A package's manifest carries no profile: built with the workspace's debug setting, its
+    // dependencies are those the other steps built, not built again.
+    if let Some(debug) = dev_debug() {
+        command.env("CARGO_PROFILE_DEV_DEBUG", debug);
+    }
     command.arg("package");
     for name in PACKAGES {
         command.args(["-p", name]);
@@ -372,6 +374,19 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// The `debug` setting of the workspace's `[profile.dev]` (in `Cargo.toml`), as cargo's
+/// environment spells it; `None` when the manifest sets none.
+fn dev_debug() -> Option<String> {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).ok()?;
+    let profile = &manifest[manifest.find("\n[profile.dev]\n")? + 1..];
+    profile
+        .lines()
+        .skip(1)
+        .take_while(|line| !line.starts_with('['))
+        .find_map(|line| line.strip_prefix("debug = "))
+        .map(|value| value.trim().trim_matches('"').to_string())
 }
 
 fn cargo() -> process::Command {
@@ -414,5 +429,17 @@ fn exit(ok: bool) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The package step builds with what the workspace's manifest says: a setting it could
+    /// not find would make it build every dependency again.
+    #[test]
+    fn the_dev_profile_s_debug_setting_is_found() {
+        let manifest = std::fs::read_to_string(super::root().join("Cargo.toml")).unwrap();
+        let found = super::dev_debug().expect("a debug setting in [profile.dev]");
+        assert!(manifest.contains(&format!("[profile.dev]\ndebug = \"{found}\"")));
     }
 }
