@@ -34,8 +34,7 @@ pub fn exec(args: Args) -> Printed {
             }
             Err((id, refusal)) => {
                 let why = match refusal {
-                    Refusal::Invalid(why) | Refusal::Io(why) => why,
-                    Refusal::Unknown(why) => why,
+                    Refusal::Invalid(why) | Refusal::Io(why) | Refusal::Unknown(why) => why,
                     Refusal::Expired(_) => String::from("expired"),
                 };
                 warning!("the pending call {id} cannot be read: {why}");

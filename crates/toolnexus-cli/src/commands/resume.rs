@@ -34,13 +34,14 @@ pub fn exec(args: Args) -> Printed {
     let kept = take(&folder, &args.id)?;
     let mut server = ServerArgs::again(&kept)?;
     server.protocol = Some(kept.protocol.clone());
+    let (tool, arguments) = (kept.tool.clone(), kept.arguments.clone());
     let calling = Calling {
         task: false,
         max_rounds: kept.max_rounds,
         defer: true,
-        resume: Some(kept.clone()),
+        resume: Some(kept),
     };
-    call::run(&kept.tool, kept.arguments.clone(), asker, calling, &server)
+    call::run(&tool, arguments, asker, calling, &server)
 }
 
 /// The call kept as `id`, taken from `folder`; one expired, or whose seal does not hold, is
